@@ -1,0 +1,25 @@
+/* A growable string: generated source, printed programs, messages. */
+#ifndef VC_STRBUF_H
+#define VC_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct vc_strbuf {
+  char *data; /* always NUL-terminated once anything was appended */
+  size_t len;
+  size_t cap;
+} vc_strbuf;
+
+void vc_sb_init(vc_strbuf *sb);
+void vc_sb_free(vc_strbuf *sb);
+void vc_sb_putc(vc_strbuf *sb, char c);
+void vc_sb_puts(vc_strbuf *sb, const char *s);
+void vc_sb_putn(vc_strbuf *sb, const char *s, size_t n);
+void vc_sb_printf(vc_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void vc_sb_vprintf(vc_strbuf *sb, const char *fmt, va_list ap);
+/* Hands the buffer to the caller (free() it); the strbuf is left empty. */
+char *vc_sb_take(vc_strbuf *sb);
+const char *vc_sb_str(const vc_strbuf *sb);
+
+#endif
