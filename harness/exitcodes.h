@@ -1,0 +1,16 @@
+/* Exit statuses of the vyre-conform command, documented in docs/usage.md. */
+#ifndef VC_EXITCODES_H
+#define VC_EXITCODES_H
+
+enum {
+  VC_EXIT_OK = 0,          /* everything passed (or was expected) */
+  VC_EXIT_FAIL = 1,        /* a divergence, error, crash, timeout, invalid program, regression */
+  VC_EXIT_USAGE = 2,       /* unknown flag, bad argument */
+  VC_EXIT_NO_BACKEND = 3,  /* plugin missing, no driver, no device */
+  VC_EXIT_INPUT = 4,       /* a program or input file cannot be read or parsed */
+  VC_EXIT_DB = 5,          /* results database locked, corrupt, foreign, full */
+  VC_EXIT_EXPIRED = 6,     /* an expectations entry is past its expiry date */
+  VC_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM: the run is marked interrupted */
+};
+
+#endif
