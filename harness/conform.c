@@ -1,0 +1,333 @@
+#include "harness/conform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/digest.h"
+#include "harness/diverge.h"
+#include "harness/inputs.h"
+#include "harness/parse.h"
+
+void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
+                        char *tags_buf, size_t tags_len, vc_program_info *info) {
+  memset(info, 0, sizeof *info);
+  info->name = p->name;
+  info->path = p->path;
+  info->source_digest = source_digest;
+  info->segments = segments;
+  info->barriers = segments ? segments - 1 : 0;
+  info->invocations = vc_program_invocations(p);
+  info->workgroups = vc_program_workgroups(p);
+  for (uint32_t i = 0; i < p->nbuffers; i++) info->buffer_bytes += vc_buffer_bytes(&p->buffers[i]);
+  size_t used = 0;
+  tags_buf[0] = '\0';
+  for (uint32_t i = 0; i < p->ntags && used < tags_len; i++)
+    used += (size_t)snprintf(tags_buf + used, tags_len - used, "%s%s", i ? " " : "", p->tags[i]);
+  info->tags = tags_buf;
+}
+
+/* Reports the same status for every selected mode and repeat. */
+static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc_status st,
+                       const char *reason) {
+  for (uint32_t m = 0; m < o->nmodes; m++)
+    for (uint32_t r = 0; r < o->repeat; r++) {
+      vc_result res;
+      memset(&res, 0, sizeof res);
+      res.mode = vc_mode_name(o->modes[m]);
+      res.repeat = r;
+      res.status = st;
+      snprintf(res.reason, sizeof res.reason, "%s", reason);
+      sink->result(sink->ctx, &res);
+    }
+}
+
+/* A file that could not become a program still gets a record under its name. */
+static void report_unparsed(const char *path, const char *digest, const vc_conform_opts *o,
+                            const vc_conform_sink *sink, vc_status st, const char *reason) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  char name[256];
+  snprintf(name, sizeof name, "%s", base);
+  char *dot = strrchr(name, '.');
+  if (dot) *dot = '\0';
+  vc_program_info info;
+  memset(&info, 0, sizeof info);
+  info.name = name;
+  info.path = path;
+  info.source_digest = digest;
+  info.tags = "";
+  sink->program(sink->ctx, &info);
+  report_all(o, sink, st, reason);
+}
+
+static void first_diag(const vc_diags *d, char *out, size_t n) {
+  if (!d->count) {
+    snprintf(out, n, "unknown parse failure");
+    return;
+  }
+  snprintf(out, n, "%s:%u:%u: %s%s", d->items[0].file, d->items[0].loc.line, d->items[0].loc.col,
+           d->items[0].msg, d->count > 1 ? " (and more)" : "");
+}
+
+static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
+  for (uint32_t i = 0; i < p->nexpects; i++)
+    if (p->expects[i].kind == VC_EXPECT_ULP && p->expects[i].ref == buf) return p->expects[i].n;
+  return 0;
+}
+
+/* Compares every output of one mode run with the oracle; fills status,
+   reason and divergences of r. */
+static void judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
+                  uint32_t oracle_passes, vc_result *r) {
+  uint32_t nout = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) nout += p->buffers[i].access != VC_READ;
+  r->divs = calloc(nout ? nout : 1, sizeof *r->divs);
+  if (!r->divs) abort();
+  uint64_t bad_elems = 0, nan_payloads = 0;
+  uint32_t bad_bufs = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    const vc_buffer *b = &p->buffers[i];
+    if (b->access == VC_READ) continue;
+    vc_buffer_diff d;
+    vc_compare_buffer(b, expected[i], mo->outputs[i], ulp_of(p, i), &d);
+    if (d.mismatches || d.nan_payloads) r->divs[r->ndivs++] = d.div;
+    bad_elems += d.mismatches;
+    nan_payloads += d.nan_payloads;
+    bad_bufs += d.mismatches != 0;
+  }
+  if (bad_bufs) {
+    const vc_divergence *d = NULL;
+    for (uint32_t i = 0; i < r->ndivs && !d; i++)
+      if (strcmp(r->divs[i].cls, "nan-payload") != 0) d = &r->divs[i];
+    r->status = VC_ST_DIVERGE;
+    snprintf(r->reason, sizeof r->reason,
+             "%llu element%s differ in %u buffer%s; first: %s[%llu] (%s)",
+             (unsigned long long)bad_elems, bad_elems == 1 ? "" : "s", bad_bufs,
+             bad_bufs == 1 ? "" : "s", d->buffer, (unsigned long long)d->first_index, d->cls);
+  } else if (mo->passes != oracle_passes) {
+    r->status = VC_ST_DIVERGE;
+    snprintf(r->reason, sizeof r->reason, "ran %u fixpoint passes, the oracle %u", mo->passes,
+             oracle_passes);
+  } else {
+    r->status = VC_ST_PASS;
+    if (nan_payloads)
+      snprintf(r->reason, sizeof r->reason, "%llu NaN payload%s differ (allowed)",
+               (unsigned long long)nan_payloads, nan_payloads == 1 ? "" : "s");
+  }
+}
+
+/* The plan predicts every byte and launch of a mode; a difference is a bug
+   in the plan or in the mode driver, and must not pass unnoticed. */
+static void check_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r) {
+  if (r->status != VC_ST_PASS) return;
+  vc_traffic t = vc_plan_traffic(s, m, mo->passes);
+  if (t.up == mo->bytes_up && t.down == mo->bytes_down && t.launches == mo->launches) return;
+  r->status = VC_ST_ERROR;
+  snprintf(r->reason, sizeof r->reason,
+           "traffic differs from the split plan: %llu B up, %llu B down, %u launches; "
+           "plan %llu, %llu, %u",
+           (unsigned long long)mo->bytes_up, (unsigned long long)mo->bytes_down, mo->launches,
+           (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
+}
+
+static void inject_flip(const vc_program *p, const vc_conform_opts *o, vc_mode m,
+                        vc_mode_out *mo) {
+  if (!o->flip_mode || strcmp(o->flip_mode, vc_mode_name(m)) != 0) return;
+  int b = vc_program_find_buffer(p, o->flip_buffer);
+  if (b < 0 || !mo->outputs[b] || o->flip_index >= p->buffers[b].count) return;
+  mo->outputs[b][o->flip_index] ^= 1u;
+}
+
+static vc_status status_of_error(const vc_error *e) {
+  switch (e->code) {
+  case VC_ERR_UNSUPPORTED:
+  case VC_ERR_LIMIT: return VC_ST_UNSUPPORTED;
+  case VC_ERR_TIMEOUT: return VC_ST_TIMEOUT;
+  default: return VC_ST_ERROR;
+  }
+}
+
+static void run_modes(const vc_program *p, const vc_split *split, uint32_t *const *inputs,
+                      uint32_t *const *expected, const vc_oracle_report *orep,
+                      const vc_backend *be, vc_dev *dev, const vc_conform_opts *o,
+                      const vc_conform_sink *sink) {
+  vc_exec x;
+  vc_exec_init(&x, be, dev, p, split);
+  for (uint32_t mi = 0; mi < o->nmodes; mi++) {
+    vc_mode m = o->modes[mi];
+    for (uint32_t rep = 0; rep < o->repeat; rep++) {
+      if (sink->mode_start) sink->mode_start(sink->ctx, m, rep);
+      vc_result r;
+      memset(&r, 0, sizeof r);
+      r.mode = vc_mode_name(m);
+      r.repeat = rep;
+      vc_mode_out mo;
+      vc_error e;
+      vc_error_clear(&e);
+      int rc = vc_exec_run(&x, m, (const uint32_t *const *)inputs, &mo, &e);
+      r.wall_ns = mo.wall_ns;
+      r.device_ns = mo.device_ns;
+      r.compile_ns = mo.compile_ns;
+      r.bytes_up = mo.bytes_up;
+      r.bytes_down = mo.bytes_down;
+      r.launches = mo.launches;
+      r.passes = mo.passes;
+      r.segs = mo.segs;
+      r.nsegs = mo.nsegs;
+      if (m == VC_MODE_NATIVE) {
+        r.participants = mo.native.participants;
+        r.virtual_per_participant = mo.native.virtual_per_participant;
+        r.device_barriers = mo.native.barriers;
+      }
+      if (rc) {
+        r.status = status_of_error(&e);
+        snprintf(r.reason, sizeof r.reason, "%s", e.msg);
+      } else {
+        inject_flip(p, o, m, &mo);
+        vc_output_digest(p, (const uint32_t *const *)mo.outputs, r.output_digest);
+        judge(p, expected, &mo, orep->passes, &r);
+        check_traffic(split, m, &mo, &r);
+        if (r.status == VC_ST_PASS && m == VC_MODE_NATIVE && mo.native.untrustworthy) {
+          r.status = VC_ST_UNSUPPORTED;
+          snprintf(r.reason, sizeof r.reason,
+                   "native run untrustworthy although the bytes matched: %s", mo.native.note);
+        }
+      }
+      sink->result(sink->ctx, &r);
+      free(r.divs);
+      vc_mode_out_free(&mo);
+    }
+  }
+  vc_exec_free(&x);
+}
+
+static uint64_t buffer_bytes_total(const vc_program *p) {
+  uint64_t t = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) t += vc_buffer_bytes(&p->buffers[i]);
+  return t;
+}
+
+/* A program too large for the device or the budget is refused up front, with
+   both figures, rather than failing deep inside a driver allocation. */
+static bool over_limits(const vc_program *p, const vc_device_info *di, const vc_conform_opts *o,
+                        char *why, size_t n) {
+  uint64_t total = buffer_bytes_total(p);
+  if (o->max_buffer_bytes && total > o->max_buffer_bytes) {
+    snprintf(why, n, "buffers need %llu bytes, over the budget of %llu (--max-buffer-bytes)",
+             (unsigned long long)total, (unsigned long long)o->max_buffer_bytes);
+    return true;
+  }
+  for (uint32_t i = 0; di && i < p->nbuffers; i++) {
+    uint64_t b = vc_buffer_bytes(&p->buffers[i]);
+    if (di->max_buffer_bytes && b > di->max_buffer_bytes) {
+      snprintf(why, n, "buffer %s needs %llu bytes, the device allows %llu per buffer",
+               p->buffers[i].name, (unsigned long long)b,
+               (unsigned long long)di->max_buffer_bytes);
+      return true;
+    }
+  }
+  if (di && di->global_mem_bytes && total > di->global_mem_bytes) {
+    snprintf(why, n, "buffers need %llu bytes, the device has %llu", (unsigned long long)total,
+             (unsigned long long)di->global_mem_bytes);
+    return true;
+  }
+  return false;
+}
+
+int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
+                       const vc_device_info *dev_info, const vc_conform_opts *o,
+                       const vc_conform_sink *sink, vc_error *err) {
+  (void)err;
+  char digest[65] = "";
+  if (vc_digest_file(path, digest) != 0) digest[0] = '\0';
+  vc_diags diags;
+  vc_diags_init(&diags);
+  vc_program *p = vc_parse_file(path, &diags);
+  char why[1024];
+  if (!p) {
+    if (diags.expect_reject && vc_diags_contain(&diags, diags.expect_reject)) {
+      snprintf(why, sizeof why, "refused as expected: %s", diags.items[0].msg);
+      report_unparsed(path, digest, o, sink, VC_ST_SKIP, why);
+    } else {
+      first_diag(&diags, why, sizeof why);
+      report_unparsed(path, digest, o, sink, VC_ST_INVALID, why);
+    }
+    vc_diags_free(&diags);
+    return 0;
+  }
+  vc_diags_free(&diags);
+
+  vc_split *split = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  int rc = vc_split_program(p, &split, &e);
+  char tags[512];
+  vc_program_info info;
+  vc_program_info_of(p, split ? split->nsegs : 0, digest, tags, sizeof tags, &info);
+  sink->program(sink->ctx, &info);
+  if (rc) {
+    report_all(o, sink, VC_ST_INVALID, e.msg);
+    vc_program_free(p);
+    return 0;
+  }
+
+  uint32_t **inputs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *inputs);
+  uint32_t **expected = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *expected);
+  if (!inputs || !expected) abort();
+  const vc_expect *reject = vc_program_expect(p, VC_EXPECT_REJECT);
+  if (over_limits(p, dev_info, o, why, sizeof why)) {
+    report_all(o, sink, VC_ST_UNSUPPORTED, why);
+    goto done;
+  }
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    inputs[i] = malloc(vc_buffer_bytes(&p->buffers[i]));
+    expected[i] = malloc(vc_buffer_bytes(&p->buffers[i]));
+    if (!inputs[i] || !expected[i]) {
+      snprintf(why, sizeof why, "no host memory for buffer %s", p->buffers[i].name);
+      report_all(o, sink, VC_ST_ERROR, why);
+      goto done;
+    }
+    vc_inputs_fill(&p->buffers[i], inputs[i]);
+    memcpy(expected[i], inputs[i], vc_buffer_bytes(&p->buffers[i]));
+  }
+
+  vc_oracle *orc = NULL;
+  vc_oracle_report rep;
+  memset(&rep, 0, sizeof rep);
+  rc = vc_oracle_compile(p, &orc, &e);
+  if (rc == 0) rc = vc_oracle_run(orc, expected, &o->oracle, &rep, &e);
+  vc_oracle_free(orc);
+  if (rc) {
+    snprintf(why, sizeof why, "oracle: %s", e.msg);
+    report_all(o, sink, VC_ST_ERROR, why);
+    goto done;
+  }
+  if (vc_oracle_invalid(p, &rep, why, sizeof why)) {
+    if (reject && strstr(why, reject->text)) {
+      char msg[1100];
+      snprintf(msg, sizeof msg, "refused as expected: %s", why);
+      report_all(o, sink, VC_ST_SKIP, msg);
+    } else {
+      report_all(o, sink, VC_ST_INVALID, why);
+    }
+    goto done;
+  }
+  if (reject) {
+    snprintf(why, sizeof why, "expected a refusal containing \"%s\", but the program is valid",
+             reject->text);
+    report_all(o, sink, VC_ST_INVALID, why);
+    goto done;
+  }
+  run_modes(p, split, inputs, expected, &rep, be, dev, o, sink);
+done:
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    free(inputs[i]);
+    free(expected[i]);
+  }
+  free(inputs);
+  free(expected);
+  vc_split_free(split);
+  vc_program_free(p);
+  return 0;
+}
