@@ -27,6 +27,10 @@
  *     vc_seg0(seg_args() builtin() ...);
  *   kernel_end()
  *
+ * What the expression hooks (elem, builtin, atomic, convert, bitcast) write
+ * must be usable as an operand of any operator: a name, a call, an indexed
+ * element or a parenthesised expression.
+ *
  * Hooks marked "required" must be set; the core reports a dialect that lacks
  * one as VC_ERR_INTERNAL. Hooks marked "optional" have the default shown
  * when NULL; hooks added later will always come with a default, so a
