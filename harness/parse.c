@@ -19,8 +19,10 @@ static const vc_sx *program_form(vc_pctx *c, const vc_sx_file *file) {
   }
   const vc_sx *f = file->forms[0];
   if (strcmp(vc_sx_head(f), "program") != 0) {
-    vc_perr(c, f->loc, "expected (program NAME ...), got %s",
-            f->kind == VC_SX_LIST ? "another form" : vc_sx_text(f));
+    if (f->kind == VC_SX_LIST)
+      vc_perr(c, f->loc, "expected (program NAME ...), got (%s ...)", vc_sx_head(f));
+    else
+      vc_perr(c, f->loc, "expected (program NAME ...), got %s", vc_sx_text(f));
     return NULL;
   }
   if (file->n > 1) vc_perr(c, file->forms[1]->loc, "text after the (program ...) form");
