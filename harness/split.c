@@ -198,17 +198,16 @@ static bool needed_after(const splitter *sp, uint32_t sym, uint32_t seg) {
 static int plan_values(splitter *sp) {
   const vc_program *p = sp->src;
   vc_split *out = sp->out;
-  /* Symbols are numbered in order of appearance, so a let's operands are decided first. */
+  /* Eligibility does not depend on liveness: a let used only by a recomputed
+     let is recomputed with it. Symbols are numbered in order of appearance,
+     so a let's operands are decided first. */
   for (uint32_t s = 0; s < p->nsyms; s++) {
     sym_info *si = &sp->syms[s];
-    if (si->def_seg < 0 || !needed_after(sp, s, (uint32_t)si->def_seg)) continue;
+    if (si->def_seg < 0 || p->syms[s].kind != VC_SYM_LET) continue;
     /* A return before the declaration may skip it; the value then stays zero,
        which recomputing would not reproduce. */
     bool skippable = sp->first_return[si->def_seg] < si->def_pos;
-    if (p->syms[s].kind == VC_SYM_LET && !skippable && pure_expr(sp, si->def->kids[0])) {
-      si->remat = true;
-      continue;
-    }
+    si->remat = !skippable && pure_expr(sp, si->def->kids[0]);
   }
   uint64_t inv = vc_program_invocations(p);
   uint32_t nspill = 0;
