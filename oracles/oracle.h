@@ -68,7 +68,13 @@ int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *
    If so writes a one-line reason ("data race on acc[5] ...") into why. */
 bool vc_oracle_invalid(const vc_program *p, const vc_oracle_report *r, char *why, size_t n);
 
-/* Bytecode of the compiled program, readable, for debugging and tests. */
+/* Adds the issues of `from` to `into` (the first described stays the one
+   described), adds segments and ops, and takes passes and converged from
+   `from`: the report of several launches. */
+void vc_oracle_report_merge(vc_oracle_report *into, const vc_oracle_report *from);
+
+/* Bytecode of the compiled program, readable, for debugging and tests;
+   malloc'ed, the caller frees it. */
 char *vc_oracle_disassemble(const vc_oracle *o);
 
 #endif

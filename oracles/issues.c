@@ -1,0 +1,91 @@
+/* Counting and describing the issues of a run. */
+#include "oracles/issues.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Counts one occurrence; returns the issue to describe, or NULL when this
+   is not the first of its kind. */
+static vc_oracle_issue *count(vc_machine *m, vc_issue_kind kind, uint32_t pc) {
+  vc_oracle_issue *is = &m->rep->issues[kind];
+  if (is->count++) return NULL;
+  is->loc = m->o->locs[pc];
+  is->segment = m->seg;
+  return is;
+}
+
+static void place(vc_machine *m, vc_oracle_issue *is, uint32_t slot, uint32_t idx) {
+  is->space = m->o->mem[slot].space;
+  is->ref = slot < m->o->nbuffers ? slot : slot - m->o->nbuffers;
+  is->index = idx;
+}
+
+static void describe(vc_oracle_issue *is, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void describe(vc_oracle_issue *is, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(is->msg, sizeof is->msg, fmt, ap);
+  va_end(ap);
+}
+
+static const char *access_name(vc_acc acc) {
+  static const char *const names[] = {"load", "store", "atomic"};
+  return names[acc];
+}
+
+static vc_acc access_of(const vc_ins *i) {
+  return i->op == VC_OP_LOAD ? VC_ACC_READ : i->op == VC_OP_STORE ? VC_ACC_WRITE : VC_ACC_ATOMIC;
+}
+
+void vc_note_oob(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
+  vc_oracle_issue *is = count(m, VC_ISSUE_OOB, pc);
+  if (!is) return;
+  const vc_oracle_mem *mem = &m->o->mem[slot];
+  place(m, is, slot, idx);
+  is->inv_a = m->cur;
+  describe(is, "out-of-bounds %s of %s[%u] (%u elements) by invocation %u (workgroup %u) in segment %u at %u:%u",
+           access_name(access_of(&m->o->code[pc])), mem->name, idx, mem->count, m->cur, m->wg,
+           m->seg, is->loc.line, is->loc.col);
+}
+
+void vc_note_race(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, vc_acc acc,
+                  uint32_t other, vc_acc other_acc, bool earlier) {
+  vc_oracle_issue *is = count(m, VC_ISSUE_RACE, pc);
+  if (!is) return;
+  place(m, is, slot, idx);
+  is->inv_a = m->cur;
+  is->inv_b = other;
+  describe(is, "data race on %s[%u] in segment %u: %s by invocation %u at %u:%u and %s by invocation %u %s",
+           m->o->mem[slot].name, idx, m->seg, access_name(acc), m->cur, is->loc.line, is->loc.col,
+           access_name(other_acc), other,
+           earlier ? "of another workgroup" : "of the same workgroup with no barrier between");
+}
+
+void vc_note_uninit(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
+  vc_oracle_issue *is = count(m, VC_ISSUE_UNINIT_SHARED, pc);
+  if (!is) return;
+  place(m, is, slot, idx);
+  is->inv_a = m->cur;
+  describe(is, "%s of workgroup memory %s[%u] before any write in segment %u by invocation %u (workgroup %u) at %u:%u",
+           access_name(access_of(&m->o->code[pc])), m->o->mem[slot].name, idx, m->seg, m->cur,
+           m->wg, is->loc.line, is->loc.col);
+}
+
+static void where(const vc_machine *m, const vc_inv *v, char *buf, size_t n) {
+  vc_loc l = m->o->locs[v->pc];
+  if (v->status == VC_INV_WAIT) snprintf(buf, n, "waits at the barrier at %u:%u", l.line, l.col);
+  else if (m->o->code[v->pc].op == VC_OP_RET) snprintf(buf, n, "returned at %u:%u", l.line, l.col);
+  else snprintf(buf, n, "finished the segment");
+}
+
+void vc_note_barrier(vc_machine *m, uint32_t waiter, uint32_t other) {
+  vc_oracle_issue *is = count(m, VC_ISSUE_BARRIER, m->inv[waiter].pc);
+  if (!is) return;
+  char what[64];
+  where(m, &m->inv[other], what, sizeof what);
+  is->inv_a = m->wg_base + waiter;
+  is->inv_b = m->wg_base + other;
+  describe(is, "workgroup barrier at %u:%u not reached by all invocations of workgroup %u in segment %u: invocation %u waits there, invocation %u %s",
+           is->loc.line, is->loc.col, m->wg, m->seg, (uint32_t)is->inv_a, (uint32_t)is->inv_b,
+           what);
+}

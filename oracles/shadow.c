@@ -1,0 +1,123 @@
+/* Shadow records and the conflict rules; the scheme is in shadow.h. */
+#include "oracles/shadow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracles/issues.h"
+#include "oracles/machine.h"
+
+#define PAGE_BITS 10u
+#define PAGE (1u << PAGE_BITS)
+
+/* Per class c the bits sit at 4 * c. */
+#define IN_PHASE 1u
+#define IN_WG 4u
+#define EARLY 8u
+#define ALL_CLASSES(flag) ((flag) | (flag) << 4 | (flag) << 8)
+
+/* The classes each access conflicts with (bit c for class c). */
+static const uint32_t conflicts[3] = {
+    [VC_ACC_READ] = 1u << VC_ACC_WRITE | 1u << VC_ACC_ATOMIC,
+    [VC_ACC_WRITE] = 1u << VC_ACC_READ | 1u << VC_ACC_WRITE | 1u << VC_ACC_ATOMIC,
+    [VC_ACC_ATOMIC] = 1u << VC_ACC_READ | 1u << VC_ACC_WRITE,
+};
+
+int vc_shadows_init(vc_machine *m, vc_error *err) {
+  m->shadow.nmap = m->o->nmem;
+  m->shadow.map = calloc(m->o->nmem + 1u, sizeof *m->shadow.map);
+  if (!m->shadow.map) return vc_fail(err, VC_ERR_NOMEM, "oracle: out of memory for shadow tables");
+  return 0;
+}
+
+void vc_shadows_free(vc_machine *m) {
+  for (uint32_t s = 0; s < m->shadow.nmap && m->shadow.map; s++) {
+    vc_shadow_map *map = &m->shadow.map[s];
+    for (uint32_t p = 0; p < map->npages && map->pages; p++) free(map->pages[p]);
+    free(map->pages);
+  }
+  free(m->shadow.map);
+  m->shadow.map = NULL;
+}
+
+void vc_shadows_clear(vc_machine *m) {
+  for (uint32_t s = 0; s < m->shadow.nmap; s++) {
+    vc_shadow_map *map = &m->shadow.map[s];
+    for (uint32_t p = 0; p < map->npages && map->pages; p++)
+      if (map->pages[p]) memset(map->pages[p], 0, PAGE * sizeof(vc_shadow));
+  }
+}
+
+static vc_shadow *record(vc_machine *m, uint32_t slot, uint32_t idx) {
+  vc_shadow_map *map = &m->shadow.map[slot];
+  if (!map->pages) {
+    uint32_t n = (m->slot[slot].count >> PAGE_BITS) + 1u;
+    map->pages = calloc(n, sizeof *map->pages);
+    if (!map->pages) goto nomem;
+    map->npages = n;
+  }
+  vc_shadow **page = &map->pages[idx >> PAGE_BITS];
+  if (!*page && !(*page = calloc(PAGE, sizeof **page))) goto nomem;
+  return &(*page)[idx & (PAGE - 1u)];
+nomem:
+  if (!m->failed)
+    m->failed = vc_fail(m->err, VC_ERR_NOMEM, "oracle: out of memory for the shadow of %s",
+                        m->o->mem[slot].name);
+  return NULL;
+}
+
+/* Brings a record up to the current phase: forgets other segments, moves
+   a finished workgroup's classes to "earlier", ends a finished phase. */
+static void catch_up(vc_shadow *r, uint32_t seg_first, uint32_t wg_first, uint32_t phase) {
+  if (r->phase < seg_first) {
+    r->bits = 0;
+  } else if (r->phase < wg_first) {
+    for (uint32_t c = 0; c < 3; c++)
+      if (r->bits & IN_WG << 4 * c) r->early[c] = r->first[c];
+    r->bits = (r->bits | (r->bits & ALL_CLASSES(IN_WG)) << 1) & ALL_CLASSES(EARLY);
+  } else if (r->phase < phase) {
+    r->bits &= ~ALL_CLASSES(IN_PHASE);
+  }
+}
+
+/* A conflicting earlier access by another invocation, if any. */
+static bool partner(const vc_shadow *r, vc_acc acc, uint32_t self, uint32_t *other,
+                    vc_acc *other_acc, bool *earlier) {
+  static const vc_acc order[3] = {VC_ACC_WRITE, VC_ACC_ATOMIC, VC_ACC_READ};
+  for (uint32_t k = 0; k < 3; k++) {
+    vc_acc c = order[k];
+    uint32_t b = r->bits >> 4 * c;
+    if (!(conflicts[acc] & 1u << c)) continue;
+    *other_acc = c;
+    *earlier = false;
+    if ((b & IN_PHASE) && r->first[c] != self) return *other = r->first[c], true;
+    *earlier = true;
+    if (b & EARLY) return *other = r->early[c], true;
+  }
+  return false;
+}
+
+static void remember(vc_shadow *r, vc_acc acc, uint32_t self, uint32_t phase) {
+  uint32_t sh = 4 * acc;
+  if (!(r->bits & IN_PHASE << sh)) {
+    r->first[acc] = self;
+    r->bits |= (IN_PHASE | IN_WG) << sh;
+  }
+  r->phase = phase;
+}
+
+void vc_shadow_access(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, vc_acc acc) {
+  vc_shadow *r = record(m, slot, idx);
+  if (!r) return;
+  bool shared = slot >= m->o->nbuffers;
+  catch_up(r, shared ? m->wg_first : m->seg_first, m->wg_first, m->phase);
+  /* an atomic reads too; a write by anyone of the workgroup initialises */
+  uint32_t written = (IN_WG << 4 * VC_ACC_WRITE) | (IN_WG << 4 * VC_ACC_ATOMIC);
+  if (shared && acc != VC_ACC_WRITE && !(r->bits & written)) vc_note_uninit(m, pc, slot, idx);
+  uint32_t other;
+  vc_acc other_acc;
+  bool earlier;
+  if (partner(r, acc, m->cur, &other, &other_acc, &earlier))
+    vc_note_race(m, pc, slot, idx, acc, other, other_acc, earlier);
+  remember(r, acc, m->cur, m->phase);
+}

@@ -1,0 +1,64 @@
+/* Shadow memory for the race and uninitialised-read checks (internal).
+ *
+ * Every element of a buffer or shared array that is accessed gets one
+ * record, allocated lazily a page at a time. Accesses are classified as
+ * plain reads (R), plain writes (W) and atomics (A); W conflicts with all
+ * three, R with W and A, A with R and W.
+ *
+ * Execution is sequential, so "ordered" reduces to comparisons of phase
+ * numbers: the phase counter increases at each new workgroup and at each
+ * barrier release. For an access at phase P of a workgroup that began at
+ * phase S, in a segment whose first workgroup began at phase G, an earlier
+ * access at phase Q is
+ *   Q <  G      another segment: ordered;
+ *   G <= Q < S  an earlier workgroup of this segment: never ordered;
+ *   S <= Q < P  an earlier phase of this workgroup: ordered by the barrier;
+ *   Q == P      this phase: unordered unless by the same invocation.
+ * (Shared arrays are per workgroup, so for them G = S.)
+ *
+ * A record keeps, per class, whether the class occurred in the phase of the
+ * record's last access (with the first invocation that made it), in that
+ * workgroup, and in an earlier workgroup of the segment (with one such
+ * invocation). Within a phase each invocation runs from one stop to the next
+ * before another starts, so its accesses are contiguous: if the first
+ * invocation of a class in the phase is the current one, no other made that
+ * class in the phase. Hence the record decides exactly whether an access
+ * conflicts with an unordered earlier one, and names an invocation that made
+ * a conflicting access. */
+#ifndef VC_ORACLE_SHADOW_H
+#define VC_ORACLE_SHADOW_H
+
+#include <stdint.h>
+
+#include "harness/error.h"
+
+typedef enum vc_acc { VC_ACC_READ = 0, VC_ACC_WRITE = 1, VC_ACC_ATOMIC = 2 } vc_acc;
+
+typedef struct vc_shadow {
+  uint32_t phase;     /* of the last access; 0 = none */
+  uint32_t bits;      /* 4 per class: in the phase, in the workgroup, in an earlier workgroup */
+  uint32_t first[3];  /* per class: first invocation in the phase (or one of the workgroup) */
+  uint32_t early[3];  /* per class: an invocation of an earlier workgroup of the segment */
+} vc_shadow;
+
+typedef struct vc_shadow_map {
+  vc_shadow **pages;  /* NULL until the slot is first accessed */
+  uint32_t npages;
+} vc_shadow_map;
+
+typedef struct vc_shadows {
+  vc_shadow_map *map; /* one per memory slot */
+  uint32_t nmap;
+} vc_shadows;
+
+struct vc_machine;
+
+int vc_shadows_init(struct vc_machine *m, vc_error *err);
+void vc_shadows_free(struct vc_machine *m);
+/* Forgets every access (all phases restart); keeps the pages. */
+void vc_shadows_clear(struct vc_machine *m);
+/* Checks and records an access by the running invocation to element idx
+   (in bounds) of slot, made by the instruction at pc. */
+void vc_shadow_access(struct vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, vc_acc acc);
+
+#endif

@@ -1,0 +1,283 @@
+/* Memory, atomics, barriers, segments and fixpoint on the oracle. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "oracle_util.h"
+
+static void out_of_bounds_load_zero_store_dropped(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program oob (expect out-of-bounds)"
+          " (buffer in u32 4 read (init (fill 9u)))"
+          " (buffer out u32 4 read_write (init (values 1u 2u 3u 4u)))"
+          " (buffer old u32 4 write)"
+          " (entry (store out 0u (load in 10u))"                     /* load -> 0 */
+          "  (store out 4u 77u)"                                     /* dropped */
+          "  (atomic add out 5u 1u)"                                 /* dropped */
+          "  (store old 0u (atomic add out 4294967295u 1u))"         /* gives 0 */
+          "  (store old 1u (atomic cmpxchg out 6u 0u 5u))"           /* gives 0 */
+          "  (store old 2u (load in 3u))))",
+          NULL);
+  const uint32_t *out = vt_buf(&r, "out"), *old = vt_buf(&r, "old");
+  assert_int_equal(out[0], 0);
+  assert_int_equal(out[1], 2);
+  assert_int_equal(out[2], 3);
+  assert_int_equal(out[3], 4);
+  assert_int_equal(old[0], 0);
+  assert_int_equal(old[1], 0);
+  assert_int_equal(old[2], 9);
+  const vc_oracle_issue *is = &r.rep.issues[VC_ISSUE_OOB];
+  assert_int_equal(is->count, 5);
+  assert_int_equal(is->index, 10);
+  assert_int_equal(is->ref, 0);
+  assert_int_equal(is->space, VC_SPACE_BUFFER);
+  assert_int_equal(is->loc.line, 1);
+  assert_non_null(strstr(is->msg, "load of in[10]"));
+  assert_string_equal(vt_invalid(&r), ""); /* intended */
+  vt_done(&r);
+}
+
+static void atomics_return_old_values(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program at"
+          " (buffer a u32 12 read_write (init (values 5u 10u 7u 12u 12u 3u 3u 0xf0u 0xf0u 0xf0u 1u 2u)))"
+          " (buffer s i32 2 read_write (init (values 3i -3i)))"
+          " (buffer old u32 16 write)"
+          " (entry"
+          "  (store old 0u (atomic add a 0u 3u))"
+          "  (store old 1u (atomic cmpxchg a 1u 10u 20u))"       /* succeeds */
+          "  (store old 2u (atomic cmpxchg a 2u 99u 30u))"       /* fails */
+          "  (store old 3u (atomic min a 3u 4294967295u))"
+          "  (store old 4u (atomic max a 4u 4294967295u))"
+          "  (store old 5u (atomic sub a 5u 4u))"
+          "  (store old 6u (atomic exchange a 6u 42u))"
+          "  (store old 7u (atomic and a 7u 0x3cu))"
+          "  (store old 8u (atomic or a 8u 0x0fu))"
+          "  (store old 9u (atomic xor a 9u 0xffu))"
+          "  (store old 10u (bitcast u32 (atomic min s 0u -5i)))"  /* signed */
+          "  (store old 11u (bitcast u32 (atomic max s 1u 2i)))"
+          "  (atomic add a 10u 5u)))",                            /* statement form */
+          NULL);
+  const uint32_t *a = vt_buf(&r, "a"), *s = vt_buf(&r, "s"), *old = vt_buf(&r, "old");
+  static const uint32_t want_old[] = {5, 10, 7, 12, 12, 3, 3, 0xf0, 0xf0, 0xf0, 3, (uint32_t)-3};
+  static const uint32_t want_a[] = {8, 20, 7, 12, 0xffffffffu, 0xffffffffu, 42, 0x30, 0xff, 0x0f, 6, 2};
+  for (int i = 0; i < 12; i++) assert_int_equal(old[i], want_old[i]);
+  for (int i = 0; i < 12; i++) assert_int_equal(a[i], want_a[i]);
+  assert_int_equal(s[0], (uint32_t)-5);
+  assert_int_equal(s[1], 2);
+  vt_done(&r);
+}
+
+static void atomic_counter_from_many_invocations(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program cnt (workgroup 64) (grid 4) (buffer c u32 1 read_write)"
+          " (buffer seen u32 256 write)"
+          " (entry (store seen (atomic add c 0u 1u) 1u)))",
+          NULL);
+  assert_int_equal(vt_buf(&r, "c")[0], 256);
+  for (int i = 0; i < 256; i++) assert_int_equal(vt_buf(&r, "seen")[i], 1);
+  assert_string_equal(vt_invalid(&r), "");
+  vt_done(&r);
+}
+
+/* A tree reduction in workgroup memory, ordered by workgroup barriers. */
+static void tree_reduction_with_barriers(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program reduce (workgroup 64) (grid 4)"
+          " (buffer in u32 256 read (init iota)) (buffer out u32 4 write)"
+          " (shared tile u32 64)"
+          " (entry (let lid (local_id x))"
+          "  (store tile lid (load in (global_id x)))"
+          "  (barrier workgroup)"
+          "  (loop k 0u 6u"
+          "    (let s (shr 32u k))"
+          "    (if (lt lid s) (store tile lid (add (load tile lid) (load tile (add lid s)))))"
+          "    (barrier workgroup))"
+          "  (if (eq lid 0u) (store out (group_id x) (load tile 0u)))))",
+          NULL);
+  for (uint32_t g = 0; g < 4; g++) assert_int_equal(vt_buf(&r, "out")[g], 64 * 64 * g + 2016);
+  assert_string_equal(vt_invalid(&r), "");
+  assert_int_equal(r.rep.segments, 1);
+  assert_int_equal(r.rep.passes, 1);
+  assert_true(r.rep.ops > 256 * 6);
+  vt_done(&r);
+}
+
+/* return ends the segment only; values it skipped stay zero. */
+static void return_ends_only_the_segment(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program ret (workgroup 4) (grid 2)"
+          " (buffer in u32 8 read (init (values 10u 11u 12u 13u 14u 15u 16u 17u)))"
+          " (buffer a u32 8 write) (buffer b u32 8 write) (buffer c u32 8 write)"
+          " (entry (let gid (global_id x))"
+          "  (if (eq (rem gid 3u) 0u) (return))"
+          "  (let x (load in gid))"
+          "  (store a gid 1u)"
+          "  (barrier grid)"
+          "  (store b gid (add (load a gid) 100u))"
+          "  (store c gid x)))",
+          NULL);
+  for (uint32_t i = 0; i < 8; i++) {
+    bool skipped = i % 3 == 0;
+    assert_int_equal(vt_buf(&r, "a")[i], skipped ? 0 : 1);
+    assert_int_equal(vt_buf(&r, "b")[i], skipped ? 100 : 101);
+    assert_int_equal(vt_buf(&r, "c")[i], skipped ? 0 : 10 + i);
+  }
+  assert_int_equal(r.rep.segments, 2);
+  assert_string_equal(vt_invalid(&r), "");
+  vt_done(&r);
+}
+
+/* Loads before a grid barrier keep their value after it (they are not
+   loaded again), vars carry across several barriers, empty segments run. */
+static void values_live_across_grid_barriers(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program live (workgroup 8) (grid 3)"
+          " (buffer d u32 24 read_write (init iota)) (buffer out u32 24 write)"
+          " (entry (let gid (global_id x))"
+          "  (let v (load d gid))"
+          "  (var acc (add gid 1u))"
+          "  (barrier grid)"
+          "  (store d gid 1000u)"
+          "  (set acc (mul acc 3u))"
+          "  (block (barrier grid) (barrier grid))"
+          "  (set acc (add acc v))"
+          "  (barrier grid)"
+          "  (store out gid acc)))",
+          NULL);
+  for (uint32_t i = 0; i < 24; i++) {
+    assert_int_equal(vt_buf(&r, "out")[i], (i + 1) * 3 + i);
+    assert_int_equal(vt_buf(&r, "d")[i], 1000);
+  }
+  assert_int_equal(r.rep.segments, 5);
+  vt_done(&r);
+}
+
+/* Workgroup memory does not survive a grid barrier: it is poisoned. */
+static void shared_memory_fresh_each_segment(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program fresh (workgroup 2) (buffer out u32 2 write) (shared t u32 2)"
+          " (entry (store t (local_id x) 5u) (barrier grid)"
+          "  (store out (local_id x) (load t (local_id x)))))",
+          NULL);
+  assert_int_equal(vt_buf(&r, "out")[0], 0xDEADBEEFu);
+  assert_int_equal(r.rep.issues[VC_ISSUE_UNINIT_SHARED].count, 2);
+  assert_int_equal(r.rep.issues[VC_ISSUE_UNINIT_SHARED].segment, 1);
+  vt_done(&r);
+}
+
+/* Relaxation to a fixpoint: d[i] = min(d[i], d[i-1] + 1) one step a pass. */
+static const char *relax(uint32_t max) {
+  static char text[1024];
+  snprintf(text, sizeof text,
+           "(program relax (workgroup 16) (fixpoint (max %u) (flag changed))"
+           " (buffer d u32 16 read_write (init (values 0u 100u 100u 100u 100u 100u 100u 100u"
+           "   100u 100u 100u 100u 100u 100u 100u 100u)))"
+           " (buffer tmp u32 16 write) (buffer changed u32 1 read_write)"
+           " (entry (let i (local_id x))"
+           "  (var best (load d i))"
+           "  (if (gt i 0u) (set best (min best (add (load d (sub i 1u)) 1u))))"
+           "  (store tmp i best)"
+           "  (barrier grid)"
+           "  (if (ne (load tmp i) (load d i))"
+           "    (block (store d i (load tmp i)) (atomic or changed 0u 1u)))))",
+           max);
+  return text;
+}
+
+static void fixpoint_by_flag(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r, relax(100), NULL);
+  for (uint32_t i = 0; i < 16; i++) assert_int_equal(vt_buf(&r, "d")[i], i);
+  assert_int_equal(r.rep.passes, 16); /* 15 that change, one that does not */
+  assert_true(r.rep.converged);
+  assert_int_equal(vt_buf(&r, "changed")[0], 0);
+  assert_string_equal(vt_invalid(&r), "");
+  vt_done(&r);
+
+  vt_exec(&r, relax(10), NULL);
+  for (uint32_t i = 0; i < 16; i++) assert_int_equal(vt_buf(&r, "d")[i], i <= 10 ? i : 100);
+  assert_int_equal(r.rep.passes, 10);
+  assert_false(r.rep.converged);
+  vt_done(&r);
+}
+
+/* Without a flag exactly max passes; variables restart at zero each pass. */
+static void fixpoint_fixed_passes(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program passes (fixpoint (max 5)) (workgroup 3)"
+          " (buffer n u32 3 read_write) (buffer x u32 5 read_write)"
+          " (entry (let pass (load n (local_id x)))"
+          "  (if (land (eq (local_id x) 0u) (eq (rem pass 2u) 1u)) (return))"
+          "  (let v (add pass 7u))"
+          "  (barrier grid)"
+          "  (if (eq (local_id x) 0u) (store x pass v))"
+          "  (store n (local_id x) (add pass 1u))))",
+          NULL);
+  for (uint32_t i = 0; i < 3; i++) assert_int_equal(vt_buf(&r, "n")[i], 5);
+  static const uint32_t want[] = {7, 0, 9, 0, 11}; /* odd passes skipped the let */
+  for (uint32_t i = 0; i < 5; i++) assert_int_equal(vt_buf(&r, "x")[i], want[i]);
+  assert_int_equal(r.rep.passes, 5);
+  assert_false(r.rep.converged);
+  vt_done(&r);
+}
+
+static void disassembly_shows_the_bytecode(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program dis (workgroup 2) (buffer f f32 2 read_write) (shared s u32 2)"
+          " (entry (loop i 0i 2i (store f (local_id x) (add (load f (local_id x)) 1.5f)))"
+          "  (store s (local_id x) 1u) (barrier workgroup) (barrier grid)"
+          "  (atomic max s 0u 3u)))",
+          NULL);
+  char *text = vc_oracle_disassemble(r.o);
+  assert_non_null(text);
+  static const char *const want[] = {"fori", "fadd", "f[r", "next", "bar", "; segment 1",
+                                     "atom.maxu", "builtin", "local_id.x", "end", "; 1:"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    if (!strstr(text, want[i])) print_error("missing %s in:\n%s", want[i], text);
+    assert_non_null(strstr(text, want[i]));
+  }
+  free(text);
+  vt_done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(out_of_bounds_load_zero_store_dropped),
+      cmocka_unit_test(atomics_return_old_values),
+      cmocka_unit_test(atomic_counter_from_many_invocations),
+      cmocka_unit_test(tree_reduction_with_barriers),
+      cmocka_unit_test(return_ends_only_the_segment),
+      cmocka_unit_test(values_live_across_grid_barriers),
+      cmocka_unit_test(shared_memory_fresh_each_segment),
+      cmocka_unit_test(fixpoint_by_flag),
+      cmocka_unit_test(fixpoint_fixed_passes),
+      cmocka_unit_test(disassembly_shows_the_bytecode),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
