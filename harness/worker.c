@@ -82,7 +82,11 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o) {
   int type;
   while (vc_msg_recv(in_fd, &type, &job) == 0 && type == VC_MSG_JOB) {
     const char *path = vc_get_str(&job);
-    if (matches(o->inject_crash, path)) raise(SIGSEGV);
+    if (matches(o->inject_crash, path)) {
+      /* Drivers (LLVM in PoCL, for one) install SIGSEGV handlers of their own. */
+      signal(SIGSEGV, SIG_DFL);
+      raise(SIGSEGV);
+    }
     while (matches(o->inject_hang, path)) pause();
     vc_error_clear(&e);
     if (vc_conform_program(path, be, dev, &info, &o->conform, &sink, &e) != 0)
