@@ -1,0 +1,197 @@
+/* Devices: counting, opening (primary context, stream, pinned staging) and
+ * closing. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cuda/cuda_internal.h"
+
+/* "staging=BYTES" with an optional k, m or g (KiB, MiB, GiB). */
+static int parse_bytes(const char *key, const char *v, size_t n, uint64_t *out, vc_error *err) {
+  char text[32];
+  if (n == 0 || n >= sizeof text)
+    return vc_fail(err, VC_ERR_USAGE, "CUDA option %s: expected a byte count", key);
+  memcpy(text, v, n);
+  text[n] = '\0';
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(text, &end, 10);
+  unsigned shift = 0;
+  if (*end == 'k' || *end == 'K') shift = 10;
+  else if (*end == 'm' || *end == 'M') shift = 20;
+  else if (*end == 'g' || *end == 'G') shift = 30;
+  if (shift) end++;
+  if (errno || end == text || *end || text[0] == '-' || x > (UINT64_MAX >> shift))
+    return vc_fail(err, VC_ERR_USAGE, "CUDA option %s: '%s' is not a byte count", key, text);
+  *out = (uint64_t)x << shift;
+  return 0;
+}
+
+static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_error *err) {
+  const char *eq = memchr(item, '=', n);
+  size_t klen = eq ? (size_t)(eq - item) : n;
+  if (eq && klen == 7 && memcmp(item, "staging", 7) == 0) {
+    int rc = parse_bytes("staging", eq + 1, n - klen - 1, &opts->staging, err);
+    if (rc == 0 && opts->staging < VC_CUDA_MIN_STAGING)
+      rc = vc_fail(err, VC_ERR_USAGE, "CUDA option staging=%" PRIu64 ": at least %u bytes",
+                   opts->staging, VC_CUDA_MIN_STAGING);
+    return rc;
+  }
+  return vc_fail(err, VC_ERR_USAGE, "unknown CUDA option '%.*s' (known: staging=BYTES)", (int)n,
+                 item);
+}
+
+int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {
+  opts->staging = VC_CUDA_DEFAULT_STAGING;
+  for (const char *p = text; p && *p;) {
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    if (n) {
+      int rc = parse_option(p, n, opts, err);
+      if (rc != 0) return rc;
+    }
+    p += n + (comma ? 1 : 0);
+  }
+  return 0;
+}
+
+int vc_cuda_device_count(uint32_t *count, vc_error *err) {
+  *count = 0;
+  const vc_cu *cu;
+  int rc = vc_cu_get(&cu, err);
+  if (rc != 0) return rc;
+  int n = 0;
+  CUresult r = cu->cuDeviceGetCount(&n);
+  if (r != CUDA_SUCCESS) return vc_cu_fail(cu, err, r, "cuDeviceGetCount");
+  if (n <= 0)
+    return vc_fail(err, VC_ERR_NO_DEVICE, "the CUDA driver (%s, CUDA %d.%d) shows no device",
+                   cu->path, cu->driver_version / 1000, cu->driver_version % 1000 / 10);
+  *count = (uint32_t)n;
+  return 0;
+}
+
+int vc_cuda_attr(vc_dev *dev, CUdevice_attribute a, const char *name, int *value,
+                 vc_error *err) {
+  CUresult r = dev->cu->cuDeviceGetAttribute(value, a, dev->device);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(dev->cu, err, r, "cuDeviceGetAttribute(%s) on %s", name, dev->label);
+  return 0;
+}
+
+int vc_cuda_enter(vc_dev *dev, const char *op, vc_error *err) {
+  CUresult r = dev->cu->cuCtxSetCurrent(dev->ctx);
+  if (r != CUDA_SUCCESS) return vc_cu_fail(dev->cu, err, r, "%s: cuCtxSetCurrent on %s", op, dev->label);
+  return 0;
+}
+
+static int read_limits(vc_dev *dev, vc_error *err) {
+  vc_cuda_limits *l = &dev->limits;
+  int v[8], rc = 0;
+  rc = rc ? rc : VC_CUDA_ATTR(dev, COMPUTE_CAPABILITY_MAJOR, &dev->cc_major, err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, COMPUTE_CAPABILITY_MINOR, &dev->cc_minor, err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_THREADS_PER_BLOCK, &v[0], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_BLOCK_DIM_X, &v[1], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_BLOCK_DIM_Y, &v[2], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_BLOCK_DIM_Z, &v[3], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_GRID_DIM_X, &v[4], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_GRID_DIM_Y, &v[5], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_GRID_DIM_Z, &v[6], err);
+  rc = rc ? rc : VC_CUDA_ATTR(dev, MAX_SHARED_MEMORY_PER_BLOCK, &v[7], err);
+  if (rc != 0) return rc;
+  l->max_threads_per_block = (uint32_t)v[0];
+  for (int a = 0; a < 3; a++) {
+    l->max_block[a] = (uint32_t)v[1 + a];
+    l->max_grid[a] = (uint32_t)v[4 + a];
+  }
+  l->max_shared_per_block = (uint64_t)v[7];
+  return 0;
+}
+
+static int make_staging(vc_dev *dev, uint64_t bytes, vc_error *err) {
+  const vc_cu *cu = dev->cu;
+  dev->stage_half = (size_t)(bytes / 2);
+  void *p = NULL;
+  CUresult r = cu->cuMemHostAlloc(&p, 2 * dev->stage_half, 0);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(cu, err, r, "cuMemHostAlloc(%zu bytes of pinned staging) for %s",
+                      2 * dev->stage_half, dev->label);
+  dev->stage = p;
+  for (int h = 0; h < 2; h++) {
+    r = cu->cuEventCreate(&dev->stage_done[h], CU_EVENT_DISABLE_TIMING);
+    if (r != CUDA_SUCCESS) return vc_cu_fail(cu, err, r, "cuEventCreate on %s", dev->label);
+  }
+  return 0;
+}
+
+static int setup(vc_dev *dev, const vc_cuda_options *opts, vc_error *err) {
+  const vc_cu *cu = dev->cu;
+  snprintf(dev->label, sizeof dev->label, "CUDA device %u", dev->index);
+  CUresult r = cu->cuDeviceGet(&dev->device, (int)dev->index);
+  if (r != CUDA_SUCCESS) return vc_cu_fail(cu, err, r, "cuDeviceGet(%u)", dev->index);
+  r = cu->cuDeviceGetName(dev->name, (int)sizeof dev->name, dev->device);
+  if (r != CUDA_SUCCESS) return vc_cu_fail(cu, err, r, "cuDeviceGetName on %s", dev->label);
+  snprintf(dev->label, sizeof dev->label, "%s (CUDA device %u)", dev->name, dev->index);
+  int rc = read_limits(dev, err);
+  if (rc != 0) return rc;
+  r = cu->cuDevicePrimaryCtxRetain(&dev->ctx, dev->device);
+  if (r != CUDA_SUCCESS) {
+    dev->ctx = NULL;
+    return vc_cu_fail(cu, err, r, "cuDevicePrimaryCtxRetain on %s", dev->label);
+  }
+  rc = vc_cuda_enter(dev, "open", err);
+  if (rc != 0) return rc;
+  r = cu->cuStreamCreate(&dev->stream, CU_STREAM_NON_BLOCKING);
+  if (r != CUDA_SUCCESS) {
+    dev->stream = NULL;
+    return vc_cu_fail(cu, err, r, "cuStreamCreate on %s", dev->label);
+  }
+  return make_staging(dev, opts->staging, err);
+}
+
+int vc_cuda_open(uint32_t index, const char *options, vc_dev **out, vc_error *err) {
+  *out = NULL;
+  vc_cuda_options opts;
+  int rc = vc_cuda_parse_options(options, &opts, err);
+  if (rc != 0) return rc;
+  uint32_t count;
+  rc = vc_cuda_device_count(&count, err);
+  if (rc != 0) return rc;
+  if (index >= count)
+    return vc_fail(err, VC_ERR_NO_DEVICE, "CUDA device %u does not exist: the driver shows %u",
+                   index, count);
+  vc_dev *dev = calloc(1, sizeof *dev);
+  if (!dev) return vc_fail(err, VC_ERR_NOMEM, "CUDA device %u: no memory", index);
+  rc = vc_cu_get(&dev->cu, err);
+  dev->index = index;
+  if (rc == 0) rc = setup(dev, &opts, err);
+  if (rc != 0) {
+    vc_cuda_close(dev);
+    return rc;
+  }
+  *out = dev;
+  return 0;
+}
+
+/* Also takes apart a device that setup left half made. */
+void vc_cuda_close(vc_dev *dev) {
+  if (!dev) return;
+  const vc_cu *cu = dev->cu;
+  if (dev->ctx) {
+    cu->cuCtxSetCurrent(dev->ctx);
+    if (dev->stream) cu->cuStreamSynchronize(dev->stream);
+    for (uint32_t i = 0; i < dev->created; i++) {
+      cu->cuEventDestroy(dev->timings[i].start);
+      cu->cuEventDestroy(dev->timings[i].end);
+    }
+    for (int h = 0; h < 2; h++)
+      if (dev->stage_done[h]) cu->cuEventDestroy(dev->stage_done[h]);
+    if (dev->stage) cu->cuMemFreeHost(dev->stage);
+    if (dev->stream) cu->cuStreamDestroy(dev->stream);
+    cu->cuCtxSetCurrent(NULL);
+    cu->cuDevicePrimaryCtxRelease(dev->device);
+  }
+  free(dev->timings);
+  free(dev);
+}

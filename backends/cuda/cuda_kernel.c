@@ -1,0 +1,214 @@
+/* Kernels: CUDA C from the shared generator, PTX from NVRTC, a module and
+ * its vc_main from the driver. */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/common/cgen.h"
+#include "backends/cuda/cuda_internal.h"
+#include "backends/cuda/cuda_nvrtc.h"
+#include "harness/strbuf.h"
+
+#define VC_JIT_LOG_BYTES 8192
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* "kernel accumulate (segment 2)": what messages call the kernel. */
+static void kernel_label(const vc_kernel_desc *k, char *out, size_t n) {
+  const char *name = k->prog && k->prog->name ? k->prog->name : "?";
+  if (k->label && *k->label) snprintf(out, n, "kernel %s (%s)", name, k->label);
+  else snprintf(out, n, "kernel %s", name);
+}
+
+int vc_cuda_target_arch(const char *target, char *arch, size_t n, vc_error *err) {
+  const char *digits = NULL;
+  if (target && strncmp(target, "sm_", 3) == 0) digits = target + 3;
+  else if (target && strncmp(target, "compute_", 8) == 0) digits = target + 8;
+  const char *p = digits;
+  while (p && isdigit((unsigned char)*p)) p++;
+  /* an optional feature suffix: sm_90a, sm_100f */
+  bool ok = p && p - digits >= 2 && p - digits <= 3 &&
+            (*p == '\0' || ((*p == 'a' || *p == 'f') && p[1] == '\0'));
+  if (!ok)
+    return vc_fail(err, VC_ERR_USAGE,
+                   "CUDA target '%s': expected sm_NN or compute_NN, e.g. sm_90",
+                   target ? target : "(null)");
+  snprintf(arch, n, "compute_%s", digits);
+  return 0;
+}
+
+/* The kernel's CUDA C; native kernels wait for the cooperative mode. */
+static int generate(const vc_kernel_desc *k, const char *label, char **source, vc_error *err) {
+  *source = NULL;
+  if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "CUDA: a kernel without a program");
+  if (k->kind == VC_KERNEL_NATIVE)
+    return vc_fail(err, VC_ERR_UNSUPPORTED, "%s: native mode is not implemented for CUDA yet",
+                   label);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  int rc = vc_cgen_kernel(k, VC_DIALECT_CUDA, &sb, err);
+  if (rc != 0) {
+    vc_sb_free(&sb);
+    return rc;
+  }
+  *source = vc_sb_take(&sb);
+  return 0;
+}
+
+int vc_cuda_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
+  (void)dev; /* the source does not depend on the device */
+  char label[192];
+  if (k) kernel_label(k, label, sizeof label);
+  return generate(k, k ? label : "kernel", source, err);
+}
+
+int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **binary,
+                            size_t *size, char **log, vc_error *err) {
+  *binary = NULL;
+  *size = 0;
+  if (log) *log = NULL;
+  char arch[32], label[192];
+  int rc = vc_cuda_target_arch(target ? target : VC_CUDA_DEFAULT_TARGET, arch, sizeof arch, err);
+  if (rc != 0) return rc;
+  if (k) kernel_label(k, label, sizeof label);
+  char *src;
+  rc = generate(k, k ? label : "kernel", &src, err);
+  if (rc != 0) return rc;
+  char *ptx, *nvlog;
+  rc = vc_nvrtc_compile(src, arch, label, &ptx, &nvlog, err);
+  free(src);
+  if (log) *log = nvlog;
+  else free(nvlog);
+  if (rc != 0) return rc;
+  *binary = ptx;
+  *size = strlen(ptx);
+  return 0;
+}
+
+/* NVRTC's log, then the JIT's, as one text for vc_compile_info. */
+static char *join_logs(char *nvrtc_log, const char *jit_log) {
+  if (!jit_log || !*jit_log) return nvrtc_log;
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  if (nvrtc_log) vc_sb_printf(&sb, "%s\n", nvrtc_log);
+  vc_sb_printf(&sb, "ptx jit: %s", jit_log);
+  free(nvrtc_log);
+  return vc_sb_take(&sb);
+}
+
+static int func_attr(vc_dev *dev, vc_kern *kern, CUfunction_attribute a, const char *name,
+                     int *v, vc_error *err) {
+  CUresult r = dev->cu->cuFuncGetAttribute(v, a, kern->fn);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(dev->cu, err, r, "%s: cuFuncGetAttribute(%s) on %s", kern->label, name,
+                      dev->label);
+  return 0;
+}
+
+/* PTX to a module and its vc_main; the figures the launch checks. */
+static int load_module(vc_dev *dev, vc_kern *kern, const char *ptx, char *jit_log,
+                       vc_error *err) {
+  const vc_cu *cu = dev->cu;
+  char jit_err[VC_JIT_LOG_BYTES] = "";
+  /* verbose: the info log then records registers and spills per kernel */
+  CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                        CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                        CU_JIT_LOG_VERBOSE};
+  void *val[] = {jit_err, (void *)(uintptr_t)sizeof jit_err, jit_log,
+                 (void *)(uintptr_t)VC_JIT_LOG_BYTES, (void *)(uintptr_t)1};
+  CUresult r = cu->cuModuleLoadDataEx(&kern->module, ptx, 5, opt, val);
+  if (r != CUDA_SUCCESS) {
+    /* both versions: PTX from a newer NVRTC than the driver is refused */
+    int major = 0, minor = 0;
+    vc_nvrtc_version(&major, &minor, NULL, NULL);
+    kern->module = NULL;
+    return vc_cu_fail(cu, err, r,
+                      "%s: cuModuleLoadDataEx on %s (PTX from NVRTC %d.%d, driver CUDA %d.%d)%s%s",
+                      kern->label, dev->label, major, minor, cu->driver_version / 1000,
+                      cu->driver_version % 1000 / 10, jit_err[0] ? ": " : "", jit_err);
+  }
+  r = cu->cuModuleGetFunction(&kern->fn, kern->module, "vc_main");
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(cu, err, r, "%s: cuModuleGetFunction(vc_main) on %s", kern->label,
+                      dev->label);
+  int threads = 0, shared = 0;
+  int rc = func_attr(dev, kern, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                     "MAX_THREADS_PER_BLOCK", &threads, err);
+  if (rc == 0)
+    rc = func_attr(dev, kern, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, "SHARED_SIZE_BYTES", &shared,
+                   err);
+  kern->shape.kernel_max_threads = (uint32_t)threads;
+  kern->shape.shared_bytes = (uint64_t)shared;
+  return rc;
+}
+
+static vc_kern *new_kernel(const vc_kernel_desc *k) {
+  vc_kern *kern = calloc(1, sizeof *kern);
+  if (!kern) return NULL;
+  kernel_label(k, kern->label, sizeof kern->label);
+  kern->nbufs = k->prog->nbuffers;
+  memcpy(kern->shape.block, k->prog->workgroup, sizeof kern->shape.block);
+  memcpy(kern->shape.grid, k->prog->grid, sizeof kern->shape.grid);
+  return kern;
+}
+
+static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log,
+                 vc_error *err) {
+  int rc = vc_cuda_enter(dev, "compile", err);
+  if (rc == 0 && !dev->arch[0])
+    rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
+  char *src = NULL, *ptx = NULL;
+  if (rc == 0) rc = generate(k, kern->label, &src, err);
+  if (rc == 0) rc = vc_nvrtc_compile(src, dev->arch, kern->label, &ptx, log, err);
+  free(src);
+  if (rc != 0) return rc;
+  char *jit_log = calloc(1, VC_JIT_LOG_BYTES);
+  if (!jit_log) rc = vc_fail(err, VC_ERR_NOMEM, "%s: no memory for the JIT log", kern->label);
+  if (rc == 0) rc = load_module(dev, kern, ptx, jit_log, err);
+  *log = join_logs(*log, jit_log);
+  free(jit_log);
+  free(ptx);
+  return rc;
+}
+
+int vc_cuda_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_info *info,
+                    vc_error *err) {
+  *out = NULL;
+  if (info) {
+    info->compile_ns = 0;
+    info->log = NULL;
+  }
+  if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "compile on %s: no program", dev->label);
+  uint64_t t0 = now_ns();
+  vc_kern *kern = new_kernel(k);
+  if (!kern) return vc_fail(err, VC_ERR_NOMEM, "compile on %s: no memory", dev->label);
+  char *log = NULL;
+  int rc = build(dev, k, kern, &log, err);
+  if (info) {
+    info->compile_ns = now_ns() - t0;
+    info->log = log;
+  } else {
+    free(log);
+  }
+  if (rc != 0) {
+    vc_cuda_free_kernel(dev, kern);
+    return rc;
+  }
+  *out = kern;
+  return 0;
+}
+
+void vc_cuda_free_kernel(vc_dev *dev, vc_kern *kern) {
+  if (!kern) return;
+  if (kern->module && vc_cuda_enter(dev, "free_kernel", NULL) == 0)
+    dev->cu->cuModuleUnload(kern->module);
+  free(kern);
+}

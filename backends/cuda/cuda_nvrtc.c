@@ -1,0 +1,202 @@
+#include "backends/cuda/cuda_nvrtc.h"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/strbuf.h"
+
+#ifndef VC_CUDA_NVRTC_DIR
+#define VC_CUDA_NVRTC_DIR "/usr/local/cuda/lib64"
+#endif
+
+#define VC_NVRTC_FUNCS(X)                                                                   \
+  X(nvrtcGetErrorString) X(nvrtcVersion) X(nvrtcGetNumSupportedArchs)                       \
+  X(nvrtcGetSupportedArchs) X(nvrtcCreateProgram) X(nvrtcDestroyProgram)                    \
+  X(nvrtcCompileProgram) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcGetProgramLogSize)        \
+  X(nvrtcGetProgramLog)
+
+typedef struct nvrtc_api {
+#define VC_NVRTC_FIELD(f) __typeof__(f) *f;
+  VC_NVRTC_FUNCS(VC_NVRTC_FIELD)
+#undef VC_NVRTC_FIELD
+  int major, minor;
+  int archs[64]; /* supported virtual architectures, 10 * major + minor, ascending */
+  int narchs;
+  char path[512];
+} nvrtc_api;
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static nvrtc_api the_api;
+static bool loaded;
+
+static int resolve(void *lib, nvrtc_api *a, const char *path, vc_error *err) {
+#define VC_NVRTC_SYM(f)                                                                     \
+  {                                                                                         \
+    void *fn = dlsym(lib, #f);                                                              \
+    if (!fn) return vc_fail(err, VC_ERR_NO_DRIVER, "NVRTC %s has no %s", path, #f);        \
+    memcpy(&a->f, &fn, sizeof fn);                                                          \
+  }
+  VC_NVRTC_FUNCS(VC_NVRTC_SYM)
+#undef VC_NVRTC_SYM
+  return 0;
+}
+
+static int query(nvrtc_api *a, vc_error *err) {
+  int n = 0;
+  if (a->nvrtcVersion(&a->major, &a->minor) != NVRTC_SUCCESS ||
+      a->nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n < 1)
+    return vc_fail(err, VC_ERR_NO_DRIVER, "NVRTC %s does not report its version", a->path);
+  int all[256];
+  if (n > 256 || a->nvrtcGetSupportedArchs(all) != NVRTC_SUCCESS)
+    return vc_fail(err, VC_ERR_NO_DRIVER, "NVRTC %s: nvrtcGetSupportedArchs failed", a->path);
+  /* keep the first 64 (NVRTC lists them ascending) */
+  a->narchs = n < 64 ? n : 64;
+  memcpy(a->archs, all, (size_t)a->narchs * sizeof all[0]);
+  return 0;
+}
+
+/* Tries one file; on failure appends "path: why" to tried. */
+static bool try_open(const char *path, nvrtc_api *a, vc_strbuf *tried) {
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *why = dlerror();
+    vc_sb_printf(tried, "%s%s", tried->len ? "; " : "", why ? why : path);
+    return false;
+  }
+  memset(a, 0, sizeof *a);
+  snprintf(a->path, sizeof a->path, "%s", path);
+  vc_error e;
+  if (resolve(lib, a, path, &e) != 0 || query(a, &e) != 0) {
+    vc_sb_printf(tried, "%s%s", tried->len ? "; " : "", e.msg);
+    dlclose(lib);
+    return false;
+  }
+  return true;
+}
+
+static int load(nvrtc_api *a, vc_error *err) {
+  vc_strbuf tried;
+  vc_sb_init(&tried);
+  const char *env = getenv(VC_CUDA_NVRTC_ENV);
+  bool ok = false;
+  if (env && *env) {
+    ok = try_open(env, a, &tried);
+  } else {
+    const char *names[] = {"libnvrtc.so.13", "libnvrtc.so", VC_CUDA_NVRTC_DIR "/libnvrtc.so.13",
+                           VC_CUDA_NVRTC_DIR "/libnvrtc.so"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !ok; i++)
+      ok = try_open(names[i], a, &tried);
+  }
+  int rc = 0;
+  if (!ok)
+    rc = vc_fail(err, VC_ERR_NO_DRIVER,
+                 "no NVRTC, cannot compile CUDA C (%s); install the CUDA toolkit's NVRTC or set "
+                 "%s to libnvrtc's path",
+                 vc_sb_str(&tried), VC_CUDA_NVRTC_ENV);
+  vc_sb_free(&tried);
+  return rc;
+}
+
+static int get_api(const nvrtc_api **out, vc_error *err) {
+  int rc = 0;
+  pthread_mutex_lock(&load_lock);
+  if (!loaded) {
+    rc = load(&the_api, err);
+    loaded = rc == 0;
+  }
+  pthread_mutex_unlock(&load_lock);
+  *out = rc == 0 ? &the_api : NULL;
+  return rc;
+}
+
+int vc_nvrtc_version(int *major, int *minor, const char **path, vc_error *err) {
+  const nvrtc_api *a;
+  int rc = get_api(&a, err);
+  if (rc != 0) return rc;
+  *major = a->major;
+  *minor = a->minor;
+  if (path) *path = a->path;
+  return 0;
+}
+
+int vc_nvrtc_arch_for(int major, int minor, char *arch, size_t n, vc_error *err) {
+  const nvrtc_api *a;
+  int rc = get_api(&a, err);
+  if (rc != 0) return rc;
+  int cc = 10 * major + minor, best = 0;
+  for (int i = 0; i < a->narchs; i++)
+    if (a->archs[i] <= cc && a->archs[i] > best) best = a->archs[i];
+  if (best == 0)
+    return vc_fail(err, VC_ERR_UNSUPPORTED,
+                   "NVRTC %d.%d (%s) compiles for compute capability %d.%d and newer; the device "
+                   "is %d.%d",
+                   a->major, a->minor, a->path, a->archs[0] / 10, a->archs[0] % 10, major, minor);
+  snprintf(arch, n, "compute_%d", best);
+  return 0;
+}
+
+static char *program_log(const nvrtc_api *a, nvrtcProgram prog) {
+  size_t n = 0;
+  if (a->nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n <= 1) return NULL;
+  char *log = malloc(n);
+  if (!log) return NULL;
+  if (a->nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
+    free(log);
+    return NULL;
+  }
+  return log;
+}
+
+static int take_ptx(const nvrtc_api *a, nvrtcProgram prog, const char *label, char **ptx,
+                    vc_error *err) {
+  size_t n = 0;
+  nvrtcResult r = a->nvrtcGetPTXSize(prog, &n);
+  if (r != NVRTC_SUCCESS || n == 0)
+    return vc_fail(err, VC_ERR_COMPILE, "%s: nvrtcGetPTXSize: %s", label,
+                   a->nvrtcGetErrorString(r));
+  char *p = malloc(n);
+  if (!p) return vc_fail(err, VC_ERR_NOMEM, "%s: %zu bytes for PTX", label, n);
+  r = a->nvrtcGetPTX(prog, p);
+  if (r != NVRTC_SUCCESS) {
+    free(p);
+    return vc_fail(err, VC_ERR_COMPILE, "%s: nvrtcGetPTX: %s", label, a->nvrtcGetErrorString(r));
+  }
+  *ptx = p;
+  return 0;
+}
+
+int vc_nvrtc_compile(const char *source, const char *arch, const char *label, char **ptx,
+                     char **log, vc_error *err) {
+  *ptx = NULL;
+  *log = NULL;
+  const nvrtc_api *a;
+  int rc = get_api(&a, err);
+  if (rc != 0) return vc_fail_wrap(err, "%s", label);
+  char arch_opt[64];
+  snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", arch);
+  /* docs/semantics.md: no contraction (a*b+c rounds the product), denormals
+     preserved, correctly rounded division and square root. NVRTC's defaults
+     contract (--fmad=true); say all of it explicitly. */
+  const char *opts[] = {arch_opt, "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
+                        "-ftz=false"};
+  nvrtcProgram prog;
+  nvrtcResult r = a->nvrtcCreateProgram(&prog, source, "vc_kernel.cu", 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS)
+    return vc_fail(err, VC_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", label,
+                   a->nvrtcGetErrorString(r));
+  r = a->nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+  *log = program_log(a, prog);
+  if (r != NVRTC_SUCCESS)
+    rc = vc_fail(err, VC_ERR_COMPILE, "%s: NVRTC %d.%d for %s: %s%s%s", label, a->major,
+                 a->minor, arch, a->nvrtcGetErrorString(r), *log ? "\n" : "",
+                 *log ? *log : "");
+  else
+    rc = take_ptx(a, prog, label, ptx, err);
+  a->nvrtcDestroyProgram(&prog);
+  return rc;
+}
