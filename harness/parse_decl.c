@@ -360,9 +360,9 @@ void vc_p_program_forms(vc_pctx *c) {
       int k = form_index(f);
       if (k >= 0 && forms[k].pass == pass) forms[k].fn(c, f);
       if (k >= 0 || pass == 1) continue;
-      if (f->kind != VC_SX_LIST)
+      if (f->kind != VC_SX_LIST || !*vc_sx_head(f))
         vc_perr(c, f->loc, "expected a form such as (buffer ...) in the program, got %s",
-                f->kind == VC_SX_ATOM ? f->text : "a string");
+                vc_sx_text(f));
       else
         vc_perr(c, f->loc, "unknown form (%s ...) in the program: expected doc, tags, workgroup, "
                            "grid, buffer, shared, fixpoint, expect or entry", vc_sx_head(f));

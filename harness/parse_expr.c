@@ -65,6 +65,15 @@ bool vc_p_memory(vc_pctx *c, const vc_sx *x, vc_node *n, bool writes, const char
   return true;
 }
 
+/* (NAME ARGS) takes n arguments; the usage is spelled only for a message. */
+static bool fixed_arity(vc_pctx *c, const vc_sx *x, uint32_t n, const char *name,
+                        const char *args) {
+  if (x->n - 1 == n) return true;
+  char usage[48];
+  snprintf(usage, sizeof usage, "(%s%s)", name, args);
+  return vc_p_arity(c, x, n, n, usage);
+}
+
 static vc_node *load(vc_pctx *c, const vc_sx *x) {
   if (!vc_p_arity(c, x, 2, 2, "(load B I)")) return bad(c, x);
   vc_node *n = vc_node_new(c->p, VC_E_LOAD, x->loc, 1);
@@ -137,9 +146,7 @@ static bool binop_checks(vc_pctx *c, const vc_sx *x, vc_binop op, vc_type t) {
 }
 
 static vc_node *binary(vc_pctx *c, const vc_sx *x, vc_binop op) {
-  char usage[32];
-  snprintf(usage, sizeof usage, "(%s A B)", vc_binop_name(op));
-  if (!vc_p_arity(c, x, 2, 2, usage)) return bad(c, x);
+  if (!fixed_arity(c, x, 2, vc_binop_name(op), " A B")) return bad(c, x);
   vc_node *n = vc_node_new(c->p, VC_E_BINARY, x->loc, 2);
   n->op = (uint8_t)op;
   n->kids[0] = vc_p_expr(c, x->items[1]);
@@ -158,9 +165,7 @@ static vc_node *binary(vc_pctx *c, const vc_sx *x, vc_binop op) {
 }
 
 static vc_node *unary(vc_pctx *c, const vc_sx *x, vc_unop op) {
-  char usage[32];
-  snprintf(usage, sizeof usage, "(%s A)", vc_unop_name(op));
-  if (!vc_p_arity(c, x, 1, 1, usage)) return bad(c, x);
+  if (!fixed_arity(c, x, 1, vc_unop_name(op), " A")) return bad(c, x);
   vc_node *n = vc_node_new(c->p, VC_E_UNARY, x->loc, 1);
   n->op = (uint8_t)op;
   n->kids[0] = vc_p_expr(c, x->items[1]);
@@ -206,9 +211,7 @@ static vc_node *conversion(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
 }
 
 static vc_node *builtin(vc_pctx *c, const vc_sx *x, vc_builtin b) {
-  char usage[32];
-  snprintf(usage, sizeof usage, "(%s AXIS)", vc_builtin_name(b));
-  if (!vc_p_arity(c, x, 1, 1, usage)) return bad(c, x);
+  if (!fixed_arity(c, x, 1, vc_builtin_name(b), " AXIS")) return bad(c, x);
   vc_node *n = vc_node_new(c->p, VC_E_BUILTIN, x->loc, 0);
   n->op = (uint8_t)b;
   n->type = VC_U32;

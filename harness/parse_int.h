@@ -30,6 +30,15 @@ typedef struct vc_pctx {
   /* entry: the visible symbols, innermost last (in scratch) */
   uint32_t *scope;
   uint32_t nscope, scope_cap;
+  /* name -> its visible symbol or -1; a name has at most one visible
+     symbol, as redeclaration while visible is refused (open addressing) */
+  struct vc_pname *names;
+  uint32_t names_cap, names_used;
+  /* every (let|var|loop NAME ...) of entry by name, then position; built on
+     the first name that does not resolve, for its message */
+  const vc_sx **decls;
+  uint32_t ndecls;
+  bool decls_built;
   const vc_sx *construct; /* innermost (if ...) or (loop ...) being built, or NULL */
 } vc_pctx;
 

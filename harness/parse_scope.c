@@ -1,17 +1,57 @@
 /* Names in entry: lexical scopes of let, var and loop variables, and the
  * messages for a name that does not resolve. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/parse_int.h"
 
+struct vc_pname {
+  const char *name; /* NULL: an empty slot */
+  int sym;
+};
+
+static uint32_t hash(const char *s) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* The slot of name: its entry, or the empty slot where it would go. */
+static struct vc_pname *slot(const vc_pctx *c, const char *name) {
+  uint32_t mask = c->names_cap - 1;
+  for (uint32_t i = hash(name) & mask;; i = (i + 1) & mask)
+    if (!c->names[i].name || strcmp(c->names[i].name, name) == 0) return &c->names[i];
+}
+
+static void grow_names(vc_pctx *c) {
+  struct vc_pname *old = c->names;
+  uint32_t n = c->names_cap;
+  c->names_cap = n ? 2 * n : 64;
+  c->names = vc_arena_alloc(c->scratch, c->names_cap * sizeof *c->names);
+  for (uint32_t i = 0; i < n; i++)
+    if (old[i].name) *slot(c, old[i].name) = old[i];
+}
+
+static void set_visible(vc_pctx *c, const char *name, int sym) {
+  if (2 * (c->names_used + 1) > c->names_cap) grow_names(c);
+  struct vc_pname *e = slot(c, name);
+  if (!e->name) {
+    e->name = name;
+    c->names_used++;
+  }
+  e->sym = sym;
+}
+
 uint32_t vc_p_scope_mark(const vc_pctx *c) { return c->nscope; }
 
-void vc_p_scope_pop(vc_pctx *c, uint32_t mark) { c->nscope = mark; }
+void vc_p_scope_pop(vc_pctx *c, uint32_t mark) {
+  while (c->nscope > mark) set_visible(c, c->p->syms[c->scope[--c->nscope]].name, -1);
+}
 
 int vc_p_lookup_quiet(const vc_pctx *c, const char *name) {
-  for (uint32_t i = c->nscope; i-- > 0;)
-    if (strcmp(c->p->syms[c->scope[i]].name, name) == 0) return (int)c->scope[i];
-  return -1;
+  if (!c->names_cap) return -1;
+  const struct vc_pname *e = slot(c, name);
+  return e->name ? e->sym : -1;
 }
 
 bool vc_p_memory_named(const vc_pctx *c, const char *s, vc_space *space, uint32_t *index) {
@@ -63,6 +103,7 @@ int vc_p_declare(vc_pctx *c, const vc_sx *name, vc_sym_kind kind, vc_type type) 
   p->syms[p->nsyms] = (vc_symbol){vc_arena_strdup(&p->arena, name->text), type, kind, name->loc};
   c->scope = vc_p_grow(c->scratch, c->scope, c->nscope, &c->scope_cap, sizeof *c->scope);
   c->scope[c->nscope++] = p->nsyms;
+  set_visible(c, p->syms[p->nsyms].name, (int)p->nsyms);
   return (int)p->nsyms++;
 }
 
@@ -70,35 +111,65 @@ static bool loc_before(vc_loc a, vc_loc b) {
   return a.line < b.line || (a.line == b.line && a.col < b.col);
 }
 
-static bool contains(const vc_sx *tree, const vc_sx *x) {
-  if (tree == x) return true;
-  for (uint32_t i = 0; tree->kind == VC_SX_LIST && i < tree->n; i++)
-    if (contains(tree->items[i], x)) return true;
-  return false;
+static bool is_decl(const vc_sx *t) {
+  const char *h = vc_sx_head(t);
+  return (strcmp(h, "let") == 0 || strcmp(h, "var") == 0 || strcmp(h, "loop") == 0) && t->n > 1 &&
+         t->items[1]->kind == VC_SX_ATOM;
+}
+
+static const char *decl_name(const vc_sx *d) { return d->items[1]->text; }
+
+static void collect_decls(vc_pctx *c, const vc_sx *t, uint32_t *cap) {
+  if (t->kind != VC_SX_LIST) return;
+  if (is_decl(t)) {
+    c->decls = vc_p_grow(c->scratch, c->decls, c->ndecls, cap, sizeof *c->decls);
+    c->decls[c->ndecls++] = t;
+  }
+  for (uint32_t i = 0; i < t->n; i++) collect_decls(c, t->items[i], cap);
+}
+
+static int by_name_then_place(const void *a, const void *b) {
+  const vc_sx *x = *(const vc_sx *const *)a, *y = *(const vc_sx *const *)b;
+  int k = strcmp(decl_name(x), decl_name(y));
+  if (k) return k;
+  return loc_before(x->loc, y->loc) ? -1 : loc_before(y->loc, x->loc) ? 1 : 0;
 }
 
 typedef struct decl_search {
-  const vc_sx *use;
   const vc_sx *later;  /* first declaration after the use */
-  const vc_sx *around; /* a declaration whose form contains the use */
-  const vc_sx *before; /* last declaration before the use */
+  const vc_sx *around; /* the declaration whose form holds the use */
+  const vc_sx *before; /* last other declaration before the use */
 } decl_search;
 
-/* Looks through entry for (let|var|loop NAME ...) forms declaring the used name. */
-static void find_decls(const vc_sx *t, decl_search *s) {
-  if (t->kind != VC_SX_LIST) return;
-  const char *h = vc_sx_head(t);
-  if ((strcmp(h, "let") == 0 || strcmp(h, "var") == 0 || strcmp(h, "loop") == 0) && t->n > 1 &&
-      t->items[1]->kind == VC_SX_ATOM && strcmp(t->items[1]->text, s->use->text) == 0) {
-    if (loc_before(s->use->loc, t->items[1]->loc)) {
-      if (!s->later) s->later = t;
-    } else if (contains(t, s->use)) {
-      s->around = t;
+/* The declarations of the used name, against the place of the use. */
+static decl_search find_decls(vc_pctx *c, const vc_sx *use) {
+  decl_search s = {0};
+  if (!c->entry) return s;
+  if (!c->decls_built) {
+    uint32_t cap = 0;
+    collect_decls(c, c->entry, &cap);
+    if (c->ndecls) qsort(c->decls, c->ndecls, sizeof *c->decls, by_name_then_place);
+    c->decls_built = true;
+  }
+  uint32_t lo = 0, hi = c->ndecls;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (strcmp(decl_name(c->decls[mid]), use->text) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (uint32_t i = lo; i < c->ndecls && strcmp(decl_name(c->decls[i]), use->text) == 0; i++) {
+    const vc_sx *d = c->decls[i];
+    if (loc_before(use->loc, d->items[1]->loc)) {
+      if (!s.later) s.later = d;
+    } else if (!loc_before(d->end, use->loc)) {
+      s.around = d;
     } else {
-      s->before = t;
+      s.before = d;
     }
   }
-  for (uint32_t i = 0; i < t->n; i++) find_decls(t->items[i], s);
+  return s;
 }
 
 static void unknown_name(vc_pctx *c, const vc_sx *x) {
@@ -109,8 +180,7 @@ static void unknown_name(vc_pctx *c, const vc_sx *x) {
             space == VC_SPACE_BUFFER ? "buffer" : "shared array", x->text);
     return;
   }
-  decl_search s = {.use = x};
-  if (c->entry) find_decls(c->entry, &s);
+  decl_search s = find_decls(c, x);
   if (s.around && strcmp(vc_sx_head(s.around), "loop") == 0) {
     vc_perr(c, x->loc, "loop variable %s is visible only in the body of its loop at %u:%u",
             x->text, s.around->loc.line, s.around->loc.col);

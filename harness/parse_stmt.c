@@ -32,10 +32,10 @@ static vc_node *set(vc_pctx *c, const vc_sx *x) {
     vc_perr(c, x->items[1]->loc, "cannot set %s: it is a %s (immutable), declared at %u:%u; only "
                                  "a var can be set", sym->name,
             sym->kind == VC_SYM_LET ? "let" : "loop variable", sym->loc.line, sym->loc.col);
-  } else if (sym->type != VC_P_BAD) {
-    char what[96];
-    snprintf(what, sizeof what, "the value of (set %s ...)", sym->name);
-    vc_p_want(c, n->kids[0], sym->type, what);
+  } else if (sym->type != VC_P_BAD && n->kids[0]->type != VC_P_BAD &&
+             n->kids[0]->type != sym->type) {
+    vc_perr(c, n->kids[0]->loc, "type mismatch: the value of (set %s ...) must be %s, got %s",
+            sym->name, vc_type_name(sym->type), vc_type_name(n->kids[0]->type));
   }
   return n;
 }

@@ -33,7 +33,7 @@ static void push(vc_arena *a, vc_sx *list, uint32_t *cap, vc_sx *item) {
 static vc_sx *atom(reader *r) {
   vc_sx *x = vc_arena_alloc(r->a, sizeof *x);
   x->kind = VC_SX_ATOM;
-  x->loc = r->tok.loc;
+  x->loc = x->end = r->tok.loc;
   x->text = vc_arena_strndup(r->a, r->tok.text, r->tok.len);
   x->len = r->tok.len;
   return x;
@@ -43,7 +43,7 @@ static vc_sx *atom(reader *r) {
 static vc_sx *string(reader *r) {
   vc_sx *x = vc_arena_alloc(r->a, sizeof *x);
   x->kind = VC_SX_STRING;
-  x->loc = r->tok.loc;
+  x->loc = x->end = r->tok.loc;
   char *s = vc_arena_alloc(r->a, r->tok.len + 1);
   size_t n = 0;
   for (size_t i = 0; i < r->tok.len; i++) {
@@ -92,6 +92,7 @@ static vc_sx *list(reader *r, uint32_t depth) {
     }
     push(r->a, x, &cap, form(r, depth + 1));
   }
+  x->end = r->tok.loc;
   next(r);
   return x;
 }

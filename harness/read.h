@@ -16,6 +16,7 @@ typedef struct vc_sx vc_sx;
 struct vc_sx {
   vc_sx_kind kind;
   vc_loc loc;       /* the atom, the string's quote or the list's '(' */
+  vc_loc end;       /* LIST: its ')' (so a form covers loc..end); others: loc */
   const char *text; /* ATOM: NUL-terminated copy; STRING: the decoded text */
   size_t len;
   vc_sx **items;    /* LIST */

@@ -48,6 +48,12 @@ static error_case cases[] = {
     {"unknown_fixpoint_part", FORM("(fixpoint (max 2) (min 1))"), 2, 21,
      "unknown part of (fixpoint ...)"},
     {"empty_form", ENTRY("()"), 5, 5, "got ()"},
+    {"headless_program_form", FORM("((buffer))"), 2, 3,
+     "expected a form such as (buffer ...) in the program, got (...)"},
+    {"atom_in_program", FORM("stray"), 2, 3, "expected a form such as (buffer ...) in the program, got stray"},
+    {"headless_expression", ENTRY("(let a ((add) 1u))"), 5, 12,
+     "expected an expression such as (add A B), got a form without an operator name"},
+    {"string_expression", ENTRY("(let a \"s\")"), 5, 12, "a string is not an expression"},
     /* arity */
     {"arity_store", ENTRY("(store out 0u)"), 5, 5,
      "wrong number of arguments: (store B I V) takes 3, got 2"},
@@ -409,6 +415,19 @@ static void reject_of_a_valid_program(void **state) {
   vc_diags_free(&d);
 }
 
+/* The text is taken by its length: a NUL byte is an error, not the end. */
+static void nul_byte(void **state) {
+  (void)state;
+  static const char src[] = "(program p\n  (entry\0 (frob)))";
+  vc_diags d;
+  vc_diags_init(&d);
+  assert_null(vc_parse("t.vyre", src, sizeof src - 1, &d));
+  pt_assert_diag(&d, 2, 9, "unexpected control character 0x00");
+  pt_assert_diag(&d, 2, 11, "unknown statement (frob ...)");
+  assert_int_equal(d.count, 2);
+  vc_diags_free(&d);
+}
+
 static void unreadable_file(void **state) {
   (void)state;
   vc_diags d;
@@ -460,6 +479,7 @@ int main(void) {
       cmocka_unit_test(reject_kept_with_errors),
       cmocka_unit_test(reject_kept_when_malformed),
       cmocka_unit_test(reject_of_a_valid_program),
+      cmocka_unit_test(nul_byte),
       cmocka_unit_test(unreadable_file),
       cmocka_unit_test(file_errors_name_the_file),
   };
