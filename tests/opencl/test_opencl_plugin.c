@@ -273,6 +273,7 @@ static int child_count(void) {
 }
 
 extern char **environ;
+static const char *self; /* this test's binary (argv[0]: under valgrind /proc/self/exe is valgrind) */
 
 /* The environment with OCL_ICD_VENDORS=dir; made before fork, since the
    child may only make async-signal-safe calls before exec. */
@@ -303,7 +304,7 @@ static void explains_missing_icd(void **state) {
   if (pid == 0) {
     dup2(fd[1], STDOUT_FILENO);
     close(fd[0]);
-    execle("/proc/self/exe", "test_opencl_plugin", "--child-count", (char *)NULL, env);
+    execle(self, self, "--child-count", (char *)NULL, env);
     _exit(127);
   }
   close(fd[1]);
@@ -328,6 +329,7 @@ static void explains_missing_icd(void **state) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--child-count") == 0) return child_count();
+  self = strchr(argv[0], '/') ? argv[0] : "/proc/self/exe";
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(table_is_complete),     cmocka_unit_test(counts_devices),
       cmocka_unit_test(describes_device),      cmocka_unit_test(rejects_unknown_option),
