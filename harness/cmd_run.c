@@ -33,6 +33,9 @@ static const char help[] =
     "                       the oracle runs workgroups and invocations (forward)\n"
     "  --resume RUN         continue an interrupted run, skipping finished programs\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
+    "  --expectations FILE  known failures, flakes and skips (docs/gating.md): the\n"
+    "                       results they match do not fail the run; an entry past\n"
+    "                       its expiry date for this device does (exit 6)\n"
     "\n"
     "For testing the harness itself:\n"
     "  --inject-flip M:BUF:I  flip a bit of element I of BUF in mode M's output\n"
@@ -41,11 +44,11 @@ static const char help[] =
     "\n"
     "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
     "error; 3 no usable backend or device; 4 a program could not be read or is\n"
-    "invalid; 5 results database error; 130 interrupted.\n";
+    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n";
 
 enum {
   O_BACKEND, O_DEVICE, O_DEVOPTS, O_MODE, O_FILTER, O_EXCLUDE, O_REPEAT, O_DB, O_SHARD,
-  O_TIMEOUT, O_MAXBYTES, O_ORDER, O_RESUME, O_PROGRESS, O_FLIP, O_CRASH, O_HANG, O_COUNT
+  O_TIMEOUT, O_MAXBYTES, O_ORDER, O_RESUME, O_PROGRESS, O_EXPECT, O_FLIP, O_CRASH, O_HANG, O_COUNT
 };
 
 static int parse_modes(const char *list, vc_conform_opts *c, vc_error *err) {
@@ -123,6 +126,7 @@ int vc_cmd_run(int argc, char **argv) {
       [O_SHARD] = VC_OPT("shard", true, false), [O_TIMEOUT] = VC_OPT("timeout", true, false),
       [O_MAXBYTES] = VC_OPT("max-buffer-bytes", true, false), [O_ORDER] = VC_OPT("oracle-order", true, false),
       [O_RESUME] = VC_OPT("resume", true, false), [O_PROGRESS] = VC_OPT("progress", true, false),
+      [O_EXPECT] = VC_OPT("expectations", true, false),
       [O_FLIP] = VC_OPT("inject-flip", true, false), [O_CRASH] = VC_OPT("inject-crash", true, false),
       [O_HANG] = VC_OPT("inject-hang", true, false)};
   vc_args a;
@@ -181,6 +185,7 @@ int vc_cmd_run(int argc, char **argv) {
       goto usage;
     }
   }
+  if ((o = vc_args_get(opts, O_COUNT, "expectations"))) r.expectations = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) && parse_flip(o->value, &r.conform, flipbuf, sizeof flipbuf, &e)) goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;

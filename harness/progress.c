@@ -5,6 +5,7 @@
 
 #include "harness/clock.h"
 #include "harness/exitcodes.h"
+#include "results/expectations.h"
 
 void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *db_path,
                       int64_t run_id, uint32_t total) {
@@ -55,19 +56,39 @@ static bool failing(vc_status s) {
          s == VC_ST_INVALID;
 }
 
-void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, uint32_t n) {
+/* A failure an expectation accepts (fail, flake, skip) does not fail the run. */
+static bool counts_as_failure(const vc_result *r, int judged) {
+  return failing(r->status) && judged == VC_JUDGE_NONE;
+}
+
+static const char *judged_note(const vc_result *r, int judged) {
+  if (judged == VC_JUDGE_NONE) return "";
+  if (failing(r->status)) return " (expected)";
+  return judged == VC_EXP_FAIL && r->status == VC_ST_PASS ? " (expected to fail: improvement)" : "";
+}
+
+void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, const int *judged,
+                         uint32_t n) {
   p->done++;
   for (uint32_t i = 0; i < n; i++) {
     int m = vc_mode_from_name(r[i].mode);
-    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT) p->counts[m][r[i].status]++;
+    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && !failing(r[i].status))
+      p->counts[m][r[i].status]++;
+    else if (m >= 0 && counts_as_failure(&r[i], judged[i]))
+      p->counts[m][r[i].status]++;
+    else if (m >= 0)
+      p->expected_failures++;
+    if (judged[i] == VC_EXP_FAIL && r[i].status == VC_ST_PASS) p->unexpected_passes++;
     p->nondeterministic += r[i].nondeterministic;
   }
   if (p->tty) {
     for (uint32_t i = 0; i < n; i++) {
-      if (!failing(r[i].status) && !r[i].nondeterministic) continue;
+      if (!failing(r[i].status) && !r[i].nondeterministic && !*judged_note(&r[i], judged[i]))
+        continue;
       clear_line(p);
-      printf("%s %s %s%s: %s\n", vc_status_name(r[i].status), name, r[i].mode,
-             r[i].nondeterministic ? " (nondeterministic)" : "", r[i].reason);
+      printf("%s %s %s%s%s: %s\n", vc_status_name(r[i].status), name, r[i].mode,
+             r[i].nondeterministic ? " (nondeterministic)" : "", judged_note(&r[i], judged[i]),
+             r[i].reason);
     }
     fflush(stdout);
     return;
@@ -75,12 +96,14 @@ void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, u
   printf("%s", p->current);
   for (uint32_t i = 0; i < n; i++) {
     if (i && strcmp(r[i].mode, r[i - 1].mode) == 0 && r[i].status == r[i - 1].status) continue;
-    printf(" %s:%s%s", r[i].mode, vc_status_name(r[i].status),
-           r[i].nondeterministic ? "(nondeterministic)" : "");
+    printf(" %s:%s%s%s", r[i].mode, vc_status_name(r[i].status),
+           r[i].nondeterministic ? "(nondeterministic)" : "", judged_note(&r[i], judged[i]));
   }
   putchar('\n');
   for (uint32_t i = 0; i < n; i++)
-    if (failing(r[i].status)) printf("    %s #%u: %s\n", r[i].mode, r[i].repeat + 1, r[i].reason);
+    if (failing(r[i].status))
+      printf("    %s #%u%s: %s\n", r[i].mode, r[i].repeat + 1, judged_note(&r[i], judged[i]),
+             r[i].reason);
   fflush(stdout);
 }
 
@@ -104,6 +127,10 @@ int vc_progress_summary(vc_progress *p) {
     putchar('\n');
   }
   printf("%u of %u program%s in %.1f s", p->done, p->total, p->total == 1 ? "" : "s", secs);
+  if (p->expected_failures) printf("; %u expected failure%s not counted above",
+                                   p->expected_failures, p->expected_failures == 1 ? "" : "s");
+  if (p->unexpected_passes) printf("; %u result%s expected to fail passed",
+                                   p->unexpected_passes, p->unexpected_passes == 1 ? "" : "s");
   if (p->nondeterministic) printf("; %u nondeterministic result%s", p->nondeterministic,
                                   p->nondeterministic == 1 ? "" : "s");
   printf("; run %lld in %s\n", (long long)p->run_id, p->db_path);

@@ -16,6 +16,7 @@
 #include "harness/parse.h"
 #include "harness/progress.h"
 #include "harness/wire.h"
+#include "results/expectations.h"
 
 #ifndef VC_VERSION
 #define VC_VERSION "0.0.0"
@@ -201,6 +202,9 @@ typedef struct run_state {
   int64_t run_id;
   worker w;
   bool have_device;
+  vc_device_info device;
+  vc_expectations *expect; /* NULL without --expectations */
+  int today;
   vc_progress prog;
   int exit_code;
 } run_state;
@@ -233,6 +237,7 @@ static int ensure_worker(run_state *s) {
     vc_get_bytes(&msg, &info, sizeof info);
     if (!s->have_device) {
       s->have_device = true;
+      s->device = info;
       vc_progress_device(&s->prog, &info);
       if (vc_db_record_device(s->db, s->run_id, &info, "", &e)) status = db_fail(s, &e);
     }
@@ -345,7 +350,17 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
   vc_error e;
   vc_error_clear(&e);
   if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
-  vc_progress_results(&s->prog, a->name, a->res, a->n);
+  int *judged = malloc((a->n ? a->n : 1) * sizeof *judged);
+  if (!judged) abort();
+  vc_exp_config cfg = {s->o->backend, s->device.device_name, s->device.driver_name,
+                       s->device.driver_version};
+  for (uint32_t i = 0; i < a->n; i++) {
+    const vc_expectation *x =
+        s->expect ? vc_expectations_match(s->expect, &cfg, s->today, a->name, a->res[i].mode) : NULL;
+    judged[i] = x ? (int)x->kind : VC_JUDGE_NONE;
+  }
+  vc_progress_results(&s->prog, a->name, a->res, judged, a->n);
+  free(judged);
   return 0;
 }
 
@@ -362,12 +377,31 @@ static bool excluded_by_tag(const vc_runner_opts *o, const char *path) {
   return ex;
 }
 
+/* Entries for this backend and device that are past their date fail the run
+   loudly: a known failure must be looked at again, not carried forever. */
+static uint32_t expired_entries(const run_state *s) {
+  vc_exp_config cfg = {s->o->backend, s->device.device_name, s->device.driver_name,
+                       s->device.driver_version};
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < s->expect->n; i++) {
+    const vc_expectation *x = &s->expect->items[i];
+    if (!vc_expectation_applies(x, &cfg) || !vc_expectation_expired(x, s->today)) continue;
+    fprintf(stderr, "vyre-conform: %s:%u: expectation for %s %s expired on %s: %s\n",
+            s->expect->file, x->line, x->program, x->mode, x->expires_text ? x->expires_text : "?",
+            x->reason ? x->reason : "");
+    n++;
+  }
+  return n;
+}
+
 static void options_text(const vc_runner_opts *o, char *out, size_t n) {
   size_t u = (size_t)snprintf(out, n, "device=%u repeat=%u timeout=%u", o->device,
                               o->conform.repeat, o->timeout_s);
   if (o->filter && u < n) u += (size_t)snprintf(out + u, n - u, " filter=%s", o->filter);
   for (uint32_t i = 0; i < o->nexclude_tags && u < n; i++)
     u += (size_t)snprintf(out + u, n - u, " exclude-tag=%s", o->exclude_tags[i]);
+  if (o->expectations && u < n)
+    u += (size_t)snprintf(out + u, n - u, " expectations=%s", o->expectations);
   if (o->device_options && u < n)
     u += (size_t)snprintf(out + u, n - u, " device-options=%s", o->device_options);
   if (o->conform.oracle.order != VC_ORDER_FORWARD && u < n)
@@ -402,7 +436,18 @@ int vc_run_corpus(const vc_runner_opts *o) {
   run_state s;
   memset(&s, 0, sizeof s);
   s.o = o;
+  s.today = vc_today_utc();
+  vc_expectations expect;
+  if (o->expectations) {
+    if (vc_expectations_load(o->expectations, &expect, &e)) {
+      fprintf(stderr, "vyre-conform: %s\n", e.msg);
+      vc_corpus_free(&c);
+      return VC_EXIT_INPUT;
+    }
+    s.expect = &expect;
+  }
   if (vc_db_open(o->db_path, 5000, &s.db, &e)) {
+    if (s.expect) vc_expectations_free(s.expect);
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     vc_corpus_free(&c);
     return VC_EXIT_DB;
@@ -444,6 +489,10 @@ int vc_run_corpus(const vc_runner_opts *o) {
   vc_db_close(s.db);
   int verdict = vc_progress_summary(&s.prog);
   vc_progress_free(&s.prog);
+  if (s.expect) {
+    if (expired_entries(&s) && !verdict) verdict = VC_EXIT_EXPIRED;
+    vc_expectations_free(s.expect);
+  }
   vc_corpus_free(&c);
   if (status == VC_EXIT_INTERRUPTED)
     fprintf(stderr, "vyre-conform: interrupted; run %lld is marked interrupted\n",

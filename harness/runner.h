@@ -29,6 +29,7 @@ typedef struct vc_runner_opts {
   uint32_t timeout_s;           /* per program */
   int64_t resume_run;           /* 0: a new run */
   int progress;                 /* 1: interactive terminal lines, 0: plain lines */
+  const char *expectations;     /* known failures, flakes and skips (docs/gating.md), or NULL */
   const char *command_line;
   /* Fault injection, for testing the harness itself: the worker crashes
      (SIGSEGV) or hangs on programs whose name matches the glob. */
