@@ -1,0 +1,62 @@
+/* The GLSL a kernel is compiled from: the shared generator's GLSL dialect,
+ * plus, where the device preserves denormals on request, the request. */
+#include <string.h>
+
+#include "backends/common/cgen.h"
+#include "backends/vulkan/vk_internal.h"
+
+/* GLSL has no float-controls syntax of its own: GL_EXT_spirv_intrinsics
+   states the execution mode, its capability and its extension directly.
+   4459 is the DenormPreserve execution mode, 4464 the DenormPreserve
+   capability (SPV_KHR_float_controls); 32 is the bit width. */
+static const char float_controls[] =
+    "#extension GL_EXT_spirv_intrinsics : require\n"
+    "spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = [4464], "
+    "4459, 32);\n";
+
+/* The first line that starts with `#version` (comments may precede it). */
+static const char *version_line(const char *src) {
+  for (const char *p = src; p && *p;) {
+    if (strncmp(p, "#version", 8) == 0) return p;
+    p = strchr(p, '\n');
+    if (p) p++;
+  }
+  return NULL;
+}
+
+/* Inserts the request after the #version line. */
+static int add_float_controls(vc_strbuf *sb, const char *label, vc_error *err) {
+  const char *src = vc_sb_str(sb);
+  const char *v = version_line(src);
+  const char *nl = v ? strchr(v, '\n') : NULL;
+  if (!nl)
+    return vc_fail(err, VC_ERR_INTERNAL, "kernel %s: the generated GLSL has no #version line",
+                   label);
+  size_t head = (size_t)(nl + 1 - src);
+  vc_strbuf out;
+  vc_sb_init(&out);
+  vc_sb_putn(&out, src, head);
+  vc_sb_puts(&out, float_controls);
+  vc_sb_puts(&out, src + head);
+  vc_sb_free(sb);
+  *sb = out;
+  return 0;
+}
+
+int vk_kernel_glsl(const vc_kernel_desc *k, bool denorm_preserve, char **glsl, vc_error *err) {
+  *glsl = NULL;
+  const char *label = k->label ? k->label : "(unnamed)";
+  if (k->kind == VC_KERNEL_NATIVE)
+    return vc_fail(err, VC_ERR_UNSUPPORTED,
+                   "kernel %s: native mode is not implemented for Vulkan yet", label);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  int rc = vc_cgen_kernel(k, VC_DIALECT_GLSL, &sb, err);
+  if (!rc && denorm_preserve) rc = add_float_controls(&sb, label, err);
+  if (rc) {
+    vc_sb_free(&sb);
+    return rc;
+  }
+  *glsl = vc_sb_take(&sb);
+  return 0;
+}

@@ -1,0 +1,181 @@
+/* Internal interface of the Vulkan plugin: the objects behind the opaque
+ * handles of backends/backend.h and the functions the plugin's files share.
+ *
+ * Command model: every device has one command buffer that is "open" while
+ * work is recorded into it. launch only records; upload, download, zero and
+ * finish record what they need, then submit the command buffer and wait
+ * (vk_flush). A resident-split pass (many launches, one finish) is therefore
+ * one submission with no host wait between its dispatches. */
+#ifndef VC_VK_INTERNAL_H
+#define VC_VK_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan.h>
+
+#include "backends/backend.h"
+#include "harness/strbuf.h"
+
+/* Dispatches recorded into one command buffer before it is submitted anyway
+   (the size of the timestamp query pool and of the descriptor pool). */
+#define VK_BATCH_DISPATCHES 1024u
+#define VK_BATCH_DESCRIPTORS 16384u
+/* Staging memory for uploads and downloads; larger copies go in chunks. */
+#define VK_STAGING_MAX (64u << 20)
+/* Buffers one kernel may bind (the splitter's spill buffers come on top of a
+   program's own); the device's descriptor limits are usually lower. */
+#define VK_MAX_BINDINGS 256u
+/* A fence wait longer than this is reported as a timeout (nanoseconds). */
+#define VK_FENCE_TIMEOUT_NS (600ull * 1000000000ull)
+
+/* What the device says about 32-bit float behaviour (VK_KHR_shader_float_controls). */
+typedef struct vk_float_caps {
+  bool known;          /* the device reported VkPhysicalDeviceFloatControlsProperties */
+  bool preserve32;     /* shaderDenormPreserveFloat32 */
+  bool ftz32;          /* shaderDenormFlushToZeroFloat32 */
+  bool rte32, rtz32;   /* shaderRoundingModeRTEFloat32 / RTZFloat32 */
+  VkShaderFloatControlsIndependence denorm_indep, round_indep;
+} vk_float_caps;
+
+/* What glslang is asked to produce. */
+typedef struct vk_target {
+  uint32_t client;        /* glslang_target_client_version_t */
+  uint32_t spirv;         /* glslang_target_language_version_t */
+  bool denorm_preserve;   /* add DenormPreserve 32 (SPV_KHR_float_controls) */
+} vk_target;
+
+struct vc_buf {
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+  uint64_t size;
+};
+
+struct vc_kern {
+  VkDescriptorSetLayout set_layout;
+  VkPipelineLayout layout;
+  VkPipeline pipeline;
+  uint32_t nbuffers;
+  uint64_t *buffer_bytes;   /* what the program declares for each binding */
+  uint32_t grid[3];
+  char label[128];
+};
+
+struct vc_dev {
+  uint32_t index;           /* physical device index, for messages */
+  VkInstance instance;
+  VkPhysicalDevice phys;
+  VkDevice device;
+  VkQueue queue;
+  uint32_t queue_family;
+  uint32_t instance_version;
+  VkPhysicalDeviceProperties props;
+  VkPhysicalDeviceMemoryProperties mem;
+  uint64_t max_alloc;       /* maxMemoryAllocationSize */
+  uint32_t timestamp_bits;  /* of the queue family; 0: no device timing */
+  vk_float_caps fc;
+  bool float_controls_ext;  /* VK_KHR_shader_float_controls enabled (device API < 1.2) */
+  bool denorm_preserve;     /* every shader requests DenormPreserve 32 */
+
+  VkPipelineCache cache;    /* shared by every compile on this device */
+  VkCommandPool pool;
+  VkCommandBuffer cmd;
+  VkFence fence;
+  VkDescriptorPool dpool;
+  VkQueryPool qpool;        /* VK_NULL_HANDLE without timestamps */
+
+  bool recording;           /* cmd is open */
+  uint32_t ndispatch;       /* dispatches recorded in cmd */
+  uint32_t ndescriptors;    /* storage-buffer descriptors allocated from dpool */
+  VkBuffer prev[VK_MAX_BINDINGS]; /* buffers of the last dispatch recorded in cmd */
+  uint32_t nprev;
+
+  uint64_t *times;          /* device ns per dispatch since the last finish */
+  uint32_t ntimes, times_cap;
+
+  VkBuffer staging;
+  VkDeviceMemory staging_mem;
+  void *staging_map;
+  uint64_t staging_size;
+};
+
+/* vk_result.c: VkResult spelling and the error helpers every file uses. */
+const char *vk_result_name(VkResult r);
+/* Fails with a message naming the device and the call:
+   "Vulkan device 0 (llvmpipe): vkCreateBuffer: VK_ERROR_OUT_OF_DEVICE_MEMORY". */
+int vk_fail_call(vc_error *err, const vc_dev *dev, const char *call, VkResult r);
+vc_errcode vk_result_code(VkResult r);
+
+/* vk_instance.c */
+int vk_instance_create(VkInstance *inst, uint32_t *version, vc_error *err);
+int vk_physical_devices(VkInstance inst, VkPhysicalDevice **devs, uint32_t *count, vc_error *err);
+int vk_device_count(uint32_t *count, vc_error *err);
+
+/* vk_device.c */
+int vk_open(uint32_t index, const char *options, vc_dev **out, vc_error *err);
+void vk_close(vc_dev *dev);
+
+/* vk_properties.c: the extended property queries describe and open share. */
+typedef struct vk_props {
+  VkPhysicalDeviceProperties2 p2;
+  VkPhysicalDeviceIDProperties id;
+  VkPhysicalDeviceSubgroupProperties subgroup;
+  VkPhysicalDeviceMaintenance3Properties maint3;
+  VkPhysicalDeviceDriverProperties driver;
+  VkPhysicalDeviceFloatControlsProperties fc;
+  bool has_driver, has_fc;
+} vk_props;
+bool vk_device_has_extension(VkPhysicalDevice pd, const char *name);
+void vk_props_query(VkPhysicalDevice pd, vk_props *p);
+
+/* vk_describe.c */
+int vk_describe(vc_dev *dev, vc_device_info *info, vc_error *err);
+/* driverVersion decoded by the vendor's convention (NVIDIA 10.8.8.6 bits, else Vulkan). */
+void vk_driver_version_string(uint32_t vendor, uint32_t v, char *buf, size_t n);
+
+/* vk_spirv.c: GLSL to SPIR-V with glslang, in process. */
+int vk_glslang_acquire(vc_error *err);  /* glslang process init, counted */
+void vk_glslang_release(void);
+int vk_glsl_to_spirv(const char *glsl, const vk_target *t, const char *label, uint32_t **words,
+                     size_t *nwords, char **log, vc_error *err);
+/* GLSL of kernel k for target t: the shared generator's output, plus the
+   float-controls request when t asks for it. */
+int vk_kernel_glsl(const vc_kernel_desc *k, bool denorm_preserve, char **glsl, vc_error *err);
+int vk_target_parse(const char *name, vk_target *t, vc_error *err);
+int vk_compile_offline(const vc_kernel_desc *k, const char *target, void **binary, size_t *size,
+                       char **log, vc_error *err);
+
+/* vk_limits.c: device limits checked before anything is compiled or dispatched. */
+int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *label,
+                            vc_error *err);
+
+/* vk_kernel.c */
+int vk_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err);
+int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **kern, vc_compile_info *info,
+               vc_error *err);
+void vk_free_kernel(vc_dev *dev, vc_kern *kern);
+
+/* vk_memory.c */
+int vk_memory_type(const vc_dev *dev, uint32_t bits, VkMemoryPropertyFlags want,
+                   VkMemoryPropertyFlags prefer, uint32_t *type);
+int vk_alloc(vc_dev *dev, uint64_t bytes, vc_buf **buf, vc_error *err);
+void vk_free_buffer(vc_dev *dev, vc_buf *buf);
+void vk_staging_free(vc_dev *dev);
+int vk_staging_reserve(vc_dev *dev, uint64_t bytes, vc_error *err);
+
+/* vk_transfer.c */
+int vk_upload(vc_dev *dev, vc_buf *buf, const void *src, uint64_t bytes, vc_error *err);
+int vk_download(vc_dev *dev, vc_buf *buf, void *dst, uint64_t bytes, vc_error *err);
+int vk_zero(vc_dev *dev, vc_buf *buf, vc_error *err);
+
+/* vk_commands.c: the device's command buffer. */
+int vk_begin(vc_dev *dev, vc_error *err);    /* opens cmd if it is not open */
+int vk_flush(vc_dev *dev, vc_error *err);    /* submits cmd, waits, collects timestamps */
+int vk_commands_create(vc_dev *dev, vc_error *err);
+void vk_commands_destroy(vc_dev *dev);
+
+/* vk_launch.c */
+int vk_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs, vc_error *err);
+int vk_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count, vc_error *err);
+
+#endif

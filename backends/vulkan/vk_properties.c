@@ -1,0 +1,53 @@
+/* Extended physical-device properties: one pNext chain, built from what the
+ * device's API version and extensions allow. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/vulkan/vk_internal.h"
+
+bool vk_device_has_extension(VkPhysicalDevice pd, const char *name) {
+  uint32_t n = 0;
+  if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+    return false;
+  VkExtensionProperties *ext = calloc(n, sizeof *ext);
+  if (!ext) return false;
+  bool found = false;
+  if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) == VK_SUCCESS)
+    for (uint32_t i = 0; i < n && !found; i++) found = strcmp(ext[i].extensionName, name) == 0;
+  free(ext);
+  return found;
+}
+
+/* Appends s to the chain that ends at *tail. */
+static void chain(void ***tail, void *s, void **next_field) {
+  **tail = s;
+  *tail = next_field;
+}
+
+void vk_props_query(VkPhysicalDevice pd, vk_props *p) {
+  memset(p, 0, sizeof *p);
+  VkPhysicalDeviceProperties base;
+  vkGetPhysicalDeviceProperties(pd, &base);
+  p->p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  if (base.apiVersion < VK_API_VERSION_1_1) {
+    /* 1.1 structures may not be chained on a 1.0 device. */
+    p->p2.properties = base;
+    return;
+  }
+  p->id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
+  p->subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+  p->maint3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+  p->driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+  p->fc.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+  bool v12 = base.apiVersion >= VK_API_VERSION_1_2;
+  p->has_driver = v12 || vk_device_has_extension(pd, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+  p->has_fc = v12 || vk_device_has_extension(pd, VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME);
+
+  void **tail = &p->p2.pNext;
+  chain(&tail, &p->id, &p->id.pNext);
+  chain(&tail, &p->subgroup, &p->subgroup.pNext);
+  chain(&tail, &p->maint3, &p->maint3.pNext);
+  if (p->has_driver) chain(&tail, &p->driver, &p->driver.pNext);
+  if (p->has_fc) chain(&tail, &p->fc, &p->fc.pNext);
+  vkGetPhysicalDeviceProperties2(pd, &p->p2);
+}

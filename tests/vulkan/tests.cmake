@@ -1,0 +1,46 @@
+# Tests of the Vulkan backend on Mesa lavapipe (a CPU Vulkan driver), plus
+# spirv-val on the SPIR-V the plugin produces without a device.
+if(NOT TARGET vc-backend-vulkan)
+  return()
+endif()
+set(VC_VK_TESTS ${CMAKE_CURRENT_LIST_DIR})
+# The unit test links glslang's static C++ libraries.
+enable_language(CXX)
+
+# Only lavapipe, whatever else the machine has: results are reproducible.
+file(GLOB VC_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+list(GET VC_LVP_ICD 0 VC_LVP_ICD_FILE)
+if(NOT VC_LVP_ICD_FILE)
+  set(VC_LVP_ICD_FILE "lavapipe-icd-not-found.json")  # the tests then fail, naming it
+  message(WARNING "Mesa lavapipe ICD not found: the Vulkan tests will fail (install mesa-vulkan-drivers)")
+endif()
+find_program(VC_SPIRV_VAL spirv-val)
+if(NOT VC_SPIRV_VAL)
+  set(VC_SPIRV_VAL "spirv-val-not-found")
+  message(WARNING "spirv-val not found: test_vk_spirv will fail (install spirv-tools)")
+endif()
+
+add_library(vc_vk_test_util STATIC ${VC_VK_TESTS}/vk_test_util.c)
+target_link_libraries(vc_vk_test_util PUBLIC vc_lang vc_plugin vc_ir vc_warnings ${CMAKE_DL_LIBS})
+target_compile_definitions(vc_vk_test_util PRIVATE
+  VC_SOURCE_DIR="${CMAKE_SOURCE_DIR}" VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
+
+function(vc_vk_test name)
+  vc_add_test(${name} ${ARGN})
+  add_dependencies(${name} vc-backend-vulkan)
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "VK_DRIVER_FILES=${VC_LVP_ICD_FILE}")
+endfunction()
+
+# The plugin's parts, linked directly: driver versions, targets, glslang, float controls.
+vc_vk_test(test_vk_units SOURCES ${VC_VK_TESTS}/test_vk_units.c
+  LIBS vc_vulkan_core vc_lang LABELS vulkan)
+# The plugin as the harness loads it: identity, transfers, batching, limits, errors.
+vc_vk_test(test_vk_plugin SOURCES ${VC_VK_TESTS}/test_vk_plugin.c
+  LIBS vc_vk_test_util LABELS vulkan)
+# One program per semantic rule: lavapipe's bytes equal the oracle's.
+vc_vk_test(test_vk_semantics SOURCES ${VC_VK_TESTS}/test_vk_semantics.c
+  LIBS vc_vk_test_util vc_oracle LABELS vulkan)
+# spirv-val on the offline SPIR-V of every test program.
+vc_vk_test(test_vk_spirv SOURCES ${VC_VK_TESTS}/test_vk_spirv.c
+  LIBS vc_vk_test_util LABELS vulkan)
+target_compile_definitions(test_vk_spirv PRIVATE VC_SPIRV_VAL="${VC_SPIRV_VAL}")
