@@ -13,8 +13,8 @@ typedef enum vc_tok_kind {
   VC_TOK_END = 0,
   VC_TOK_LPAREN,
   VC_TOK_RPAREN,
-  VC_TOK_ATOM,   /* a name, keyword or number: text is the raw characters */
-  VC_TOK_STRING  /* text is what lies between the quotes, escapes not yet undone */
+  VC_TOK_ATOM,  /* a name, keyword or number: text is the raw characters */
+  VC_TOK_STRING /* text is what lies between the quotes, escapes not yet undone */
 } vc_tok_kind;
 
 typedef struct vc_token {

@@ -34,18 +34,8 @@ static bool program_name(vc_pctx *c, const vc_sx *f) {
     vc_perr(c, f->loc, "wrong number of arguments: (program NAME FORM...) needs a name");
     return false;
   }
-  const vc_sx *x = f->items[1];
-  bool ok = x->kind == VC_SX_ATOM;
-  for (size_t i = 0; ok && i < x->len; i++) {
-    char ch = x->text[i];
-    ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_' ||
-         (i > 0 && ((ch >= '0' && ch <= '9') || ch == '.' || ch == '-'));
-  }
-  if (!ok) {
-    vc_perr(c, x->loc, "bad program name %s: expected [A-Za-z_][A-Za-z0-9_.-]*", vc_sx_text(x));
-    return false;
-  }
-  c->p->name = vc_arena_strdup(&c->p->arena, x->text);
+  if (!vc_p_label(c, f->items[1], "program name")) return false;
+  c->p->name = vc_arena_strdup(&c->p->arena, f->items[1]->text);
   return true;
 }
 

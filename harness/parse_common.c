@@ -38,28 +38,39 @@ bool vc_p_arity(vc_pctx *c, const vc_sx *f, uint32_t min, uint32_t max, const ch
   return false;
 }
 
-static bool name_char(char ch, bool first) {
-  return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_' ||
-         (!first && ch >= '0' && ch <= '9');
+/* [A-Za-z_][A-Za-z0-9_]*; labels (program names, tags) also take '.' and '-'
+   after the first character. */
+static bool well_spelled(const vc_sx *x, bool label) {
+  if (x->kind != VC_SX_ATOM || x->len == 0) return false;
+  for (size_t i = 0; i < x->len; i++) {
+    char ch = x->text[i];
+    bool letter = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+    bool later = (ch >= '0' && ch <= '9') || (label && (ch == '.' || ch == '-'));
+    if (!letter && (i == 0 || !later)) return false;
+  }
+  return true;
 }
 
 bool vc_p_name(vc_pctx *c, const vc_sx *x, const char *what) {
   if (x->kind != VC_SX_ATOM) {
-    vc_perr(c, x->loc, "expected the name of the %s, got a %s", what,
-            x->kind == VC_SX_LIST ? "list" : "string");
+    vc_perr(c, x->loc, "expected the name of the %s, got %s", what, vc_sx_text(x));
     return false;
   }
-  for (size_t i = 0; i < x->len; i++) {
-    if (!name_char(x->text[i], i == 0)) {
-      vc_perr(c, x->loc, "bad %s name '%s': a name is [A-Za-z_][A-Za-z0-9_]*", what, x->text);
-      return false;
-    }
+  if (!well_spelled(x, false)) {
+    vc_perr(c, x->loc, "bad %s name '%s': a name is [A-Za-z_][A-Za-z0-9_]*", what, x->text);
+    return false;
   }
   if (x->text[0] == '_' && x->text[1] == '_') {
     vc_perr(c, x->loc, "names beginning with __ are reserved: %s", x->text);
     return false;
   }
   return true;
+}
+
+bool vc_p_label(vc_pctx *c, const vc_sx *x, const char *what) {
+  if (well_spelled(x, true)) return true;
+  vc_perr(c, x->loc, "bad %s '%s': expected [A-Za-z_][A-Za-z0-9_.-]*", what, vc_sx_text(x));
+  return false;
 }
 
 bool vc_p_type(vc_pctx *c, const vc_sx *x, vc_type *t) {
@@ -69,16 +80,14 @@ bool vc_p_type(vc_pctx *c, const vc_sx *x, vc_type *t) {
       return true;
     }
   }
-  vc_perr(c, x->loc, "unknown type '%s': expected u32, i32 or f32",
-          x->kind == VC_SX_ATOM ? x->text : "(...)");
+  vc_perr(c, x->loc, "unknown type '%s': expected u32, i32 or f32", vc_sx_text(x));
   return false;
 }
 
 bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint32_t *bits) {
   char why[256];
   if (x->kind != VC_SX_ATOM || !vc_lit_is_number(x->text)) {
-    vc_perr(c, x->loc, "expected a literal for %s, got %s", what,
-            x->kind == VC_SX_ATOM ? x->text : x->kind == VC_SX_LIST ? "a list" : "a string");
+    vc_perr(c, x->loc, "expected a literal for %s, got %s", what, vc_sx_text(x));
     return false;
   }
   if (!vc_lit_parse(x->text, t, bits, why, sizeof why)) {

@@ -28,25 +28,11 @@ static void doc_form(vc_pctx *c, const vc_sx *f) {
   c->p->doc = vc_arena_strdup(&c->p->arena, f->items[1]->text);
 }
 
-/* Tags and program names: [A-Za-z_][A-Za-z0-9_.-]*. */
-static bool label(vc_pctx *c, const vc_sx *x, const char *what) {
-  bool ok = x->kind == VC_SX_ATOM;
-  for (size_t i = 0; ok && i < x->len; i++) {
-    char ch = x->text[i];
-    ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_' ||
-         (i > 0 && ((ch >= '0' && ch <= '9') || ch == '.' || ch == '-'));
-  }
-  if (!ok)
-    vc_perr(c, x->loc, "bad %s '%s': expected [A-Za-z_][A-Za-z0-9_.-]*", what,
-            x->kind == VC_SX_ATOM ? x->text : x->kind == VC_SX_LIST ? "(...)" : "\"...\"");
-  return ok;
-}
-
 static void tags_form(vc_pctx *c, const vc_sx *f) {
   if (!vc_p_arity(c, f, 1, UINT32_MAX, "(tags NAME...)")) return;
   vc_program *p = c->p;
   for (uint32_t i = 1; i < f->n; i++) {
-    if (!label(c, f->items[i], "tag")) continue;
+    if (!vc_p_label(c, f->items[i], "tag")) continue;
     p->tags = vc_p_grow(&p->arena, p->tags, p->ntags, &c->tags_cap, sizeof *p->tags);
     p->tags[p->ntags++] = vc_arena_strdup(&p->arena, f->items[i]->text);
   }
@@ -130,8 +116,7 @@ static bool access_mode(vc_pctx *c, const vc_sx *x, vc_access *a) {
       return true;
     }
   }
-  vc_perr(c, x->loc, "unknown access '%s': expected read, write or read_write",
-          x->kind == VC_SX_ATOM ? x->text : "(...)");
+  vc_perr(c, x->loc, "unknown access '%s': expected read, write or read_write", vc_sx_text(x));
   return false;
 }
 
@@ -154,8 +139,10 @@ static void buffer_form(vc_pctx *c, const vc_sx *f) {
     if (strcmp(vc_sx_head(init), "init") != 0)
       vc_perr(c, init->loc, "expected (init INIT) after the access of the buffer");
     else if (b.access == VC_WRITE)
-      vc_perr(c, init->loc, "(init ...) on write buffer %s: a write buffer starts zeroed and "
-                            "takes no init", vc_sx_text(f->items[1]));
+      vc_perr(c, init->loc,
+              "(init ...) on write buffer %s: a write buffer starts zeroed and "
+              "takes no init",
+              vc_sx_text(f->items[1]));
     else if (named)
       vc_p_init(c, &b, init, counted);
   }
@@ -189,7 +176,7 @@ static int buffer_ref(vc_pctx *c, const vc_sx *x, const char *form) {
     int i = vc_program_find_buffer(c->p, x->text);
     if (i >= 0) return i;
   }
-  vc_perr(c, x->loc, "unknown buffer %s in %s", x->kind == VC_SX_ATOM ? x->text : "(...)", form);
+  vc_perr(c, x->loc, "unknown buffer %s in %s", vc_sx_text(x), form);
   return -1;
 }
 
@@ -203,8 +190,10 @@ static void fixpoint_flag(vc_pctx *c, const vc_sx *g) {
     vc_perr(c, g->items[1]->loc, "fixpoint flag buffer %s must be u32, not %s", b->name,
             vc_type_name(b->type));
   else if (b->access == VC_READ)
-    vc_perr(c, g->items[1]->loc, "fixpoint flag buffer %s is read-only; it must be write or "
-                                 "read_write", b->name);
+    vc_perr(c, g->items[1]->loc,
+            "fixpoint flag buffer %s is read-only; it must be write or "
+            "read_write",
+            b->name);
   fx->has_flag = true;
   fx->flag = (uint32_t)i;
 }
@@ -220,8 +209,7 @@ static void fixpoint_max(vc_pctx *c, const vc_sx *g) {
 }
 
 static void fixpoint_form(vc_pctx *c, const vc_sx *f) {
-  if (!once(c, &c->fixpoint, f) || !vc_p_arity(c, f, 1, 2, "(fixpoint (max N) [(flag F)])"))
-    return;
+  if (!once(c, &c->fixpoint, f) || !vc_p_arity(c, f, 1, 2, "(fixpoint (max N) [(flag F)])")) return;
   c->p->fixpoint.present = true;
   c->p->fixpoint.loc = f->loc;
   const vc_sx *max = NULL, *flag = NULL;
@@ -332,9 +320,9 @@ static const struct {
   form_fn *fn;
   int pass; /* declarations first, so that any form may name any buffer */
 } forms[] = {
-    {"buffer", buffer_form, 0},   {"shared", shared_form, 0},     {"doc", doc_form, 1},
-    {"tags", tags_form, 1},       {"workgroup", workgroup_form, 1}, {"grid", grid_form, 1},
-    {"fixpoint", fixpoint_form, 1}, {"expect", expect_form, 1},   {"entry", entry_form, 1},
+    {"buffer", buffer_form, 0},     {"shared", shared_form, 0},       {"doc", doc_form, 1},
+    {"tags", tags_form, 1},         {"workgroup", workgroup_form, 1}, {"grid", grid_form, 1},
+    {"fixpoint", fixpoint_form, 1}, {"expect", expect_form, 1},       {"entry", entry_form, 1},
 };
 
 static int form_index(const vc_sx *f) {
@@ -346,8 +334,9 @@ static int form_index(const vc_sx *f) {
 static void invocations_limit(vc_pctx *c) {
   uint64_t n = vc_program_invocations(c->p);
   if (c->grid && n >= (1ull << 32))
-    vc_perr(c, c->grid->loc, "%llu workgroups of %u invocations make %llu invocations; the total "
-                             "must be below 2^32",
+    vc_perr(c, c->grid->loc,
+            "%llu workgroups of %u invocations make %llu invocations; the total "
+            "must be below 2^32",
             (unsigned long long)vc_program_workgroups(c->p), vc_program_workgroup_size(c->p),
             (unsigned long long)n);
 }
@@ -364,8 +353,10 @@ void vc_p_program_forms(vc_pctx *c) {
         vc_perr(c, f->loc, "expected a form such as (buffer ...) in the program, got %s",
                 vc_sx_text(f));
       else
-        vc_perr(c, f->loc, "unknown form (%s ...) in the program: expected doc, tags, workgroup, "
-                           "grid, buffer, shared, fixpoint, expect or entry", vc_sx_head(f));
+        vc_perr(c, f->loc,
+                "unknown form (%s ...) in the program: expected doc, tags, workgroup, "
+                "grid, buffer, shared, fixpoint, expect or entry",
+                vc_sx_head(f));
     }
   }
   invocations_limit(c);

@@ -37,16 +37,13 @@ static vc_node *name(vc_pctx *c, const vc_sx *x) {
   return n;
 }
 
-static vc_type mem_type(const vc_pctx *c, const vc_node *n) {
-  return vc_node_mem_type(c->p, n);
-}
+static vc_type mem_type(const vc_pctx *c, const vc_node *n) { return vc_node_mem_type(c->p, n); }
 
 bool vc_p_memory(vc_pctx *c, const vc_sx *x, vc_node *n, bool writes, const char *op) {
   vc_space space;
   uint32_t i;
   if (x->kind != VC_SX_ATOM) {
-    vc_perr(c, x->loc, "expected a buffer or shared array name for %s, got %s", op,
-            vc_sx_text(x));
+    vc_perr(c, x->loc, "expected a buffer or shared array name for %s, got %s", op, vc_sx_text(x));
     return false;
   }
   if (!vc_p_memory_named(c, x->text, &space, &i)) {
@@ -96,8 +93,10 @@ vc_node *vc_p_atomic(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
   const vc_sx *o = x->items[1];
   int op = o->kind == VC_SX_ATOM ? atomic_op(o->text) : -1;
   if (op < 0) {
-    vc_perr(c, o->loc, "unknown atomic operation %s: expected add, sub, and, or, xor, min, max, "
-                       "exchange or cmpxchg", vc_sx_text(o));
+    vc_perr(c, o->loc,
+            "unknown atomic operation %s: expected add, sub, and, or, xor, min, max, "
+            "exchange or cmpxchg",
+            vc_sx_text(o));
     return bad(c, x);
   }
   uint32_t nvalues = op == VC_AT_CMPXCHG ? 2 : 1;
@@ -138,8 +137,9 @@ static bool binop_checks(vc_pctx *c, const vc_sx *x, vc_binop op, vc_type t) {
     return false;
   }
   if (op == VC_DIV && t == VC_F32 && !c->has_ulp) {
-    vc_perr(c, x->loc, "f32 div needs (expect (ulp B N)) in the program: not every API divides "
-                       "correctly rounded");
+    vc_perr(c, x->loc,
+            "f32 div needs (expect (ulp B N)) in the program: not every API divides "
+            "correctly rounded");
     return false;
   }
   return true;
@@ -155,8 +155,8 @@ static vc_node *binary(vc_pctx *c, const vc_sx *x, vc_binop op) {
   n->type = VC_P_BAD;
   if (a == VC_P_BAD || b == VC_P_BAD) return n;
   if (a != b) {
-    vc_perr(c, x->loc, "type mismatch in (%s ...): %s and %s", vc_binop_name(op),
-            vc_type_name(a), vc_type_name(b));
+    vc_perr(c, x->loc, "type mismatch in (%s ...): %s and %s", vc_binop_name(op), vc_type_name(a),
+            vc_type_name(b));
     return n;
   }
   if (!binop_checks(c, x, op, a)) return n;
@@ -201,8 +201,7 @@ static vc_node *select_expr(vc_pctx *c, const vc_sx *x) {
 }
 
 static vc_node *conversion(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
-  if (!vc_p_arity(c, x, 2, 2, kind == VC_E_CAST ? "(cast T A)" : "(bitcast T A)"))
-    return bad(c, x);
+  if (!vc_p_arity(c, x, 2, 2, kind == VC_E_CAST ? "(cast T A)" : "(bitcast T A)")) return bad(c, x);
   vc_node *n = vc_node_new(c->p, kind, x->loc, 1);
   bool typed = vc_p_type(c, x->items[1], &n->type);
   n->kids[0] = vc_p_expr(c, x->items[2]);
@@ -225,8 +224,8 @@ static vc_node *builtin(vc_pctx *c, const vc_sx *x, vc_builtin b) {
   return n;
 }
 
-static const char *const statement_heads[] = {"let",   "var",  "set",    "store",  "if",
-                                              "loop",  "return", "block", "barrier"};
+static const char *const statement_heads[] = {"let",  "var",    "set",   "store",  "if",
+                                              "loop", "return", "block", "barrier"};
 
 static vc_node *operator_form(vc_pctx *c, const vc_sx *x) {
   const char *h = vc_sx_head(x);

@@ -63,7 +63,7 @@ static void hex_init(vc_pctx *c, vc_buffer *b, const vc_sx *g, bool count_ok) {
 static bool seed(vc_pctx *c, const vc_sx *x, uint64_t *out) {
   char why[256];
   if (x->kind != VC_SX_ATOM || !vc_lit_parse_seed(x->text, out, why, sizeof why)) {
-    vc_perr(c, x->loc, "bad seed %s: %s", x->kind == VC_SX_ATOM ? x->text : "(...)",
+    vc_perr(c, x->loc, "bad seed %s: %s", vc_sx_text(x),
             x->kind == VC_SX_ATOM ? why : "expected a u32 or hexadecimal literal");
     return false;
   }
@@ -112,8 +112,7 @@ void vc_p_init(vc_pctx *c, vc_buffer *b, const vc_sx *init, bool count_ok) {
     b->init.kind = VC_INIT_FILL;
     if (vc_p_arity(c, g, 1, 1, "(fill V)") && !bad_type) {
       char what[96];
-      snprintf(what, sizeof what, "the fill value of %s buffer %s", vc_type_name(b->type),
-               b->name);
+      snprintf(what, sizeof what, "the fill value of %s buffer %s", vc_type_name(b->type), b->name);
       vc_p_literal_of(c, g->items[1], what, b->type, &b->init.bits);
     }
   } else if (strcmp(h, "values") == 0) {

@@ -50,6 +50,8 @@ void *vc_p_grow(vc_arena *a, void *items, uint32_t n, uint32_t *cap, size_t size
 bool vc_p_arity(vc_pctx *c, const vc_sx *f, uint32_t min, uint32_t max, const char *usage);
 /* A name the program declares: [A-Za-z_][A-Za-z0-9_]*, not beginning with __. */
 bool vc_p_name(vc_pctx *c, const vc_sx *x, const char *what);
+/* A program name or tag: [A-Za-z_][A-Za-z0-9_.-]*. */
+bool vc_p_label(vc_pctx *c, const vc_sx *x, const char *what);
 bool vc_p_type(vc_pctx *c, const vc_sx *x, vc_type *t);
 /* Any literal; what names the place in the message. */
 bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint32_t *bits);

@@ -56,8 +56,9 @@ static bool parse_hex(const char *s, vc_type *type, uint32_t *bits, char *why, s
   *type = *suffix == 'i' ? VC_I32 : VC_U32;
   if (v > UINT32_MAX) {
     if (!*suffix && (s[nd - 1] == 'f' || s[nd - 1] == 'F'))
-      return fail(why, n, "out of range: too many hex digits for u32 (at most 8), and an f32 "
-                          "by bits is 0x, exactly 8 hex digits, then f");
+      return fail(why, n,
+                  "out of range: too many hex digits for u32 (at most 8), and an f32 "
+                  "by bits is 0x, exactly 8 hex digits, then f");
     return fail(why, n, "out of range for %s (at most 8 hex digits, 0xffffffff)",
                 vc_type_name(*type));
   }
@@ -168,8 +169,8 @@ bool vc_lit_parse_seed(const char *s, uint64_t *seed, char *why, size_t whylen) 
   vc_type t;
   uint32_t bits;
   if (!vc_lit_parse(s, &t, &bits, why, whylen)) return false;
-  if (t != VC_U32) return fail(why, whylen, "a seed is a u32 or a hexadecimal literal, not %s",
-                               vc_type_name(t));
+  if (t != VC_U32)
+    return fail(why, whylen, "a seed is a u32 or a hexadecimal literal, not %s", vc_type_name(t));
   *seed = bits;
   return true;
 }

@@ -182,8 +182,8 @@ static void unknown_name(vc_pctx *c, const vc_sx *x) {
   }
   decl_search s = find_decls(c, x);
   if (s.around && strcmp(vc_sx_head(s.around), "loop") == 0) {
-    vc_perr(c, x->loc, "loop variable %s is visible only in the body of its loop at %u:%u",
-            x->text, s.around->loc.line, s.around->loc.col);
+    vc_perr(c, x->loc, "loop variable %s is visible only in the body of its loop at %u:%u", x->text,
+            s.around->loc.line, s.around->loc.col);
   } else if (s.around) {
     vc_perr(c, x->loc, "%s is used in its own definition at %u:%u", x->text,
             s.around->items[1]->loc.line, s.around->items[1]->loc.col);
@@ -191,8 +191,8 @@ static void unknown_name(vc_pctx *c, const vc_sx *x) {
     vc_perr(c, x->loc, "%s is used before its definition at %u:%u", x->text,
             s.later->items[1]->loc.line, s.later->items[1]->loc.col);
   } else if (s.before) {
-    vc_perr(c, x->loc, "%s is not visible here: its declaration at %u:%u is out of scope",
-            x->text, s.before->items[1]->loc.line, s.before->items[1]->loc.col);
+    vc_perr(c, x->loc, "%s is not visible here: its declaration at %u:%u is out of scope", x->text,
+            s.before->items[1]->loc.line, s.before->items[1]->loc.col);
   } else {
     vc_perr(c, x->loc, "unknown name %s", x->text);
   }

@@ -29,9 +29,11 @@ static vc_node *set(vc_pctx *c, const vc_sx *x) {
   const vc_symbol *sym = &c->p->syms[s];
   n->ref = (uint32_t)s;
   if (sym->kind != VC_SYM_VAR) {
-    vc_perr(c, x->items[1]->loc, "cannot set %s: it is a %s (immutable), declared at %u:%u; only "
-                                 "a var can be set", sym->name,
-            sym->kind == VC_SYM_LET ? "let" : "loop variable", sym->loc.line, sym->loc.col);
+    vc_perr(c, x->items[1]->loc,
+            "cannot set %s: it is a %s (immutable), declared at %u:%u; only "
+            "a var can be set",
+            sym->name, sym->kind == VC_SYM_LET ? "let" : "loop variable", sym->loc.line,
+            sym->loc.col);
   } else if (sym->type != VC_P_BAD && n->kids[0]->type != VC_P_BAD &&
              n->kids[0]->type != sym->type) {
     vc_perr(c, n->kids[0]->loc, "type mismatch: the value of (set %s ...) must be %s, got %s",
@@ -117,8 +119,10 @@ static vc_node *barrier(vc_pctx *c, const vc_sx *x) {
   } else if (vc_sx_is_atom(scope, "grid")) {
     n->op = VC_BARRIER_GRID;
     if (c->construct)
-      vc_perr(c, x->loc, "grid barrier inside (%s ...) at line %u; grid barriers must be at the "
-                         "top level of entry", vc_sx_head(c->construct), c->construct->loc.line);
+      vc_perr(c, x->loc,
+              "grid barrier inside (%s ...) at line %u; grid barriers must be at the "
+              "top level of entry",
+              vc_sx_head(c->construct), c->construct->loc.line);
   } else {
     vc_perr(c, scope->loc, "unknown barrier scope %s: expected workgroup or grid",
             vc_sx_text(scope));

@@ -69,7 +69,8 @@ void vc_print_literal(vc_type t, uint32_t bits, vc_strbuf *out) {
     vc_sb_printf(out, "%" PRIu32 "u", bits);
     break;
   case VC_I32:
-    vc_sb_printf(out, "%" PRId64 "i", bits < 0x80000000u ? (int64_t)bits : (int64_t)bits - 0x100000000);
+    vc_sb_printf(out, "%" PRId64 "i",
+                 bits < 0x80000000u ? (int64_t)bits : (int64_t)bits - 0x100000000);
     break;
   case VC_F32:
     print_f32(bits, out);
@@ -176,7 +177,10 @@ static void stmt(printer *pr, const vc_node *n, int indent) {
   case VC_S_LET:
   case VC_S_VAR:
   case VC_S_SET:
-    vc_sb_printf(out, "(%s %s ", n->kind == VC_S_LET ? "let" : n->kind == VC_S_VAR ? "var" : "set",
+    vc_sb_printf(out, "(%s %s ",
+                 n->kind == VC_S_LET   ? "let"
+                 : n->kind == VC_S_VAR ? "var"
+                                       : "set",
                  sym_name(pr->p, n->ref));
     expr(pr, n->kids[0]);
     vc_sb_putc(out, ')');

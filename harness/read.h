@@ -19,7 +19,7 @@ struct vc_sx {
   vc_loc end;       /* LIST: its ')' (so a form covers loc..end); others: loc */
   const char *text; /* ATOM: NUL-terminated copy; STRING: the decoded text */
   size_t len;
-  vc_sx **items;    /* LIST */
+  vc_sx **items; /* LIST */
   uint32_t n;
 };
 

@@ -106,7 +106,8 @@ static void attributes(gen *g) {
       p->fixpoint = (vc_fixpoint){true, 1 + below(g, 50), true, i, {0, 0}};
     }
   }
-  if (!p->fixpoint.present && below(g, 4) == 0) p->fixpoint = (vc_fixpoint){true, 3, false, 0, {0, 0}};
+  if (!p->fixpoint.present && below(g, 4) == 0)
+    p->fixpoint = (vc_fixpoint){true, 3, false, 0, {0, 0}};
   p->expects = vc_arena_alloc(&p->arena, 3 * sizeof *p->expects);
   if (g->f32_buffer >= 0)
     p->expects[p->nexpects++] =
@@ -194,8 +195,8 @@ static vc_node *truth(gen *g, int depth) {
 
 static vc_node *unary(gen *g, vc_type t, int depth) {
   vc_unop op = VC_NEG;
-  if (t == VC_I32) op = (vc_unop)below(g, 3);               /* neg abs not */
-  if (t == VC_F32) op = (vc_unop)below(g, 2);               /* neg abs */
+  if (t == VC_I32) op = (vc_unop)below(g, 3); /* neg abs not */
+  if (t == VC_F32) op = (vc_unop)below(g, 2); /* neg abs */
   if (t == VC_U32) op = below(g, 2) ? VC_NEG : VC_NOT;
   vc_node *n = node(g, VC_E_UNARY, 1);
   n->op = (uint8_t)op;

@@ -14,7 +14,7 @@
 #include "parser_util.h"
 
 /* A program whose statement text S starts at line 5, column 5. */
-#define ENTRY(s)                                                                                 \
+#define ENTRY(s) \
   "(program p\n  (buffer out u32 4 write)\n  (buffer in u32 4 read)\n  (entry\n    " s "))\n"
 /* A program whose form text S starts at line 2, column 3. */
 #define FORM(s) "(program p\n  " s "\n  (entry))\n"
@@ -35,7 +35,8 @@ static error_case cases[] = {
     {"expression_as_statement", ENTRY("(add 1u 2u)"), 5, 5, "(add ...) is an expression, not a"},
     {"statement_as_expression", ENTRY("(let a (store out 0u 1u))"), 5, 12,
      "(store ...) is a statement, not an expression"},
-    {"literal_as_statement", ENTRY("5u"), 5, 5, "expected a statement such as (store B I V), got 5u"},
+    {"literal_as_statement", ENTRY("5u"), 5, 5,
+     "expected a statement such as (store B I V), got 5u"},
     {"unknown_initialiser", FORM("(buffer b u32 4 read (init ones))"), 2, 30,
      "unknown initialiser"},
     {"unknown_expectation", FORM("(expect nothing)"), 2, 3, "unknown expectation"},
@@ -50,7 +51,8 @@ static error_case cases[] = {
     {"empty_form", ENTRY("()"), 5, 5, "got ()"},
     {"headless_program_form", FORM("((buffer))"), 2, 3,
      "expected a form such as (buffer ...) in the program, got (...)"},
-    {"atom_in_program", FORM("stray"), 2, 3, "expected a form such as (buffer ...) in the program, got stray"},
+    {"atom_in_program", FORM("stray"), 2, 3,
+     "expected a form such as (buffer ...) in the program, got stray"},
     {"headless_expression", ENTRY("(let a ((add) 1u))"), 5, 12,
      "expected an expression such as (add A B), got a form without an operator name"},
     {"string_expression", ENTRY("(let a \"s\")"), 5, 12, "a string is not an expression"},
@@ -61,7 +63,8 @@ static error_case cases[] = {
     {"arity_binary", ENTRY("(let a (add 1u))"), 5, 12, "(add A B) takes 2, got 1"},
     {"arity_unary", ENTRY("(let a (neg 1i 2i))"), 5, 12, "(neg A) takes 1, got 2"},
     {"arity_let", ENTRY("(let a)"), 5, 5, "(let NAME E) takes 2, got 1"},
-    {"arity_loop", ENTRY("(loop i 0u)"), 5, 5, "(loop NAME FROM TO STMT...) takes at least 3, got 2"},
+    {"arity_loop", ENTRY("(loop i 0u)"), 5, 5,
+     "(loop NAME FROM TO STMT...) takes at least 3, got 2"},
     {"arity_return", ENTRY("(return 1u)"), 5, 5, "(return) takes 0, got 1"},
     {"arity_cmpxchg", ENTRY("(atomic cmpxchg out 0u 1u)"), 5, 5,
      "(atomic cmpxchg B I EXPECTED V) takes 5, got 4"},
@@ -86,14 +89,16 @@ static error_case cases[] = {
      "v is not visible here: its declaration at 5:17"},
     {"use_before_definition", ENTRY("(store out 0u v)\n    (let v 1u)"), 5, 19,
      "v is used before its definition at 6:10"},
-    {"own_definition", ENTRY("(let v (add v 1u))"), 5, 17, "v is used in its own definition at 5:10"},
+    {"own_definition", ENTRY("(let v (add v 1u))"), 5, 17,
+     "v is used in its own definition at 5:10"},
     {"loop_variable_in_bounds", ENTRY("(loop i 0u i)"), 5, 16,
      "loop variable i is visible only in the body of its loop at 5:5"},
     {"unknown_flag_buffer", FORM("(fixpoint (max 2) (flag nope))"), 2, 27,
      "unknown buffer nope in (flag F)"},
-    {"unknown_ulp_buffer", FORM("(expect (ulp nope 1))"), 2, 16, "unknown buffer nope in (ulp B N)"},
+    {"unknown_ulp_buffer", FORM("(expect (ulp nope 1))"), 2, 16,
+     "unknown buffer nope in (ulp B N)"},
     {"bad_name", FORM("(buffer b-c u32 1 read)"), 2, 11, "bad buffer name 'b-c'"},
-    {"bad_program_name", "(program 1abc (entry))", 1, 10, "bad program name 1abc"},
+    {"bad_program_name", "(program 1abc (entry))", 1, 10, "bad program name '1abc'"},
     /* types */
     {"type_binary", ENTRY("(store out 0u (add 1u 2i))"), 5, 19,
      "type mismatch in (add ...): u32 and i32"},
@@ -124,7 +129,8 @@ static error_case cases[] = {
     {"and_f32", ENTRY("(let a (and 1.0 2.0))"), 5, 12, "and takes u32 or i32, not f32"},
     {"not_f32", ENTRY("(let a (not 1.0))"), 5, 12, "not takes u32 or i32, not f32"},
     {"rem_f32", ENTRY("(let a (rem 1.0 2.0))"), 5, 12, "rem is not defined on f32"},
-    {"abs_u32", ENTRY("(let a (abs 1u))"), 5, 12, "abs is not defined on u32 (it takes i32 or f32)"},
+    {"abs_u32", ENTRY("(let a (abs 1u))"), 5, 12,
+     "abs is not defined on u32 (it takes i32 or f32)"},
     {"f32_div_without_ulp", ENTRY("(let a (div 1.0 2.0))"), 5, 12,
      "f32 div needs (expect (ulp B N))"},
     {"atomic_f32",
@@ -142,8 +148,8 @@ static error_case cases[] = {
     {"set_loop_variable", ENTRY("(loop i 0u 4u\n      (set i 2u))"), 6, 12,
      "cannot set i: it is a loop variable (immutable)"},
     /* duplicates */
-    {"duplicate_buffer", "(program p\n  (buffer a u32 4 read)\n  (buffer a u32 4 read)\n  (entry))", 3,
-     11, "duplicate buffer a; the first is at 2:3"},
+    {"duplicate_buffer", "(program p\n  (buffer a u32 4 read)\n  (buffer a u32 4 read)\n  (entry))",
+     3, 11, "duplicate buffer a; the first is at 2:3"},
     {"duplicate_shared", "(program p\n  (shared s u32 4)\n  (shared s u32 4)\n  (entry))", 3, 11,
      "duplicate shared array s; the first is at 2:3"},
     {"buffer_and_shared", "(program p\n  (buffer a u32 4 read)\n  (shared a u32 4)\n  (entry))", 3,
@@ -156,8 +162,8 @@ static error_case cases[] = {
      "duplicate variable i"},
     {"variable_named_as_buffer", ENTRY("(let out 1u)"), 5, 10,
      "out is the name of a buffer (declared at 2:3); a let needs another name"},
-    {"variable_named_as_shared", "(program p\n  (shared t u32 4)\n  (entry\n    (var t 1u)))", 4, 10,
-     "t is the name of a shared array (declared at 2:3); a var needs another name"},
+    {"variable_named_as_shared", "(program p\n  (shared t u32 4)\n  (entry\n    (var t 1u)))", 4,
+     10, "t is the name of a shared array (declared at 2:3); a var needs another name"},
     /* literals */
     {"u32_out_of_range", ENTRY("(store out 0u 4294967296)"), 5, 19,
      "bad literal 4294967296: out of range for u32"},
@@ -191,8 +197,8 @@ static error_case cases[] = {
      "grid dimension 65536 is out of range: expected 1 to 65535"},
     {"invocations", "(program p\n  (workgroup 1024)\n  (grid 65535 65535)\n  (entry))", 3, 3,
      "invocations; the total must be below 2^32"},
-    {"invocations_exactly_2_32", "(program p\n  (workgroup 1024)\n  (grid 4096 1024)\n  (entry))", 3,
-     3, "4194304 workgroups of 1024 invocations make 4294967296 invocations"},
+    {"invocations_exactly_2_32", "(program p\n  (workgroup 1024)\n  (grid 4096 1024)\n  (entry))",
+     3, 3, "4194304 workgroups of 1024 invocations make 4294967296 invocations"},
     {"buffer_count_zero", FORM("(buffer b u32 0 read)"), 2, 17, "element count 0 is out of range"},
     {"buffer_count_too_large", FORM("(buffer b u32 268435457 read)"), 2, 17,
      "expected 1 to 268435456"},
@@ -246,8 +252,9 @@ static error_case cases[] = {
     {"ulp_not_f32", "(program p\n  (buffer o u32 1 write)\n  (expect (ulp o 1))\n  (entry))", 3, 16,
      "(ulp B N) is for f32 buffers; o is u32"},
     {"digest_malformed", FORM("(expect (digest \"abc\"))"), 2, 19, "a string of 64 hex digits"},
-    {"repeated_expectation", "(program p\n  (expect out-of-bounds)\n  (expect out-of-bounds)\n  (entry))",
-     3, 3, "repeated expectation; the first is at 2:3"},
+    {"repeated_expectation",
+     "(program p\n  (expect out-of-bounds)\n  (expect out-of-bounds)\n  (entry))", 3, 3,
+     "repeated expectation; the first is at 2:3"},
     /* program structure */
     {"missing_entry", "(program p\n  (doc \"x\"))", 1, 1, "the program has no (entry ...)"},
     {"repeated_doc", "(program p\n  (doc \"a\")\n  (doc \"b\")\n  (entry))", 3, 3,
@@ -258,17 +265,19 @@ static error_case cases[] = {
      "repeated (grid ...); the first is at 2:3"},
     {"repeated_entry", "(program p\n  (entry)\n  (entry))", 3, 3,
      "repeated (entry ...); the first is at 2:3"},
-    {"repeated_fixpoint", "(program p\n  (fixpoint (max 2))\n  (fixpoint (max 2))\n  (entry))", 3, 3,
-     "repeated (fixpoint ...); the first is at 2:3"},
+    {"repeated_fixpoint", "(program p\n  (fixpoint (max 2))\n  (fixpoint (max 2))\n  (entry))", 3,
+     3, "repeated (fixpoint ...); the first is at 2:3"},
     {"repeated_max", FORM("(fixpoint (max 2) (max 3))"), 2, 21, "repeated (max ...)"},
     {"reserved_buffer", FORM("(buffer __b u32 1 read)"), 2, 11,
      "names beginning with __ are reserved: __b"},
     {"reserved_shared", FORM("(shared __s u32 1)"), 2, 11, "names beginning with __ are reserved"},
-    {"reserved_variable", ENTRY("(let __v 1u)"), 5, 10, "names beginning with __ are reserved: __v"},
+    {"reserved_variable", ENTRY("(let __v 1u)"), 5, 10,
+     "names beginning with __ are reserved: __v"},
     {"reserved_loop_variable", ENTRY("(loop __i 0u 1u)"), 5, 11, "reserved: __i"},
     {"no_program", "(entry)", 1, 1, "expected (program NAME ...)"},
     {"empty_file", "; nothing\n", 1, 1, "no (program NAME ...) form"},
-    {"text_after_program", "(program p (entry))\n(extra)", 2, 1, "text after the (program ...) form"},
+    {"text_after_program", "(program p (entry))\n(extra)", 2, 1,
+     "text after the (program ...) form"},
     {"doc_not_string", FORM("(doc x)"), 2, 8, "(doc ...) takes a string"},
     {"bad_tag", FORM("(tags ok \"no\")"), 2, 12, "bad tag"},
     /* reading */
@@ -279,7 +288,8 @@ static error_case cases[] = {
     {"bad_escape", "(program p\n  (doc \"a\\nb\")\n  (entry))", 2, 10, "unknown escape in string"},
     {"control_character", "(program p\x01 (entry))", 1, 11, "unexpected control character 0x01"},
     {"tab_is_one_column", "(program p\n\t(entry (frob)))", 2, 9, "unknown statement (frob ...)"},
-    {"utf8_is_one_column", "(program p (doc \"\xc3\xa9\") (frob))", 1, 22, "unknown form (frob ...)"},
+    {"utf8_is_one_column", "(program p (doc \"\xc3\xa9\") (frob))", 1, 22,
+     "unknown form (frob ...)"},
 };
 
 static void error_case_test(void **state) {
@@ -344,17 +354,18 @@ static void nesting_too_deep(void **state) {
 /* Every error of a file is reported, in file order, and nothing else. */
 static void several_errors(void **state) {
   (void)state;
-  const char *src = "(program p\n"                     /* 1 */
-                    "  (workgroup 0)\n"                /* 2: 2:14 */
-                    "  (buffer out u32 4 write)\n"     /* 3 */
-                    "  (entry\n"                       /* 4 */
-                    "    (store out 0u 1i)\n"          /* 5: 5:5 */
-                    "    (let a (abs 1u))\n"           /* 6: 6:12 */
-                    "    (frob)\n"                     /* 7: 7:5 */
-                    "    (let b (add a 2i))\n"         /* 8: a is bad: no message */
-                    "    (store out 0u c))\n"          /* 9: 9:19 */
-                    "  (buffer out u32 4 read)\n"      /* 10: 10:11 */
-                    "  (doc 1))\n";                    /* 11: 11:8 */
+  const char *src =
+      "(program p\n"                 /* 1 */
+      "  (workgroup 0)\n"            /* 2: 2:14 */
+      "  (buffer out u32 4 write)\n" /* 3 */
+      "  (entry\n"                   /* 4 */
+      "    (store out 0u 1i)\n"      /* 5: 5:5 */
+      "    (let a (abs 1u))\n"       /* 6: 6:12 */
+      "    (frob)\n"                 /* 7: 7:5 */
+      "    (let b (add a 2i))\n"     /* 8: a is bad: no message */
+      "    (store out 0u c))\n"      /* 9: 9:19 */
+      "  (buffer out u32 4 read)\n"  /* 10: 10:11 */
+      "  (doc 1))\n";                /* 11: 11:8 */
   vc_diags d;
   vc_diags_init(&d);
   assert_null(pt_parse(src, &d));
@@ -371,9 +382,10 @@ static void several_errors(void **state) {
 
 static void reject_kept_with_errors(void **state) {
   (void)state;
-  const char *src = "(program p\n"
-                    "  (expect reject \"grid barrier inside (loop\")\n"
-                    "  (entry (loop i 0u 2u (barrier grid))))";
+  const char *src =
+      "(program p\n"
+      "  (expect reject \"grid barrier inside (loop\")\n"
+      "  (entry (loop i 0u 2u (barrier grid))))";
   vc_diags d;
   vc_diags_init(&d);
   assert_null(pt_parse(src, &d));
@@ -472,16 +484,11 @@ static void file_errors_name_the_file(void **state) {
 int main(void) {
   size_t n = sizeof cases / sizeof cases[0];
   static const struct CMUnitTest fixed[] = {
-      cmocka_unit_test(too_many_buffers),
-      cmocka_unit_test(sixty_four_buffers_are_fine),
-      cmocka_unit_test(nesting_too_deep),
-      cmocka_unit_test(several_errors),
-      cmocka_unit_test(reject_kept_with_errors),
-      cmocka_unit_test(reject_kept_when_malformed),
-      cmocka_unit_test(reject_of_a_valid_program),
-      cmocka_unit_test(nul_byte),
-      cmocka_unit_test(unreadable_file),
-      cmocka_unit_test(file_errors_name_the_file),
+      cmocka_unit_test(too_many_buffers),          cmocka_unit_test(sixty_four_buffers_are_fine),
+      cmocka_unit_test(nesting_too_deep),          cmocka_unit_test(several_errors),
+      cmocka_unit_test(reject_kept_with_errors),   cmocka_unit_test(reject_kept_when_malformed),
+      cmocka_unit_test(reject_of_a_valid_program), cmocka_unit_test(nul_byte),
+      cmocka_unit_test(unreadable_file),           cmocka_unit_test(file_errors_name_the_file),
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   struct CMUnitTest *tests = calloc(n + nfixed, sizeof *tests);

@@ -171,9 +171,9 @@ static void number_shapes(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(spellings),     cmocka_unit_test(f32_edge_values),
-      cmocka_unit_test(f32_sweep),     cmocka_unit_test(integer_sweep),
-      cmocka_unit_test(seeds),         cmocka_unit_test(number_shapes),
+      cmocka_unit_test(spellings), cmocka_unit_test(f32_edge_values),
+      cmocka_unit_test(f32_sweep), cmocka_unit_test(integer_sweep),
+      cmocka_unit_test(seeds),     cmocka_unit_test(number_shapes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,9 @@ static uint32_t f32_bits(float f) {
 
 static void header_and_defaults(void **state) {
   (void)state;
-  vc_program *p = pt_parse_ok("(program some.name-1 (buffer a u32 8 read) (buffer b i32 8 write)"
-                              " (buffer c f32 8 read_write) (entry))");
+  vc_program *p = pt_parse_ok(
+      "(program some.name-1 (buffer a u32 8 read) (buffer b i32 8 write)"
+      " (buffer c f32 8 read_write) (entry))");
   assert_string_equal(p->name, "some.name-1");
   assert_string_equal(p->path, "t.vyre");
   assert_null(p->doc);
@@ -90,16 +91,17 @@ static void forms_in_any_order(void **state) {
 
 static void initialisers(void **state) {
   (void)state;
-  const char *src = "(program p\n"
-                    "  (buffer a u32 4 read (init iota))\n"
-                    "  (buffer b i32 4 read (init (fill -3)))\n"
-                    "  (buffer c f32 4 read (init (values 1.5 -0.0)))\n"
-                    "  (buffer d u32 4 read_write (init (hex \"01ff\")))\n"
-                    "  (buffer e u32 4 read (init (random 0xfedcba9876543210)))\n"
-                    "  (buffer f f32 4 read (init (random-f32 42 -1.0 0x3f800000f)))\n"
-                    "  (buffer g u32 4 read (init (values)))\n"
-                    "  (buffer h u32 4 read (init zero))\n"
-                    "  (entry))";
+  const char *src =
+      "(program p\n"
+      "  (buffer a u32 4 read (init iota))\n"
+      "  (buffer b i32 4 read (init (fill -3)))\n"
+      "  (buffer c f32 4 read (init (values 1.5 -0.0)))\n"
+      "  (buffer d u32 4 read_write (init (hex \"01ff\")))\n"
+      "  (buffer e u32 4 read (init (random 0xfedcba9876543210)))\n"
+      "  (buffer f f32 4 read (init (random-f32 42 -1.0 0x3f800000f)))\n"
+      "  (buffer g u32 4 read (init (values)))\n"
+      "  (buffer h u32 4 read (init zero))\n"
+      "  (entry))";
   vc_program *p = pt_parse_ok(src);
   const vc_buffer *b = p->buffers;
   assert_int_equal(b[0].init.kind, VC_INIT_IOTA);
@@ -177,27 +179,28 @@ static void literals(void **state) {
   check_literal("0x7fc00000f", VC_F32, 0x7fc00000u);
   check_literal("0xff800000f", VC_F32, 0xff800000u);
   check_literal("0x00000001f", VC_F32, 1);
-  check_literal("1e-45", VC_F32, 1);                   /* the least denormal */
-  check_literal("1e-46", VC_F32, 0);                   /* rounds to zero */
-  check_literal("16777217.0", VC_F32, 0x4b800000u);    /* ties to even: 2^24 */
-  check_literal("16777219.0", VC_F32, 0x4b800002u);    /* ties to even: 2^24 + 4 */
-  check_literal("3.4028235e38", VC_F32, 0x7f7fffffu);  /* FLT_MAX */
+  check_literal("1e-45", VC_F32, 1);                  /* the least denormal */
+  check_literal("1e-46", VC_F32, 0);                  /* rounds to zero */
+  check_literal("16777217.0", VC_F32, 0x4b800000u);   /* ties to even: 2^24 */
+  check_literal("16777219.0", VC_F32, 0x4b800002u);   /* ties to even: 2^24 + 4 */
+  check_literal("3.4028235e38", VC_F32, 0x7f7fffffu); /* FLT_MAX */
   check_literal("3.4028235677973366e38", VC_F32, 0x7f7fffffu);
 }
 
 static void expressions_are_typed(void **state) {
   (void)state;
-  const char *src = "(program p\n"
-                    "  (buffer b i32 4 read_write)\n"
-                    "  (shared s u32 4)\n"
-                    "  (entry\n"
-                    "    (let a (lt (load b 1u) -1))\n"
-                    "    (let c (cast f32 (group_size z)))\n"
-                    "    (let d (bitcast u32 c))\n"
-                    "    (let e (select a (neg 2i) (abs -3i)))\n"
-                    "    (let f (atomic cmpxchg s 0u d 5u))\n"
-                    "    (let g (lnot (land a (lor a (not 0u)))))\n"
-                    "    (atomic exchange b 2u 9i)))\n";
+  const char *src =
+      "(program p\n"
+      "  (buffer b i32 4 read_write)\n"
+      "  (shared s u32 4)\n"
+      "  (entry\n"
+      "    (let a (lt (load b 1u) -1))\n"
+      "    (let c (cast f32 (group_size z)))\n"
+      "    (let d (bitcast u32 c))\n"
+      "    (let e (select a (neg 2i) (abs -3i)))\n"
+      "    (let f (atomic cmpxchg s 0u d 5u))\n"
+      "    (let g (lnot (land a (lor a (not 0u)))))\n"
+      "    (atomic exchange b 2u 9i)))\n";
   vc_program *p = pt_parse_ok(src);
   vc_node **k = p->entry->kids;
   assert_int_equal(p->entry->nkids, 7);
@@ -250,15 +253,16 @@ static void expressions_are_typed(void **state) {
 
 static void statements(void **state) {
   (void)state;
-  const char *src = "(program p\n"
-                    "  (buffer o i32 4 write)\n"
-                    "  (entry\n"
-                    "    (var v 0i)\n"
-                    "    (if (eq 1u 1u) (set v 1i))\n"
-                    "    (if 0u (block (return)) (store o 0u v))\n"
-                    "    (loop i -2 2i (set v (add v i)) (barrier workgroup))\n"
-                    "    (block (barrier grid))\n"
-                    "    (barrier grid)))\n";
+  const char *src =
+      "(program p\n"
+      "  (buffer o i32 4 write)\n"
+      "  (entry\n"
+      "    (var v 0i)\n"
+      "    (if (eq 1u 1u) (set v 1i))\n"
+      "    (if 0u (block (return)) (store o 0u v))\n"
+      "    (loop i -2 2i (set v (add v i)) (barrier workgroup))\n"
+      "    (block (barrier grid))\n"
+      "    (barrier grid)))\n";
   vc_program *p = pt_parse_ok(src);
   vc_node **k = p->entry->kids;
   assert_int_equal(p->entry->nkids, 6);
@@ -296,13 +300,14 @@ static void statements(void **state) {
    a sibling scope is a new symbol, and each use finds the visible one. */
 static void symbols_and_scopes(void **state) {
   (void)state;
-  const char *src = "(program p\n"
-                    "  (buffer o u32 4 write)\n"
-                    "  (entry\n"
-                    "    (block (let x 1u) (store o 0u x))\n"
-                    "    (block (var x 2.0) (set x 3.0))\n"
-                    "    (loop x 0u 2u (store o x x))\n"
-                    "    (let y 0i)))\n";
+  const char *src =
+      "(program p\n"
+      "  (buffer o u32 4 write)\n"
+      "  (entry\n"
+      "    (block (let x 1u) (store o 0u x))\n"
+      "    (block (var x 2.0) (set x 3.0))\n"
+      "    (loop x 0u 2u (store o x x))\n"
+      "    (let y 0i)))\n";
   vc_program *p = pt_parse_ok(src);
   assert_int_equal(p->nsyms, 4);
   static const vc_sym_kind kinds[] = {VC_SYM_LET, VC_SYM_VAR, VC_SYM_LOOP, VC_SYM_LET};
@@ -325,7 +330,8 @@ static void symbols_and_scopes(void **state) {
 
 static void crlf_and_comments(void **state) {
   (void)state;
-  vc_program *p = pt_parse_ok("; a comment\r\n(program p ; here too\r\n  (entry\r\n    (return)))\r\n");
+  vc_program *p =
+      pt_parse_ok("; a comment\r\n(program p ; here too\r\n  (entry\r\n    (return)))\r\n");
   assert_int_equal(p->entry->nkids, 1);
   assert_int_equal(p->entry->kids[0]->loc.line, 4);
   assert_int_equal(p->entry->kids[0]->loc.col, 5);
@@ -334,17 +340,19 @@ static void crlf_and_comments(void **state) {
 
 static void ulp_allows_f32_div(void **state) {
   (void)state;
-  vc_program *p = pt_parse_ok("(program p (buffer o f32 1 write)"
-                              " (entry (store o 0u (div 1.0 3.0))) (expect (ulp o 1)))");
+  vc_program *p = pt_parse_ok(
+      "(program p (buffer o f32 1 write)"
+      " (entry (store o 0u (div 1.0 3.0))) (expect (ulp o 1)))");
   assert_int_equal(p->entry->kids[0]->kids[1]->op, VC_DIV);
   vc_program_free(p);
 }
 
 static void limits_at_the_edge(void **state) {
   (void)state;
-  vc_program *p = pt_parse_ok("(program p (workgroup 1024) (grid 4095 1024)"
-                              " (buffer b u32 268435456 write) (shared s u32 8192)"
-                              " (fixpoint (max 1000000)) (entry))");
+  vc_program *p = pt_parse_ok(
+      "(program p (workgroup 1024) (grid 4095 1024)"
+      " (buffer b u32 268435456 write) (shared s u32 8192)"
+      " (fixpoint (max 1000000)) (entry))");
   assert_true(vc_program_invocations(p) == 1024ull * 4095 * 1024);
   vc_program_free(p);
   p = pt_parse_ok("(program p (workgroup 1 1 1024) (grid 65535 1 1) (entry))");
@@ -355,11 +363,11 @@ static void limits_at_the_edge(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(header_and_defaults), cmocka_unit_test(forms_in_any_order),
-      cmocka_unit_test(initialisers),        cmocka_unit_test(literals),
+      cmocka_unit_test(header_and_defaults),   cmocka_unit_test(forms_in_any_order),
+      cmocka_unit_test(initialisers),          cmocka_unit_test(literals),
       cmocka_unit_test(expressions_are_typed), cmocka_unit_test(statements),
-      cmocka_unit_test(symbols_and_scopes),  cmocka_unit_test(crlf_and_comments),
-      cmocka_unit_test(ulp_allows_f32_div),  cmocka_unit_test(limits_at_the_edge),
+      cmocka_unit_test(symbols_and_scopes),    cmocka_unit_test(crlf_and_comments),
+      cmocka_unit_test(ulp_allows_f32_div),    cmocka_unit_test(limits_at_the_edge),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

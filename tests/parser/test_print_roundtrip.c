@@ -27,7 +27,8 @@ static const char *const written[] = {
     "  (buffer zero u32 16 read (init zero))\n"
     "  (buffer iota f32 16 read (init iota))\n"
     "  (buffer fill i32 16 read (init (fill -2147483648)))\n"
-    "  (buffer vals f32 16 read_write (init (values 0x7fc00000f 0x7f800000f 0xff800000f -0.0 1e-45\n"
+    "  (buffer vals f32 16 read_write (init (values 0x7fc00000f 0x7f800000f 0xff800000f -0.0 "
+    "1e-45\n"
     "                                          1.1754942e-38 3.4028235e38 0.1 -2.5e-20 7f)))\n"
     "  (buffer uvals u32 4 read (init (values 4294967295 0 0xdeadbeef)))\n"
     "  (buffer ivals i32 4 read (init (values -2147483648 2147483647i 0xffffffffi)))\n"
@@ -95,28 +96,30 @@ static void written_programs(void **state) {
 /* The canonical layout, exactly. */
 static void canonical_layout(void **state) {
   (void)state;
-  const char *want = "(program lay\n"
-                     "  (doc \"d\")\n"
-                     "  (tags t)\n"
-                     "  (workgroup 1 2)\n"
-                     "  (grid 2)\n"
-                     "  (buffer o f32 9 read_write (init (values\n"
-                     "      1.0f 2.0f 3.0f 4.0f 5.0f 6.0f 7.0f 8.0f\n"
-                     "      9.5f)))\n"
-                     "  (shared s i32 2)\n"
-                     "  (fixpoint (max 2))\n"
-                     "  (expect out-of-bounds)\n"
-                     "  (entry\n"
-                     "    (let a 1u)\n"
-                     "    (if (eq a 2u)\n"
-                     "      (block\n"
-                     "        (return))\n"
-                     "      (loop i 0u a\n"
-                     "        (barrier workgroup)))))\n";
-  const char *good = "(program  lay\n(entry (let a 1) (if (eq a 2u) (block (return)) (loop i 0 a\n"
-                     "(barrier workgroup)))) (expect out-of-bounds) (buffer o f32 9 read_write\n"
-                     "(init (values 1f 2f 3f 4f 5f 6f 7f 8f 9.5))) (shared s i32 2) (grid 2 1 1)\n"
-                     "(fixpoint (max 2)) (doc \"d\") (tags t) (workgroup 1 2))";
+  const char *want =
+      "(program lay\n"
+      "  (doc \"d\")\n"
+      "  (tags t)\n"
+      "  (workgroup 1 2)\n"
+      "  (grid 2)\n"
+      "  (buffer o f32 9 read_write (init (values\n"
+      "      1.0f 2.0f 3.0f 4.0f 5.0f 6.0f 7.0f 8.0f\n"
+      "      9.5f)))\n"
+      "  (shared s i32 2)\n"
+      "  (fixpoint (max 2))\n"
+      "  (expect out-of-bounds)\n"
+      "  (entry\n"
+      "    (let a 1u)\n"
+      "    (if (eq a 2u)\n"
+      "      (block\n"
+      "        (return))\n"
+      "      (loop i 0u a\n"
+      "        (barrier workgroup)))))\n";
+  const char *good =
+      "(program  lay\n(entry (let a 1) (if (eq a 2u) (block (return)) (loop i 0 a\n"
+      "(barrier workgroup)))) (expect out-of-bounds) (buffer o f32 9 read_write\n"
+      "(init (values 1f 2f 3f 4f 5f 6f 7f 8f 9.5))) (shared s i32 2) (grid 2 1 1)\n"
+      "(fixpoint (max 2)) (doc \"d\") (tags t) (workgroup 1 2))";
   vc_program *p = pt_parse_ok(good);
   char *text = pt_print(p);
   assert_string_equal(text, want);
@@ -126,13 +129,15 @@ static void canonical_layout(void **state) {
 
 static void node_on_one_line(void **state) {
   (void)state;
-  vc_program *p = pt_parse_ok("(program p (buffer o u32 4 write) (entry (if (lt (global_id x) 4u)"
-                              " (block (store o 0u 1u) (atomic add o 1u 2u)) (return))))");
+  vc_program *p = pt_parse_ok(
+      "(program p (buffer o u32 4 write) (entry (if (lt (global_id x) 4u)"
+      " (block (store o 0u 1u) (atomic add o 1u 2u)) (return))))");
   vc_strbuf sb;
   vc_sb_init(&sb);
   vc_print_node(p, p->entry->kids[0], &sb);
-  assert_string_equal(vc_sb_str(&sb), "(if (lt (global_id x) 4u) (block (store o 0u 1u) "
-                                      "(atomic add o 1u 2u)) (return))");
+  assert_string_equal(vc_sb_str(&sb),
+                      "(if (lt (global_id x) 4u) (block (store o 0u 1u) "
+                      "(atomic add o 1u 2u)) (return))");
   vc_sb_free(&sb);
   vc_sb_init(&sb);
   vc_print_node(p, p->entry->kids[0]->kids[0], &sb);
@@ -147,8 +152,12 @@ static void spill_buffers_print(void **state) {
   vc_program *p = pt_parse_ok("(program p (buffer o u32 4 write) (entry))");
   vc_buffer *b = vc_arena_alloc(&p->arena, 2 * sizeof *b);
   b[0] = p->buffers[0];
-  b[1] = (vc_buffer){.name = "__spill0", .type = VC_F32, .count = 64, .access = VC_READ_WRITE,
-                     .init = {.kind = VC_INIT_NONE}, .role = VC_ROLE_SPILL};
+  b[1] = (vc_buffer){.name = "__spill0",
+                     .type = VC_F32,
+                     .count = 64,
+                     .access = VC_READ_WRITE,
+                     .init = {.kind = VC_INIT_NONE},
+                     .role = VC_ROLE_SPILL};
   p->buffers = b;
   p->nbuffers = 2;
   char *text = pt_print(p);
@@ -226,9 +235,9 @@ static void corpus_programs(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(written_programs),    cmocka_unit_test(canonical_layout),
-      cmocka_unit_test(node_on_one_line),    cmocka_unit_test(spill_buffers_print),
-      cmocka_unit_test(generated_programs),  cmocka_unit_test(corpus_programs),
+      cmocka_unit_test(written_programs),   cmocka_unit_test(canonical_layout),
+      cmocka_unit_test(node_on_one_line),   cmocka_unit_test(spill_buffers_print),
+      cmocka_unit_test(generated_programs), cmocka_unit_test(corpus_programs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
