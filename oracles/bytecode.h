@@ -9,6 +9,7 @@
 #ifndef VC_ORACLE_BYTECODE_H
 #define VC_ORACLE_BYTECODE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "harness/arena.h"
@@ -79,6 +80,7 @@ typedef struct vc_oracle_mem {
   uint32_t count;
   vc_space space;
   uint32_t offset; /* shared arrays: first word in the workgroup memory block */
+  bool tracked;    /* the checks watch it: shared, or written by some instruction */
 } vc_oracle_mem;
 
 struct vc_oracle {

@@ -372,14 +372,17 @@ static void find_persistent(cc *c) {
   o->npersist = n;
 }
 
-static void find_shared_use(vc_oracle *o) {
+/* Which shared arrays each segment uses (only those are poisoned), and
+   which slots the checks must watch: a slot nothing writes cannot race. */
+static void find_memory_use(vc_oracle *o) {
   o->seg_shared = vc_arena_alloc(&o->arena, (size_t)o->nsegs * o->nshared + 1);
   uint32_t seg = 0;
   for (uint32_t pc = 0; pc < o->ncode; pc++) {
     const vc_ins *i = &o->code[pc];
-    bool mem = i->op == VC_OP_LOAD || i->op == VC_OP_STORE || i->op == VC_OP_ATOM ||
-               i->op == VC_OP_CAS;
-    if (mem && i->m >= o->nbuffers) o->seg_shared[(size_t)seg * o->nshared + i->m - o->nbuffers] = 1;
+    bool writes = i->op == VC_OP_STORE || i->op == VC_OP_ATOM || i->op == VC_OP_CAS;
+    if ((writes || i->op == VC_OP_LOAD) && i->m >= o->nbuffers)
+      o->seg_shared[(size_t)seg * o->nshared + i->m - o->nbuffers] = 1;
+    if (writes) o->mem[i->m].tracked = true;
     if (i->op == VC_OP_END) seg++;
   }
 }
@@ -410,6 +413,7 @@ static int copy_tables(vc_oracle *o, const vc_program *p, vc_error *err) {
     m->type = p->shared[i].type;
     m->count = p->shared[i].count;
     m->space = VC_SPACE_SHARED;
+    m->tracked = true; /* reads before any write are reported */
     m->offset = o->shared_words;
     if ((uint64_t)o->shared_words + m->count > VC_MAX_SHARED_BYTES / 4)
       return vc_fail(err, VC_ERR_LIMIT, "oracle: %s: shared arrays exceed %u bytes", o->name,
@@ -443,7 +447,7 @@ int vc_oracle_compile(const vc_program *p, vc_oracle **out, vc_error *err) {
   emit(&c, VC_OP_END, p->entry->loc, 0, 0, 0, 0);
   if (!c.failed) {
     find_persistent(&c);
-    find_shared_use(o);
+    find_memory_use(o);
   }
   free(c.rd);
   free(c.wr);

@@ -28,7 +28,7 @@ static uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint32_t i
     vc_note_oob(m, pc, i->m, idx);
     return NULL;
   }
-  if (m->checks) vc_shadow_access(m, pc, i->m, idx, acc);
+  if (m->checks && m->o->mem[i->m].tracked) vc_shadow_access(m, pc, i->m, idx, acc);
   return m->failed ? NULL : &s->data[idx];
 }
 

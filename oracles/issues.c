@@ -28,6 +28,13 @@ static void describe(vc_oracle_issue *is, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* "segment 1", or "segment 1 of pass 3" in a fixpoint program. */
+static const char *segment(const vc_machine *m, char *buf, size_t n) {
+  if (m->o->fixpoint.present) snprintf(buf, n, "segment %u of pass %u", m->seg, m->pass + 1);
+  else snprintf(buf, n, "segment %u", m->seg);
+  return buf;
+}
+
 static const char *access_name(vc_acc acc) {
   static const char *const names[] = {"load", "store", "atomic"};
   return names[acc];
@@ -43,9 +50,10 @@ void vc_note_oob(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
   const vc_oracle_mem *mem = &m->o->mem[slot];
   place(m, is, slot, idx);
   is->inv_a = m->cur;
-  describe(is, "out-of-bounds %s of %s[%u] (%u elements) by invocation %u (workgroup %u) in segment %u at %u:%u",
+  char seg[48];
+  describe(is, "out-of-bounds %s of %s[%u] (%u elements) by invocation %u (workgroup %u) in %s at %u:%u",
            access_name(access_of(&m->o->code[pc])), mem->name, idx, mem->count, m->cur, m->wg,
-           m->seg, is->loc.line, is->loc.col);
+           segment(m, seg, sizeof seg), is->loc.line, is->loc.col);
 }
 
 void vc_note_race(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, vc_acc acc,
@@ -55,8 +63,10 @@ void vc_note_race(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, vc_ac
   place(m, is, slot, idx);
   is->inv_a = m->cur;
   is->inv_b = other;
-  describe(is, "data race on %s[%u] in segment %u: %s by invocation %u at %u:%u and %s by invocation %u %s",
-           m->o->mem[slot].name, idx, m->seg, access_name(acc), m->cur, is->loc.line, is->loc.col,
+  char seg[48];
+  describe(is, "data race on %s[%u] in %s: %s by invocation %u at %u:%u and %s by invocation %u %s",
+           m->o->mem[slot].name, idx, segment(m, seg, sizeof seg), access_name(acc), m->cur,
+           is->loc.line, is->loc.col,
            access_name(other_acc), other,
            earlier ? "of another workgroup" : "of the same workgroup with no barrier between");
 }
@@ -66,9 +76,10 @@ void vc_note_uninit(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
   if (!is) return;
   place(m, is, slot, idx);
   is->inv_a = m->cur;
-  describe(is, "%s of workgroup memory %s[%u] before any write in segment %u by invocation %u (workgroup %u) at %u:%u",
-           access_name(access_of(&m->o->code[pc])), m->o->mem[slot].name, idx, m->seg, m->cur,
-           m->wg, is->loc.line, is->loc.col);
+  char seg[48];
+  describe(is, "%s of workgroup memory %s[%u] before any write in %s by invocation %u (workgroup %u) at %u:%u",
+           access_name(access_of(&m->o->code[pc])), m->o->mem[slot].name, idx,
+           segment(m, seg, sizeof seg), m->cur, m->wg, is->loc.line, is->loc.col);
 }
 
 static void where(const vc_machine *m, const vc_inv *v, char *buf, size_t n) {
@@ -81,11 +92,11 @@ static void where(const vc_machine *m, const vc_inv *v, char *buf, size_t n) {
 void vc_note_barrier(vc_machine *m, uint32_t waiter, uint32_t other) {
   vc_oracle_issue *is = count(m, VC_ISSUE_BARRIER, m->inv[waiter].pc);
   if (!is) return;
-  char what[64];
+  char what[64], seg[48];
   where(m, &m->inv[other], what, sizeof what);
   is->inv_a = m->wg_base + waiter;
   is->inv_b = m->wg_base + other;
-  describe(is, "workgroup barrier at %u:%u not reached by all invocations of workgroup %u in segment %u: invocation %u waits there, invocation %u %s",
-           is->loc.line, is->loc.col, m->wg, m->seg, (uint32_t)is->inv_a, (uint32_t)is->inv_b,
-           what);
+  describe(is, "workgroup barrier at %u:%u not reached by all invocations of workgroup %u in %s: invocation %u waits there, invocation %u %s",
+           is->loc.line, is->loc.col, m->wg, segment(m, seg, sizeof seg), (uint32_t)is->inv_a,
+           (uint32_t)is->inv_b, what);
 }

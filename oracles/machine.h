@@ -47,6 +47,7 @@ typedef struct vc_machine {
   uint32_t *persist;       /* invocations * o->npersist: registers across grid barriers */
   uint64_t nwg;            /* workgroups in the grid */
   /* where execution is */
+  uint32_t pass;           /* fixpoint pass, from 0 */
   uint32_t seg;
   uint32_t wg;             /* linear id of the current workgroup */
   uint32_t group[3];       /* its group_id */

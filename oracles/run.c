@@ -186,6 +186,7 @@ static void run_passes(vc_machine *m, uint32_t *const *buffers, const vc_oracle_
   uint32_t max = fp->present ? fp->max : 1;
   uint32_t *flag = fp->present && fp->has_flag ? buffers[fp->flag] : NULL;
   for (uint32_t pass = 0; pass < max && !m->failed; pass++) {
+    m->pass = pass;
     if (flag) flag[0] = 0;
     for (uint32_t seg = 0; seg < m->o->nsegs && !m->failed; seg++) run_segment(m, opts, pass, seg);
     m->rep->passes = pass + 1;

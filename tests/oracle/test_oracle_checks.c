@@ -257,6 +257,19 @@ static void barrier_not_reached_by_all(void **state) {
   vt_done(&r);
 }
 
+static void messages_name_the_fixpoint_pass(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program fp (fixpoint (max 3)) (grid 2) (buffer b u32 1 read_write)\n"
+          " (entry (barrier grid) (store b 0u (group_id x))))",
+          NULL);
+  assert_only(&r, VC_ISSUE_RACE, 3);
+  assert_int_equal(r.rep.issues[VC_ISSUE_RACE].segment, 1);
+  assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "data race on b[0] in segment 1 of pass 1:");
+  vt_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(out_of_bounds_without_expect),
@@ -268,6 +281,7 @@ int main(void) {
       cmocka_unit_test(barrier_does_not_order_other_workgroups),
       cmocka_unit_test(atomic_and_plain_access_race),
       cmocka_unit_test(barrier_not_reached_by_all),
+      cmocka_unit_test(messages_name_the_fixpoint_pass),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

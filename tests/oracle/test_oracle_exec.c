@@ -266,6 +266,29 @@ static void disassembly_shows_the_bytecode(void **state) {
   vt_done(&r);
 }
 
+/* The validator refuses such text; a program built otherwise is refused too. */
+static void grid_barrier_under_if_is_refused(void **state) {
+  (void)state;
+  vc_program *p = vc_program_new();
+  p->name = "g";
+  p->entry = vc_node_new(p, VC_S_BLOCK, (vc_loc){1, 1}, 0);
+  vc_node *cond = vc_node_new(p, VC_E_LIT, (vc_loc){3, 9}, 0);
+  cond->type = VC_U32;
+  cond->bits = 1;
+  vc_node *bar = vc_node_new(p, VC_S_BARRIER, (vc_loc){3, 12}, 0);
+  bar->op = VC_BARRIER_GRID;
+  vc_node *branch = vc_node_new(p, VC_S_IF, (vc_loc){3, 5}, 2);
+  branch->kids[0] = cond;
+  branch->kids[1] = bar;
+  vc_node_append(p, p->entry, branch);
+  vc_oracle *o = (vc_oracle *)p; /* must be reset */
+  vc_error err = {0};
+  assert_int_equal(vc_oracle_compile(p, &o, &err), VC_ERR_INVALID);
+  assert_null(o);
+  assert_non_null(strstr(err.msg, "g:3:12: oracle: grid barrier inside if or loop"));
+  vc_program_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(out_of_bounds_load_zero_store_dropped),
@@ -278,6 +301,7 @@ int main(void) {
       cmocka_unit_test(fixpoint_by_flag),
       cmocka_unit_test(fixpoint_fixed_passes),
       cmocka_unit_test(disassembly_shows_the_bytecode),
+      cmocka_unit_test(grid_barrier_under_if_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
