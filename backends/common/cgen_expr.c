@@ -59,6 +59,14 @@ static void temp_begin(vc_cg *g, vc_type t, vc_cg_val *v) {
 
 static void temp_end(vc_cg *g) { vc_sb_puts(g->out, ";\n"); }
 
+void vc_cg_copy(vc_cg *g, vc_cg_val *v) {
+  char was[sizeof v->s];
+  memcpy(was, v->s, sizeof was);
+  temp_begin(g, v->type, v);
+  vc_sb_puts(g->out, was);
+  temp_end(g);
+}
+
 static const char *zero_of(vc_type t) {
   return t == VC_U32 ? "0u" : t == VC_I32 ? "0" : "0.0f";
 }

@@ -58,38 +58,23 @@ static void div_rem_u32(const spell *s, vc_strbuf *o, const char *name, char op)
                s->q, s->U, name, s->U, s->U, op);
 }
 
-/* Truncating i32 division on the magnitudes as u32, so that INT_MIN / -1
-   wraps to INT_MIN instead of trapping, and the result does not depend on
-   the language's rules for negative operands. */
-static void magnitudes(const spell *s, vc_strbuf *o) {
+/* Truncating i32 division and remainder on the magnitudes as u32, so that
+   INT_MIN / -1 wraps to INT_MIN instead of trapping, and the result does not
+   depend on the language's rules for negative operands. The quotient is
+   negated when the signs differ; the remainder takes the dividend's sign. */
+static void div_rem_i32(const spell *s, vc_strbuf *o, bool div) {
   vc_sb_printf(o,
+               "%s%s vc_%s_i32(%s a, %s b) {\n"
                "  if (b == 0) return 0;\n"
                "  %s ua = (a < 0) ? 0u - %s : %s;\n"
-               "  %s ub = (b < 0) ? 0u - %s : %s;\n",
-               s->U, s->u_a, s->u_a, s->U, s->u_b, s->u_b);
-}
-
-static void div_i32(const spell *s, vc_strbuf *o) {
-  vc_sb_printf(o, "%s%s vc_div_i32(%s a, %s b) {\n", s->q, s->I, s->I, s->I);
-  magnitudes(s, o);
-  vc_sb_printf(o,
-               "  %s q = ua / ub;\n"
-               "  if ((a < 0) != (b < 0)) return %s;\n"
+               "  %s ub = (b < 0) ? 0u - %s : %s;\n"
+               "  %s %c = ua %s ub;\n"
+               "  if (%s) return %s;\n"
                "  return %s;\n"
                "}\n\n",
-               s->U, s->i_negq, s->i_q);
-}
-
-/* The remainder takes the dividend's sign. */
-static void rem_i32(const spell *s, vc_strbuf *o) {
-  vc_sb_printf(o, "%s%s vc_rem_i32(%s a, %s b) {\n", s->q, s->I, s->I, s->I);
-  magnitudes(s, o);
-  vc_sb_printf(o,
-               "  %s r = ua %% ub;\n"
-               "  if (a < 0) return %s;\n"
-               "  return %s;\n"
-               "}\n\n",
-               s->U, s->i_negr, s->i_r);
+               s->q, s->I, div ? "div" : "rem", s->I, s->I, s->U, s->u_a, s->u_a, s->U, s->u_b,
+               s->u_b, s->U, div ? 'q' : 'r', div ? "/" : "%", div ? "(a < 0) != (b < 0)" : "a < 0",
+               div ? s->i_negq : s->i_negr, div ? s->i_q : s->i_r);
 }
 
 /* On the bits: a compiler's isnan may be folded away under its float model. */
@@ -144,8 +129,8 @@ void vc_cg_helpers(const vc_cgen_dialect *d, unsigned mask, vc_strbuf *out) {
   spell_init(&s, d);
   if (mask & VC_CG_H_DIV_U32) div_rem_u32(&s, out, "vc_div_u32", '/');
   if (mask & VC_CG_H_REM_U32) div_rem_u32(&s, out, "vc_rem_u32", '%');
-  if (mask & VC_CG_H_DIV_I32) div_i32(&s, out);
-  if (mask & VC_CG_H_REM_I32) rem_i32(&s, out);
+  if (mask & VC_CG_H_DIV_I32) div_rem_i32(&s, out, true);
+  if (mask & VC_CG_H_REM_I32) div_rem_i32(&s, out, false);
   if (mask & VC_CG_H_ISNAN) isnan_f32(&s, out);
   if (mask & VC_CG_H_F32_TO_I32) f32_to_i32(&s, out);
   if (mask & VC_CG_H_F32_TO_U32) f32_to_u32(&s, out);

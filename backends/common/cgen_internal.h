@@ -52,6 +52,8 @@ void vc_cg_bitcast(const vc_cg *g, vc_type to, vc_type from, const char *x, vc_s
 
 /* Evaluates expression n (operands first, left to right) into *v. */
 void vc_cg_expr(vc_cg *g, const vc_node *n, vc_cg_val *v);
+/* Replaces *v by a new temporary holding its current value. */
+void vc_cg_copy(vc_cg *g, vc_cg_val *v);
 /* A guarded store, or a guarded atomic whose result is dropped (result
    NULL) or kept in the temporary named by result (declared and zeroed). */
 void vc_cg_store(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_val *val);

@@ -66,7 +66,8 @@ static int find_device(uint32_t index, cl_platform_id *pp, cl_device_id *dp, vc_
     cl_uint nd = devices_of(ps[i]);
     if (index < seen + nd) {
       cl_device_id *ds = calloc(nd, sizeof *ds);
-      cl_int st = ds ? clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, nd, ds, NULL) : CL_OUT_OF_HOST_MEMORY;
+      cl_int st = CL_OUT_OF_HOST_MEMORY;
+      if (ds) st = clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, nd, ds, NULL);
       if (st == CL_SUCCESS) {
         *pp = ps[i];
         *dp = ds[index - seen];
@@ -95,7 +96,8 @@ static void clean_copy(char *out, size_t n, const char *src) {
 static void info_str(cl_device_id d, cl_platform_id p, cl_uint what, char *out, size_t n) {
   size_t size = 0;
   out[0] = '\0';
-  cl_int st = d ? clGetDeviceInfo(d, what, 0, NULL, &size) : clGetPlatformInfo(p, what, 0, NULL, &size);
+  cl_int st = d ? clGetDeviceInfo(d, what, 0, NULL, &size)
+                : clGetPlatformInfo(p, what, 0, NULL, &size);
   if (st != CL_SUCCESS || size == 0) return;
   char *tmp = malloc(size + 1);
   if (!tmp) return;
@@ -109,10 +111,6 @@ static void info_str(cl_device_id d, cl_platform_id p, cl_uint what, char *out, 
 
 static void dev_str(cl_device_id d, cl_device_info what, char *out, size_t n) {
   info_str(d, NULL, what, out, n);
-}
-
-static void plat_str(cl_platform_id p, cl_platform_info what, char *out, size_t n) {
-  info_str(NULL, p, what, out, n);
 }
 
 static cl_ulong dev_ulong(cl_device_id d, cl_device_info what) {
@@ -254,13 +252,25 @@ static void api_version(cl_device_id d, char *out, size_t n) {
     snprintf(out, n, "%s", v);
 }
 
+/* String properties recorded verbatim in extra. */
+static const struct {
+  const char *key;
+  bool platform;
+  cl_uint what;
+} strings[] = {
+    {"platform_name", true, CL_PLATFORM_NAME},     {"platform_version", true, CL_PLATFORM_VERSION},
+    {"platform_vendor", true, CL_PLATFORM_VENDOR}, {"device_vendor", false, CL_DEVICE_VENDOR},
+    {"device_version", false, CL_DEVICE_VERSION},
+    {"opencl_c_version", false, CL_DEVICE_OPENCL_C_VERSION},
+};
+
 int vc_ocl_describe(vc_dev *d, vc_device_info *info, vc_error *err) {
   (void)err;
   char s[1024];
   memset(info, 0, sizeof *info);
   snprintf(info->api, sizeof info->api, "opencl");
   api_version(d->device, info->api_version, sizeof info->api_version);
-  plat_str(d->platform, CL_PLATFORM_NAME, info->driver_name, sizeof info->driver_name);
+  info_str(NULL, d->platform, CL_PLATFORM_NAME, info->driver_name, sizeof info->driver_name);
   dev_str(d->device, CL_DRIVER_VERSION, info->driver_version, sizeof info->driver_version);
   info->vendor_id = dev_uint(d->device, CL_DEVICE_VENDOR_ID);
   dev_str(d->device, CL_DEVICE_NAME, info->device_name, sizeof info->device_name);
@@ -278,18 +288,10 @@ int vc_ocl_describe(vc_dev *d, vc_device_info *info, vc_error *err) {
   info->cooperative = false; /* OpenCL promises no co-residency */
   float_env(d->device, info->float_env, sizeof info->float_env);
 
-  plat_str(d->platform, CL_PLATFORM_NAME, s, sizeof s);
-  extra_line(info, "platform_name", s);
-  plat_str(d->platform, CL_PLATFORM_VERSION, s, sizeof s);
-  extra_line(info, "platform_version", s);
-  plat_str(d->platform, CL_PLATFORM_VENDOR, s, sizeof s);
-  extra_line(info, "platform_vendor", s);
-  dev_str(d->device, CL_DEVICE_VENDOR, s, sizeof s);
-  extra_line(info, "device_vendor", s);
-  dev_str(d->device, CL_DEVICE_VERSION, s, sizeof s);
-  extra_line(info, "device_version", s);
-  dev_str(d->device, CL_DEVICE_OPENCL_C_VERSION, s, sizeof s);
-  extra_line(info, "opencl_c_version", s);
+  for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
+    info_str(strings[i].platform ? NULL : d->device, d->platform, strings[i].what, s, sizeof s);
+    extra_line(info, strings[i].key, s);
+  }
   extra_line(info, "build_std", d->cl_std);
   extra_u64(info, "profiling_timer_resolution_ns",
             dev_size(d->device, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
@@ -301,6 +303,6 @@ int vc_ocl_describe(vc_dev *d, vc_device_info *info, vc_error *err) {
                                   : type & CL_DEVICE_TYPE_CPU ? "cpu"
                                                               : "other");
   dev_str(d->device, CL_DEVICE_EXTENSIONS, s, sizeof s);
-  extra_line(info, "extensions", s);
+  extra_line(info, "extensions", s); /* last: the longest, cut at the end of extra */
   return 0;
 }

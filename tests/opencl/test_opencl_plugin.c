@@ -95,7 +95,8 @@ static void describes_device(void **state) {
   assert_true(info.max_buffer_bytes > 0 && info.max_buffer_bytes <= info.global_mem_bytes);
   assert_true(info.timestamps);
   assert_false(info.cooperative);
-  assert_true(strstr(info.float_env, "denorm32=preserve") || strstr(info.float_env, "denorm32=flush"));
+  assert_true(strstr(info.float_env, "denorm32=preserve") ||
+              strstr(info.float_env, "denorm32=flush"));
   const char *keys[] = {"platform_name=", "platform_version=", "opencl_c_version=OpenCL C ",
                         "profiling_timer_resolution_ns=", "build_std=CL"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -273,7 +274,8 @@ static int child_count(void) {
 }
 
 extern char **environ;
-static const char *self; /* this test's binary (argv[0]: under valgrind /proc/self/exe is valgrind) */
+/* This test's binary: argv[0], since under valgrind /proc/self/exe is valgrind. */
+static const char *self;
 
 /* The environment with OCL_ICD_VENDORS=dir; made before fork, since the
    child may only make async-signal-safe calls before exec. */
