@@ -67,6 +67,10 @@ typedef struct vc_native_desc {
   uint32_t nsegments;
   const vc_program *const *segments;
   const uint32_t *const *bind;     /* bind[s][k]: plan index of segment s's buffer k */
+  const vc_shared *shared;         /* the whole program's shared arrays */
+  uint32_t nshared;
+  const uint32_t *const *shared_bind; /* shared_bind[s][k]: index in shared of segment s's
+                                         shared array k */
   vc_fixpoint fixpoint;            /* flag is a plan index */
 } vc_native_desc;
 

@@ -443,11 +443,14 @@ static void bind_buffers(seg_builder *b, vc_split_segment *seg) {
   for (uint32_t i = 0; i < sp->src->nshared; i++) ns += sused[i];
   p->nshared = ns;
   p->shared = vc_arena_alloc(&p->arena, (ns ? ns : 1) * sizeof *p->shared);
+  seg->sbind = vc_arena_alloc(&out->arena, (ns ? ns : 1) * sizeof *seg->sbind);
+  seg->nsbind = ns;
   k = 0;
   for (uint32_t i = 0; i < sp->src->nshared; i++) {
     if (!sused[i]) continue;
     p->shared[k] = sp->src->shared[i];
     p->shared[k].name = vc_arena_strdup(&p->arena, sp->src->shared[i].name);
+    seg->sbind[k] = i;
     smap[i] = k++;
   }
   remap_mem(p->entry, map, smap);
@@ -624,15 +627,20 @@ void vc_split_native_desc(const vc_split *s, vc_native_desc *d) {
   vc_split *m = (vc_split *)(uintptr_t)s; /* the arrays are built lazily into its arena */
   const vc_program **segs = vc_arena_alloc(&m->arena, s->nsegs * sizeof *segs);
   const uint32_t **bind = vc_arena_alloc(&m->arena, s->nsegs * sizeof *bind);
+  const uint32_t **sbind = vc_arena_alloc(&m->arena, s->nsegs * sizeof *sbind);
   for (uint32_t k = 0; k < s->nsegs; k++) {
     segs[k] = s->segs[k].prog;
     bind[k] = s->segs[k].bind;
+    sbind[k] = s->segs[k].sbind;
   }
   d->buffers = s->buffers;
   d->nbuffers = s->nbuffers;
   d->nsegments = s->nsegs;
   d->segments = segs;
   d->bind = bind;
+  d->shared = s->src->shared;
+  d->nshared = s->src->nshared;
+  d->shared_bind = sbind;
   d->fixpoint = s->src->fixpoint;
 }
 

@@ -19,6 +19,8 @@ typedef struct vc_split_segment {
   vc_program *prog;      /* no grid barrier, no fixpoint; buffers: those it touches */
   uint32_t *bind;        /* bind[k]: plan index of prog->buffers[k] */
   uint32_t nbind;
+  uint32_t *sbind;       /* sbind[k]: source program shared array of prog->shared[k] */
+  uint32_t nsbind;
   uint32_t *spill_in;    /* symbols (of the source program) reloaded at the start */
   uint32_t nspill_in;
   uint32_t *spill_out;   /* symbols saved at the end and before each return */
