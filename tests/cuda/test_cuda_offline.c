@@ -1,0 +1,192 @@
+/* Every program of tests/cuda/programs, cut by the splitter into segment
+ * kernels, compiled offline for sm_90: the oracle finds each program valid,
+ * NVRTC gives PTX without contraction, and ptxas assembles it. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/inputs.h"
+#include "harness/parse.h"
+#include "tests/cuda/cuda_fixture.h"
+#include "harness/split.h"
+#include "oracles/oracle.h"
+
+#define PROGRAMS VC_SOURCE_DIR "/tests/cuda/programs"
+#define MAX_PROGRAMS 64
+
+static vc_plugin plugin;
+static char *paths[MAX_PROGRAMS];
+static unsigned npaths;
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int setup(void **state) {
+  (void)state;
+  if (cuda_fixture_load(&plugin) != 0) return -1;
+  DIR *d = opendir(PROGRAMS);
+  if (!d) return -1;
+  for (struct dirent *de; (de = readdir(d)) && npaths < MAX_PROGRAMS;) {
+    size_t n = strlen(de->d_name);
+    if (n < 6 || strcmp(de->d_name + n - 5, ".vyre") != 0) continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", PROGRAMS, de->d_name);
+    paths[npaths++] = strdup(path);
+  }
+  closedir(d);
+  qsort(paths, npaths, sizeof paths[0], by_name);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  for (unsigned i = 0; i < npaths; i++) free(paths[i]);
+  vc_plugin_unload(&plugin);
+  return 0;
+}
+
+static vc_program *parse_or_fail(const char *path) {
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *p = vc_parse_file(path, &d);
+  if (!p) {
+    vc_diags_print(&d, stderr);
+    vc_diags_free(&d);
+    fail_msg("%s does not parse", path);
+  }
+  vc_diags_free(&d);
+  return p;
+}
+
+/* The smoke run compares the device with the oracle on these programs:
+   they must be valid, or a GPU failure would prove nothing. */
+static void programs_valid(void **state) {
+  (void)state;
+  assert_true(npaths >= 8);
+  for (unsigned i = 0; i < npaths; i++) {
+    vc_program *p = parse_or_fail(paths[i]);
+    uint32_t *bufs[VC_MAX_BUFFERS];
+    for (uint32_t b = 0; b < p->nbuffers; b++) {
+      bufs[b] = calloc(p->buffers[b].count, 4);
+      vc_inputs_fill(&p->buffers[b], bufs[b]);
+    }
+    vc_oracle *o = NULL;
+    vc_oracle_report r;
+    vc_oracle_opts opts = {.order = VC_ORDER_FORWARD};
+    vc_error e;
+    int rc = vc_oracle_compile(p, &o, &e);
+    if (rc == 0) rc = vc_oracle_run(o, bufs, &opts, &r, &e);
+    char why[512] = "";
+    if (rc != 0) fail_msg("%s: oracle: %s", paths[i], e.msg);
+    if (vc_oracle_invalid(p, &r, why, sizeof why)) fail_msg("%s: invalid: %s", paths[i], why);
+    vc_oracle_free(o);
+    for (uint32_t b = 0; b < p->nbuffers; b++) free(bufs[b]);
+    vc_program_free(p);
+  }
+}
+
+/* Calls fn for the PTX of every segment kernel of every program. */
+static void each_ptx(void (*fn)(const char *label, const char *ptx, uint32_t nbufs)) {
+  for (unsigned i = 0; i < npaths; i++) {
+    vc_program *p = parse_or_fail(paths[i]);
+    vc_split *s = NULL;
+    vc_error e;
+    if (vc_split_program(p, &s, &e) != 0) fail_msg("%s: split: %s", paths[i], e.msg);
+    for (uint32_t g = 0; g < s->nsegs; g++) {
+      char label[64], where[1200];
+      snprintf(label, sizeof label, "segment %u", g);
+      vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = s->segs[g].prog, .label = label};
+      void *ptx = NULL;
+      size_t size = 0;
+      char *log = NULL;
+      if (plugin.ops->compile_offline(&k, "sm_90", &ptx, &size, &log, &e) != 0)
+        fail_msg("%s: %s", paths[i], e.msg);
+      snprintf(where, sizeof where, "%s, %s", paths[i], label);
+      fn(where, ptx, s->segs[g].prog->nbuffers);
+      free(ptx);
+      free(log);
+    }
+    vc_split_free(s);
+    vc_program_free(p);
+  }
+}
+
+static unsigned count_of(const char *text, const char *what) {
+  unsigned n = 0;
+  for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
+  return n;
+}
+
+static unsigned kernels;
+
+static void check_ptx(const char *where, const char *ptx, uint32_t nbufs) {
+  if (!strstr(ptx, ".visible .entry vc_main(")) fail_msg("%s: no vc_main entry", where);
+  if (!strstr(ptx, ".target sm_90")) fail_msg("%s: not for sm_90", where);
+  /* one 64-bit address parameter per bound buffer */
+  if (count_of(ptx, ".param .u64 vc_main_param_") != nbufs)
+    fail_msg("%s: %u kernel parameters, %u buffers", where,
+             count_of(ptx, ".param .u64 vc_main_param_"), nbufs);
+  /* the core never asks for a fused multiply-add: any would be contraction.
+     Without --fmad=false NVRTC writes mul.f32/add.f32, which ptxas may
+     fuse; an explicit .rn forbids that. */
+  if (strstr(ptx, "fma.")) fail_msg("%s: PTX contracts into fma", where);
+  const char *fusable[] = {"mul.f32", "add.f32", "sub.f32"};
+  for (size_t i = 0; i < sizeof fusable / sizeof fusable[0]; i++)
+    if (strstr(ptx, fusable[i])) fail_msg("%s: PTX has %s without .rn", where, fusable[i]);
+  if (strstr(ptx, ".ftz")) fail_msg("%s: PTX flushes denormals", where);
+  kernels++;
+}
+
+static void offline_ptx(void **state) {
+  (void)state;
+  kernels = 0;
+  each_ptx(check_ptx);
+  assert_true(kernels > npaths); /* the split programs give more than one kernel */
+}
+
+static void assemble(const char *where, const char *ptx, uint32_t nbufs) {
+  (void)nbufs;
+  char path[] = "/tmp/vc-cuda-ptx-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  size_t n = strlen(ptx);
+  assert_int_equal(write(fd, ptx, n), (ssize_t)n);
+  close(fd);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 -o /dev/null '%s' 2>&1", VC_PTXAS, path);
+  int status = system(cmd);
+  unlink(path);
+  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fail_msg("%s: ptxas -arch=sm_90 refused the PTX (status %d)", where, status);
+  kernels++;
+}
+
+static void ptxas_assembles(void **state) {
+  (void)state;
+  if (VC_PTXAS[0] == '\0') {
+    fprintf(stderr, "ptxas was not found when the build was configured: PTX not assembled\n");
+    skip();
+  }
+  kernels = 0;
+  each_ptx(assemble);
+  assert_true(kernels > npaths);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(programs_valid),
+      cmocka_unit_test(offline_ptx),
+      cmocka_unit_test(ptxas_assembles),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

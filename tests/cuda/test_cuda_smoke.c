@@ -1,0 +1,52 @@
+/* vc-cuda-smoke, the GPU machine's check, as far as it runs here: its
+ * usage and its answer when there is no driver. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "harness/exitcodes.h"
+
+#define SMOKE VC_BINARY_DIR "/vc-cuda-smoke"
+
+/* Runs the smoke tool; its exit status, its output in out. */
+static int run(const char *env, const char *args, char *out, size_t n) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "%s '%s' %s 2>&1", env, SMOKE, args);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t len = fread(out, 1, n - 1, p);
+  out[len] = '\0';
+  int status = pclose(p);
+  assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+static void usage(void **state) {
+  (void)state;
+  char out[4096];
+  assert_int_equal(run("", "--bogus", out, sizeof out), VC_EXIT_USAGE);
+  assert_non_null(strstr(out, "usage: vc-cuda-smoke"));
+}
+
+static void no_driver(void **state) {
+  (void)state;
+  char out[4096];
+  int rc = run("VYRE_CONFORM_LIBCUDA=/nonexistent/libcuda.so.1",
+               VC_SOURCE_DIR "/tests/cuda/programs/ops_u32.vyre", out, sizeof out);
+  assert_int_equal(rc, VC_EXIT_NO_BACKEND);
+  assert_non_null(strstr(out, "no CUDA driver (/nonexistent/libcuda.so.1: "));
+  assert_non_null(strstr(out, "(no-driver)"));
+  assert_null(strstr(out, "PASS"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(usage), cmocka_unit_test(no_driver)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* The CUDA C the plugin generates for one small program, checked for its
+ * structure (signature, shared arrays, guards, helpers, builtins, atomics,
+ * barriers, bit casts), not byte for byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/parse.h"
+#include "tests/cuda/cuda_fixture.h"
+
+static const char *text =
+    "(program src_check\n"
+    "  (workgroup 64)\n"
+    "  (grid 2)\n"
+    "  (buffer in u32 128 read (init iota))\n"
+    "  (buffer vals i32 128 read_write)\n"
+    "  (buffer fl f32 128 write)\n"
+    "  (shared tile u32 64)\n"
+    "  (entry\n"
+    "    (let i (global_id x))\n"
+    "    (store tile (local_id x) (load in i))\n"
+    "    (barrier workgroup)\n"
+    "    (store vals i (div (load vals i) -3))\n"
+    "    (atomic min vals 0u (cast i32 i))\n"
+    "    (store fl i (cast f32 (cast i32 (max (bitcast f32 (load tile (local_id x))) 1.0))))))\n";
+
+typedef struct fixture {
+  vc_plugin plugin;
+  vc_program *prog;
+  char *src;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  vc_error e;
+  vc_diags d;
+  if (!f) return -1;
+  *state = f;
+  if (cuda_fixture_load(&f->plugin) != 0) return -1;
+  vc_diags_init(&d);
+  f->prog = vc_parse("src_check.vyre", text, strlen(text), &d);
+  vc_diags_print(&d, stderr);
+  vc_diags_free(&d);
+  if (!f->prog) return -1;
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = f->prog, .label = "segment 0"};
+  if (f->plugin.ops->emit(&k, NULL, &f->src, &e) != 0) {
+    fprintf(stderr, "%s\n", e.msg);
+    return -1;
+  }
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  free(f->src);
+  vc_program_free(f->prog);
+  vc_plugin_unload(&f->plugin);
+  free(f);
+  return 0;
+}
+
+static void contains(const char *src, const char *what) {
+  if (!strstr(src, what)) fail_msg("generated source lacks \"%s\":\n%s", what, src);
+}
+
+static void lacks(const char *src, const char *what) {
+  if (strstr(src, what)) fail_msg("generated source has \"%s\":\n%s", what, src);
+}
+
+static void kernel_signature(void **state) {
+  const char *src = ((fixture *)*state)->src;
+  contains(src, "extern \"C\" __global__ void __launch_bounds__(64)\nvc_main(");
+  /* element types by buffer type, in buffer order */
+  contains(src, "vc_main(unsigned int *b0 /* in */, int *b1 /* vals */, float *b2 /* fl */)");
+  contains(src, "__shared__ unsigned int s0[64]; /* tile */");
+  contains(src, "static __device__ void vc_seg0(unsigned int *b0, int *b1, float *b2, "
+                "unsigned int *s0,");
+  contains(src, "unsigned int global_id_x, ");
+  /* the segment runs with the hardware ids, shared arrays passed down */
+  contains(src, "  vc_seg0(b0, b1, b2, s0,");
+}
+
+static void builtins_from_cuda(void **state) {
+  const char *src = ((fixture *)*state)->src;
+  contains(src, "(blockIdx.x * blockDim.x + threadIdx.x)");
+  contains(src, "threadIdx.z");
+  contains(src, "blockIdx.y");
+  contains(src, "gridDim.z");
+  contains(src, "blockDim.y");
+}
+
+/* Every access is guarded by its array's element count. */
+static void guards(void **state) {
+  const char *src = ((fixture *)*state)->src;
+  contains(src, " < 128u) {");
+  contains(src, " < 64u) {");
+}
+
+static void helpers_and_spellings(void **state) {
+  const char *src = ((fixture *)*state)->src;
+  contains(src, "static __device__ int vc_div_i32(int a, int b)");
+  contains(src, "static __device__ unsigned int vc_isnan_f32(float x)");
+  contains(src, "static __device__ float vc_max_f32(float a, float b)");
+  contains(src, "static __device__ int vc_f32_to_i32(float x)");
+  contains(src, "__float_as_uint(x)");
+  contains(src, "__float2int_rz(x)");
+  contains(src, "__int2float_rn(");
+  contains(src, "__uint_as_float(");
+  contains(src, "atomicMin(&b1[");
+  contains(src, "__syncthreads();");
+  /* nothing from headers: isnan on the bits, no fused multiply-add */
+  lacks(src, "#include");
+  lacks(src, "isnan(");
+  lacks(src, "fmaf(");
+  lacks(src, "__fma");
+}
+
+static void native_refused(void **state) {
+  fixture *f = *state;
+  vc_native_desc nd = {0};
+  vc_kernel_desc k = {.kind = VC_KERNEL_NATIVE, .prog = f->prog, .native = &nd, .label = "native"};
+  char *src = NULL;
+  void *bin = NULL;
+  size_t size = 1;
+  vc_error e;
+  assert_int_equal(f->plugin.ops->emit(&k, NULL, &src, &e), VC_ERR_UNSUPPORTED);
+  assert_null(src);
+  assert_non_null(strstr(e.msg, "native mode is not implemented for CUDA yet"));
+  assert_int_equal(f->plugin.ops->compile_offline(&k, "sm_90", &bin, &size, NULL, &e),
+                   VC_ERR_UNSUPPORTED);
+  assert_null(bin);
+  assert_int_equal(size, 0);
+}
+
+static void offline_targets(void **state) {
+  fixture *f = *state;
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = f->prog, .label = "segment 0"};
+  void *bin = NULL;
+  size_t size = 0;
+  char *log = NULL;
+  vc_error e;
+  /* no target: the GPU the project runs on */
+  assert_int_equal(f->plugin.ops->compile_offline(&k, NULL, &bin, &size, &log, &e), 0);
+  assert_int_equal(size, strlen(bin));
+  assert_non_null(strstr(bin, ".target sm_90"));
+  free(bin);
+  free(log);
+  assert_int_equal(f->plugin.ops->compile_offline(&k, "sm_80", &bin, &size, &log, &e), 0);
+  assert_non_null(strstr(bin, ".target sm_80"));
+  free(bin);
+  free(log);
+  assert_int_equal(f->plugin.ops->compile_offline(&k, "spirv1.3", &bin, &size, &log, &e),
+                   VC_ERR_USAGE);
+  assert_null(bin);
+  assert_non_null(strstr(e.msg, "CUDA target 'spirv1.3'"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(kernel_signature),      cmocka_unit_test(builtins_from_cuda),
+      cmocka_unit_test(guards),                cmocka_unit_test(helpers_and_spellings),
+      cmocka_unit_test(native_refused),        cmocka_unit_test(offline_targets),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

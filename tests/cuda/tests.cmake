@@ -1,0 +1,48 @@
+# Tests of the CUDA backend that run without a GPU or driver. The device
+# itself is checked by vc-cuda-smoke on the GPU machine (docs/backend-cuda.md).
+if(NOT TARGET vc-backend-cuda)
+  return()
+endif()
+set(VC_CUDA_TESTS ${CMAKE_CURRENT_LIST_DIR})
+set(VC_CUDA_FIXTURE ${VC_CUDA_TESTS}/cuda_fixture.c)
+
+# The parts, linked directly: options, targets, limits, NVRTC, messages.
+vc_add_test(test_cuda_units SOURCES ${VC_CUDA_TESTS}/test_cuda_units.c
+  LIBS vc_cuda_core LABELS cuda)
+
+# The plugin as the harness loads it, without a driver.
+vc_add_test(test_cuda_plugin SOURCES ${VC_CUDA_TESTS}/test_cuda_plugin.c ${VC_CUDA_FIXTURE}
+  LIBS vc_plugin vc_ir ${CMAKE_DL_LIBS} LABELS cuda)
+
+# Generated CUDA C, checked for its structure.
+vc_add_test(test_cuda_source SOURCES ${VC_CUDA_TESTS}/test_cuda_source.c ${VC_CUDA_FIXTURE}
+  LIBS vc_lang vc_plugin LABELS cuda)
+
+# Every test program, split into segment kernels, through NVRTC and ptxas.
+if(NOT VC_PTXAS)
+  set(VC_PTXAS "")
+endif()
+vc_add_test(test_cuda_offline SOURCES ${VC_CUDA_TESTS}/test_cuda_offline.c ${VC_CUDA_FIXTURE}
+  LIBS vc_lang vc_oracle vc_plugin LABELS cuda)
+target_compile_definitions(test_cuda_offline PRIVATE VC_PTXAS="${VC_PTXAS}")
+
+# Libraries opened at run time that are missing or unusable.
+if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
+  vc_add_test(test_cuda_noload SOURCES ${VC_CUDA_TESTS}/test_cuda_noload.c ${VC_CUDA_FIXTURE}
+    LIBS vc_plugin vc_ir LABELS cuda)
+  target_compile_definitions(test_cuda_noload PRIVATE
+    VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}")
+endif()
+
+# vc-cuda-smoke: built here, run on the GPU machine by hand.
+add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smoke_program.c
+  ${VC_CUDA_TESTS}/smoke_checks.c)
+target_link_libraries(vc-cuda-smoke PRIVATE vc_harness vc_lang vc_oracle vc_plugin vc_warnings)
+set_target_properties(vc-cuda-smoke PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cuda)
+
+foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload test_cuda_smoke)
+  if(TARGET ${t})
+    add_dependencies(${t} vc-backend-cuda vc-cuda-smoke)
+  endif()
+endforeach()
