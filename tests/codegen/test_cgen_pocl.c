@@ -26,7 +26,7 @@ static test_case cases[] = {
     {"int_wrap", false},  {"div_rem", false},    {"shifts", false},   {"f32_minmax", true},
     {"casts", false},     {"oob", false},        {"no_contract", false}, {"denormals", false},
     {"atomics", false},   {"order", false},      {"control", false},  {"f32_ops", false},
-    {"literals", true},   {"builtins", false},   {"shared", false},
+    {"literals", true},   {"builtins", false},   {"shared", false},   {"signedness", false},
 };
 
 static vc_plugin plugin;
