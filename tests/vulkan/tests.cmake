@@ -44,3 +44,10 @@ vc_vk_test(test_vk_semantics SOURCES ${VC_VK_TESTS}/test_vk_semantics.c
 vc_vk_test(test_vk_spirv SOURCES ${VC_VK_TESTS}/test_vk_spirv.c
   LIBS vc_vk_test_util LABELS vulkan)
 target_compile_definitions(test_vk_spirv PRIVATE VC_SPIRV_VAL="${VC_SPIRV_VAL}")
+
+# Figures, not a test: compile times, batched against waited launches, transfer rates.
+add_executable(bench_vk ${VC_VK_TESTS}/bench_vk.c)
+target_link_libraries(bench_vk PRIVATE vc_vk_test_util vc_warnings)
+add_dependencies(bench_vk vc-backend-vulkan)
+target_compile_definitions(bench_vk PRIVATE
+  VC_SOURCE_DIR="${CMAKE_SOURCE_DIR}" VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
