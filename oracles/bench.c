@@ -1,6 +1,7 @@
 /* oracle-bench: bytecode operations per second of the oracle, with and
  * without the race and uninitialised-memory checks, on a program of
- * 1,048,576 invocations (arithmetic, loads, stores and a loop).
+ * 1,048,576 invocations (arithmetic, loads, stores and a loop, then a grid
+ * barrier across which a value is carried).
  *
  *   oracle-bench [ITERATIONS]   loop iterations per invocation, default 16 */
 #include <stdio.h>
@@ -17,14 +18,16 @@
 static const char program_fmt[] =
     "(program bench (workgroup 256) (grid %u)\n"
     " (buffer in u32 %u read (init (random 1)))\n"
-    " (buffer out u32 %u write)\n"
+    " (buffer out u32 %u write) (buffer out2 u32 %u write)\n"
     " (entry (let gid (global_id x))\n"
     "  (var h (load in gid))\n"
     "  (loop i 0u %uu\n"
     "    (let near (load in (and (add gid (mul i 4099u)) %uu)))\n"
     "    (set h (add (mul (xor h (shr h 15u)) 0x2c1b3c6du) (xor near i)))\n"
     "    (if (gt (and h 7u) 3u) (set h (sub h (shl near 3u))))\n"
-    "    (store out gid h))))\n";
+    "    (store out gid h))\n"
+    "  (barrier grid)\n"
+    "  (store out2 gid (add (load out (xor gid 1u)) h))))\n";
 
 static double now(void) {
   struct timespec t;
@@ -53,7 +56,7 @@ static int measure(vc_oracle *o, const vc_program *p, uint32_t **bufs, bool chec
 int main(int argc, char **argv) {
   unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 16;
   static char text[2048];
-  snprintf(text, sizeof text, program_fmt, N / 256, N, N, iters, N - 1);
+  snprintf(text, sizeof text, program_fmt, N / 256, N, N, N, iters, N - 1);
   vc_diags d;
   vc_diags_init(&d);
   vc_program *p = vc_parse("bench.vyre", text, strlen(text), &d);
@@ -71,19 +74,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("oracle-bench: %u invocations, %u loop iterations each\n", N, iters);
-  uint32_t *bufs[2] = {calloc(N, 4), calloc(N, 4)};
+  uint32_t *bufs[3] = {calloc(N, 4), calloc(N, 4), calloc(N, 4)};
   uint32_t *first = calloc(N, 4);
-  int rc = !bufs[0] || !bufs[1] || !first;
+  int rc = !bufs[0] || !bufs[1] || !bufs[2] || !first;
   if (!rc) rc = measure(o, p, bufs, true);
-  if (!rc) memcpy(first, bufs[1], (size_t)N * 4);
+  if (!rc) memcpy(first, bufs[2], (size_t)N * 4);
   if (!rc) rc = measure(o, p, bufs, false);
-  if (!rc && memcmp(first, bufs[1], (size_t)N * 4) != 0) {
+  if (!rc && memcmp(first, bufs[2], (size_t)N * 4) != 0) {
     fprintf(stderr, "oracle-bench: results differ with and without checks\n");
     rc = 1;
   }
   free(first);
-  free(bufs[0]);
-  free(bufs[1]);
+  for (int i = 0; i < 3; i++) free(bufs[i]);
   vc_oracle_free(o);
   vc_program_free(p);
   return rc ? 1 : 0;

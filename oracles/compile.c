@@ -36,8 +36,9 @@ static int fail_at(cc *c, vc_errcode code, vc_loc loc, const char *what) {
   return c->failed;
 }
 
-static uint32_t emit(cc *c, vc_opcode op, vc_loc loc, uint32_t a, uint32_t b, uint32_t cc_,
-                     uint32_t d) {
+/* Appends an instruction with fields a, b, c, d = fa, fb, fc, fd. */
+static uint32_t emit(cc *c, vc_opcode op, vc_loc loc, uint32_t fa, uint32_t fb, uint32_t fc,
+                     uint32_t fd) {
   vc_oracle *o = c->o;
   if (c->failed) return 0;
   if (o->ncode == c->cap) {
@@ -55,10 +56,10 @@ static uint32_t emit(cc *c, vc_opcode op, vc_loc loc, uint32_t a, uint32_t b, ui
   vc_ins *i = &o->code[o->ncode];
   memset(i, 0, sizeof *i);
   i->op = (uint8_t)op;
-  i->a = a;
-  i->b = b;
-  i->c = cc_;
-  i->d = d;
+  i->a = fa;
+  i->b = fb;
+  i->c = fc;
+  i->d = fd;
   o->locs[o->ncode] = loc;
   return o->ncode++;
 }
@@ -89,13 +90,18 @@ static uint32_t mem_slot(cc *c, const vc_node *n) {
 
 static uint32_t expr(cc *c, const vc_node *e, uint32_t dst);
 
-/* Evaluates the operands of e in order into registers (temporaries freed
-   again, see the file comment); returns the register of the result. */
-static uint32_t operands(cc *c, const vc_node *e, uint32_t *r) {
+/* Evaluates the n operands of e in order into registers r[0..n) and frees
+   their temporaries again (see the file comment). False (reported) when e
+   does not have n operands. */
+static bool operands(cc *c, const vc_node *e, uint32_t n, uint32_t *r) {
+  if (e->nkids != n || n > 4) {
+    fail_at(c, VC_ERR_INTERNAL, e->loc, "wrong number of operands");
+    return false;
+  }
   uint32_t mark = c->top;
-  for (uint32_t i = 0; i < e->nkids && i < 4; i++) r[i] = expr(c, e->kids[i], NOREG);
+  for (uint32_t i = 0; i < n; i++) r[i] = expr(c, e->kids[i], NOREG);
   c->top = mark;
-  return mark;
+  return !c->failed;
 }
 
 static const uint8_t int_binop[VC_BINOP_COUNT][2] = {
@@ -120,15 +126,16 @@ static const uint8_t f32_binop[VC_BINOP_COUNT] = {
     [VC_LE] = VC_OP_FLE,   [VC_GT] = VC_OP_FLT,   [VC_GE] = VC_OP_FLE,
 };
 
+_Static_assert(VC_OP_MOV == 0, "0 marks a missing entry of the operator tables");
+
 static uint32_t binary(cc *c, const vc_node *e, uint32_t dst) {
   uint32_t r[4];
   vc_binop op = (vc_binop)e->op;
+  if (op >= VC_BINOP_COUNT) return fail_at(c, VC_ERR_INTERNAL, e->loc, "unknown operator"), 0;
+  if (!operands(c, e, 2, r)) return 0;
   vc_type t = e->kids[0]->type;
-  if (op >= VC_BINOP_COUNT || e->nkids != 2)
-    return fail_at(c, VC_ERR_INTERNAL, e->loc, "malformed binary operator"), 0;
-  operands(c, e, r);
   uint32_t opc = t == VC_F32 ? f32_binop[op] : int_binop[op][t == VC_I32];
-  if (opc == 0) /* VC_OP_MOV: no binary operator */
+  if (opc == VC_OP_MOV)
     return fail_at(c, VC_ERR_INTERNAL, e->loc, "operator not defined on this type"), 0;
   /* a > b is b < a, a >= b is b <= a: the operands are already evaluated */
   bool swap = op == VC_GT || op == VC_GE;
@@ -146,9 +153,9 @@ static uint32_t unary(cc *c, const vc_node *e, uint32_t dst) {
   case VC_ABS: opc = f ? VC_OP_FABS : e->type == VC_I32 ? VC_OP_ABSI : VC_OP_MOV; break;
   case VC_NOT: opc = VC_OP_NOT; break;
   case VC_LNOT: opc = VC_OP_LNOT; break;
-  default: return fail_at(c, VC_ERR_INTERNAL, e->loc, "malformed unary operator"), 0;
+  default: return fail_at(c, VC_ERR_INTERNAL, e->loc, "unknown operator"), 0;
   }
-  operands(c, e, r);
+  if (!operands(c, e, 1, r)) return 0;
   uint32_t d = target(c, dst, e->loc);
   emit(c, opc, e->loc, d, r[0], 0, 0);
   return d;
@@ -156,6 +163,7 @@ static uint32_t unary(cc *c, const vc_node *e, uint32_t dst) {
 
 /* cast: value conversions between f32 and the integers; u32 <-> i32 keeps the bits. */
 static uint32_t cast(cc *c, const vc_node *e, uint32_t dst) {
+  if (e->nkids != 1) return fail_at(c, VC_ERR_INTERNAL, e->loc, "wrong number of operands"), 0;
   vc_type from = e->kids[0]->type, to = e->type;
   vc_opcode opc;
   if (from == VC_F32 && to == VC_I32) opc = VC_OP_F2I;
@@ -164,7 +172,7 @@ static uint32_t cast(cc *c, const vc_node *e, uint32_t dst) {
   else if (from == VC_U32 && to == VC_F32) opc = VC_OP_U2F;
   else return expr(c, e->kids[0], dst);
   uint32_t r[4];
-  operands(c, e, r);
+  if (!operands(c, e, 1, r)) return 0;
   uint32_t d = target(c, dst, e->loc);
   emit(c, opc, e->loc, d, r[0], 0, 0);
   return d;
@@ -198,10 +206,8 @@ static const uint8_t atom_op[VC_ATOMIC_OP_COUNT][2] = {
 static uint32_t memory(cc *c, const vc_node *e, uint32_t dst) {
   uint32_t r[4];
   uint32_t m = mem_slot(c, e);
-  operands(c, e, r);
-  bool is_cas = e->op == VC_AT_CMPXCHG;
-  if (e->kind == VC_E_LOAD ? e->nkids != 1 : e->nkids != (is_cas ? 3u : 2u))
-    return fail_at(c, VC_ERR_INTERNAL, e->loc, "malformed memory access"), 0;
+  bool is_cas = e->kind != VC_E_LOAD && e->op == VC_AT_CMPXCHG;
+  if (!operands(c, e, e->kind == VC_E_LOAD ? 1 : is_cas ? 3 : 2, r)) return 0;
   uint32_t d = target(c, dst, e->loc);
   uint32_t pc;
   if (e->kind == VC_E_LOAD) {
@@ -239,13 +245,15 @@ static uint32_t expr(cc *c, const vc_node *e, uint32_t dst) {
   case VC_E_BINARY: return binary(c, e, dst);
   case VC_E_SELECT: {
     uint32_t r[4];
-    operands(c, e, r);
+    if (!operands(c, e, 3, r)) return 0;
     uint32_t d = target(c, dst, e->loc);
     emit(c, VC_OP_SEL, e->loc, d, r[0], r[1], r[2]);
     return d;
   }
   case VC_E_CAST: return cast(c, e, dst);
-  case VC_E_BITCAST: return expr(c, e->kids[0], dst);
+  case VC_E_BITCAST:
+    if (e->nkids != 1) return fail_at(c, VC_ERR_INTERNAL, e->loc, "wrong number of operands"), 0;
+    return expr(c, e->kids[0], dst);
   case VC_E_BUILTIN: return builtin(c, e, dst);
   default: return fail_at(c, VC_ERR_INTERNAL, e->loc, "statement where an expression belongs"), 0;
   }
@@ -262,6 +270,8 @@ static void patch(cc *c, uint32_t pc, uint32_t field, uint32_t to) {
 }
 
 static void stmt_if(cc *c, const vc_node *s) {
+  if (s->nkids < 2 || s->nkids > 3)
+    return (void)fail_at(c, VC_ERR_INTERNAL, s->loc, "malformed if");
   uint32_t mark = c->top;
   uint32_t cond = expr(c, s->kids[0], NOREG);
   uint32_t jz = emit(c, VC_OP_JZ, s->loc, cond, 0, 0, 0);
@@ -302,8 +312,7 @@ static void stmt_memory(cc *c, const vc_node *s) {
   }
   uint32_t r[4];
   uint32_t m = mem_slot(c, s);
-  if (s->nkids != 2) return (void)fail_at(c, VC_ERR_INTERNAL, s->loc, "malformed store");
-  operands(c, s, r);
+  if (!operands(c, s, 2, r)) return;
   uint32_t pc = emit(c, VC_OP_STORE, s->loc, r[0], r[1], 0, 0);
   if (!c->failed) c->o->code[pc].m = (uint16_t)m;
 }

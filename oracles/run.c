@@ -82,7 +82,7 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
 static int next_phase(vc_machine *m) {
   if (m->phase == UINT32_MAX)
     return m->failed = vc_fail(m->err, VC_ERR_LIMIT,
-                               "oracle: %s: more than 2^32 workgroup phases in segment %u",
+                               "oracle: %s: segment %u needs more than 2^31 workgroup phases",
                                m->o->name, m->seg);
   m->phase++;
   return 0;
