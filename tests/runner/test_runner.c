@@ -1,0 +1,274 @@
+/* End-to-end runs of the vyre-conform program on the OpenCL backend (PoCL in
+ * CI): what the database holds afterwards, planted faults, crashes, hangs,
+ * interrupts and resume, and the documented exit statuses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/exitcodes.h"
+#include "harness/modes.h"
+#include "harness/parse.h"
+#include "harness/split.h"
+
+static char dir[256];
+
+static void write_file(const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static const char prog_spill[] =
+    "(program spill (workgroup 8) (grid 4)\n"
+    "  (buffer a u32 32 read_write (init iota))\n"
+    "  (buffer out u32 32 write)\n"
+    "  (entry (let g (global_id x)) (let v (load a g))\n"
+    "    (store a g (add v 100u)) (barrier grid)\n"
+    "    (store out g (add v (load a (sub 31u g))))))\n";
+static const char prog_plain[] =
+    "(program plain (workgroup 4) (grid 2)\n"
+    "  (buffer o u32 8 write)\n"
+    "  (entry (store o (global_id x) (mul (global_id x) 3u))))\n";
+static const char prog_third[] =
+    "(program third (workgroup 4) (grid 1)\n"
+    "  (buffer o i32 4 write)\n"
+    "  (entry (store o (global_id x) (sub 0i (cast i32 (global_id x))))))\n";
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/vc-runner-XXXXXX");
+  assert_non_null(mkdtemp(dir));
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/corpus", dir);
+  mkdir(sub, 0777);
+  write_file("corpus/spill.vyre", prog_spill);
+  write_file("corpus/plain.vyre", prog_plain);
+  write_file("corpus/third.vyre", prog_third);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs vyre-conform with args (a printf format), output into dir/out.txt;
+   returns the exit status. env may set variables ("A=b ") before it. */
+static int run(const char *env, const char *fmt, ...) {
+  char args[2048], cmd[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "cd %s && %s%s/vyre-conform %s >out.txt 2>&1", dir, env ? env : "",
+           VC_BINARY_DIR, args);
+  int st = system(cmd);
+  assert_true(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+
+static bool output_contains(const char *text) {
+  char path[512], buf[65536];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  if (!strstr(buf, text)) fprintf(stderr, "output lacks \"%s\":\n%s\n", text, buf);
+  return strstr(buf, text) != NULL;
+}
+
+/* One integer from a query on dir/DB. */
+static int64_t query(const char *db, const char *sql) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
+  assert_int_equal(rc, SQLITE_OK);
+  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+  int64_t v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return v;
+}
+
+static void query_text(const char *db, const char *sql, char *out, size_t n) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  sqlite3_stmt *st = NULL;
+  assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+  snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+}
+
+static void run_records_every_table(void **state) {
+  (void)state;
+  int rc = run(NULL, "--backend opencl --mode host-split,resident-split --db a.db corpus");
+  assert_int_equal(rc, VC_EXIT_OK);
+  assert_int_equal(query("a.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(query("a.db", "select count(*) from devices where api='opencl'"), 1);
+  assert_int_equal(query("a.db", "select count(*) from programs"), 3);
+  assert_int_equal(query("a.db", "select count(*) from results"), 6);
+  assert_int_equal(query("a.db", "select count(*) from results where status='pass'"), 6);
+  /* spill has 2 segments: one row per segment per mode; the others 1 */
+  assert_int_equal(query("a.db", "select count(*) from segments"), 2 * 2 + 2 + 2);
+  assert_int_equal(query("a.db", "select segments from programs where name='spill'"), 2);
+  assert_true(query("a.db", "select min(wall_ns) from results") > 0);
+  assert_int_equal(query("a.db", "select count(*) from divergences"), 0);
+  /* a second invocation appends a run */
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db a.db corpus/plain.vyre"), 0);
+  assert_int_equal(query("a.db", "select count(*) from runs"), 2);
+}
+
+/* The bytes and launches each mode recorded are the plan's prediction. */
+static void traffic_matches_plan(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split,resident-split --db t.db "
+                             "corpus/spill.vyre"), 0);
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *p = vc_parse("spill.vyre", prog_spill, strlen(prog_spill), &d);
+  assert_non_null(p);
+  vc_split *s = NULL;
+  vc_error e;
+  assert_int_equal(vc_split_program(p, &s, &e), 0);
+  vc_traffic h = vc_plan_traffic(s, VC_MODE_HOST_SPLIT, 1);
+  vc_traffic r = vc_plan_traffic(s, VC_MODE_RESIDENT_SPLIT, 1);
+  assert_int_equal(query("t.db", "select bytes_up from results where mode='host-split'"), h.up);
+  assert_int_equal(query("t.db", "select bytes_down from results where mode='host-split'"), h.down);
+  assert_int_equal(query("t.db", "select launches from results where mode='host-split'"), h.launches);
+  assert_int_equal(query("t.db", "select bytes_up from results where mode='resident-split'"), r.up);
+  assert_int_equal(query("t.db", "select bytes_down from results where mode='resident-split'"), r.down);
+  /* host-split moves the spill buffer through the host; resident-split does not */
+  assert_true(h.up > r.up);
+  assert_int_equal(query("t.db", "select sum(s.bytes_up) from segments s join results r on "
+                                 "s.result_id = r.id where r.mode='host-split'"), h.up);
+  vc_split_free(s);
+  vc_program_free(p);
+  vc_diags_free(&d);
+}
+
+static void planted_wrong_byte_is_caught(void **state) {
+  (void)state;
+  int rc = run(NULL, "--backend opencl --mode host-split,resident-split --db f.db "
+                     "--inject-flip resident-split:out:5 corpus");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("f.db", "select count(*) from results where status='diverge'"), 1);
+  assert_int_equal(query("f.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where r.status='diverge' and "
+                                 "p.name='spill' and r.mode='resident-split'"), 1);
+  assert_int_equal(query("f.db", "select first_index from divergences"), 5);
+  assert_int_equal(query("f.db", "select count from divergences"), 1);
+  char cls[64], buf[64];
+  query_text("f.db", "select class from divergences", cls, sizeof cls);
+  assert_string_equal(cls, "integer");
+  query_text("f.db", "select buffer from divergences", buf, sizeof buf);
+  assert_string_equal(buf, "out");
+  assert_true(output_contains("out[5]"));
+}
+
+static void crash_and_hang_cost_one_program_each(void **state) {
+  (void)state;
+  int rc = run(NULL, "--backend opencl --mode host-split --db c.db --timeout 3 "
+                     "--inject-crash plain --inject-hang third corpus");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("c.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(query("c.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='plain' and r.status='crash' "
+                                 "and r.reason like '%signal 11%'"), 1);
+  assert_int_equal(query("c.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='third' and r.status='timeout'"), 1);
+  assert_int_equal(query("c.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='spill' and r.status='pass'"), 1);
+}
+
+static void usage_errors(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --no-such-flag corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("--no-such-flag"));
+  assert_int_equal(run(NULL, "--backend opencl --mode sideways corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("sideways"));
+  assert_int_equal(run(NULL, "--backend opencl --shard 3/3 corpus"), VC_EXIT_USAGE);
+  assert_int_equal(run(NULL, "corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("--backend is required"));
+  assert_int_equal(run(NULL, "frobnicate"), VC_EXIT_USAGE);
+}
+
+static void missing_icd_is_reported(void **state) {
+  (void)state;
+  char env[512];
+  snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds ", dir);
+  int rc = run(env, "--backend opencl --db m.db corpus");
+  assert_int_equal(rc, VC_EXIT_NO_BACKEND);
+  assert_true(output_contains("OCL_ICD_VENDORS"));
+  rc = run(NULL, "--backend nosuchapi --db m.db corpus");
+  assert_int_equal(rc, VC_EXIT_NO_BACKEND);
+  assert_true(output_contains("vc-backend-nosuchapi.so"));
+}
+
+static void bad_input_is_named(void **state) {
+  (void)state;
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/bad", dir);
+  mkdir(sub, 0777);
+  write_file("bad/broken.vyre", "(program broken\n  (entry (store nowhere 0u 1u)))\n");
+  int rc = run(NULL, "--backend opencl --mode host-split --db b.db bad");
+  assert_int_equal(rc, VC_EXIT_INPUT);
+  assert_int_equal(query("b.db", "select count(*) from results where status='invalid' and "
+                                 "reason like '%broken.vyre:2:%'"), 1);
+  assert_int_equal(run(NULL, "--backend opencl --db b.db no/such/dir"), VC_EXIT_INPUT);
+  assert_true(output_contains("no/such/dir"));
+}
+
+static void corrupt_database_is_refused_untouched(void **state) {
+  (void)state;
+  write_file("junk.db", "this is not a database, and it must stay as it is\n");
+  int rc = run(NULL, "--backend opencl --db junk.db corpus");
+  assert_int_equal(rc, VC_EXIT_DB);
+  assert_true(output_contains("junk.db"));
+  char path[512], buf[128];
+  snprintf(path, sizeof path, "%s/junk.db", dir);
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  assert_non_null(fgets(buf, sizeof buf, f));
+  fclose(f);
+  assert_string_equal(buf, "this is not a database, and it must stay as it is\n");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(run_records_every_table),
+      cmocka_unit_test(traffic_matches_plan),
+      cmocka_unit_test(planted_wrong_byte_is_caught),
+      cmocka_unit_test(crash_and_hang_cost_one_program_each),
+      cmocka_unit_test(usage_errors),
+      cmocka_unit_test(missing_icd_is_reported),
+      cmocka_unit_test(bad_input_is_named),
+      cmocka_unit_test(corrupt_database_is_refused_untouched),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
