@@ -364,17 +364,42 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
   return 0;
 }
 
-static bool excluded_by_tag(const vc_runner_opts *o, const char *path) {
-  if (!o->nexclude_tags) return false;
-  vc_diags d;
-  vc_diags_init(&d);
-  vc_program *p = vc_parse_file(path, &d);
-  bool ex = false;
-  for (uint32_t i = 0; p && i < o->nexclude_tags && !ex; i++)
-    ex = vc_program_has_tag(p, o->exclude_tags[i]);
-  vc_program_free(p);
-  vc_diags_free(&d);
-  return ex;
+/* Reads every program once before the run: leaves out excluded tags, and
+   refuses two files that declare the same program name (results are keyed
+   by name). Returns 0 or an exit status. */
+static int screen_programs(const vc_runner_opts *o, vc_corpus *c) {
+  char **names = calloc(c->n ? c->n : 1, sizeof *names);
+  if (!names) abort();
+  int status = 0;
+  for (uint32_t i = c->n; i-- > 0;) {
+    vc_diags d;
+    vc_diags_init(&d);
+    vc_program *p = vc_parse_file(c->files[i].path, &d);
+    bool ex = false;
+    for (uint32_t t = 0; p && t < o->nexclude_tags && !ex; t++)
+      ex = vc_program_has_tag(p, o->exclude_tags[t]);
+    if (p && !ex) {
+      names[i] = strdup(p->name);
+      if (!names[i]) abort();
+    }
+    vc_program_free(p);
+    vc_diags_free(&d);
+    if (ex) {
+      vc_corpus_remove(c, i);
+      memmove(&names[i], &names[i + 1], (c->n - i) * sizeof *names);
+    }
+  }
+  for (uint32_t i = 0; i < c->n && !status; i++)
+    for (uint32_t j = i + 1; names[i] && j < c->n; j++)
+      if (names[j] && strcmp(names[i], names[j]) == 0) {
+        fprintf(stderr, "vyre-conform: %s and %s both declare program %s; names must be unique\n",
+                c->files[i].path, c->files[j].path, names[i]);
+        status = VC_EXIT_INPUT;
+        break;
+      }
+  for (uint32_t i = 0; i < c->n; i++) free(names[i]);
+  free(names);
+  return status;
 }
 
 /* Entries for this backend and device that are past their date fail the run
@@ -430,8 +455,11 @@ int vc_run_corpus(const vc_runner_opts *o) {
   memcpy(corpus_digest, c.digest, sizeof corpus_digest);
   vc_corpus_filter(&c, o->filter);
   if (o->shard_n) vc_corpus_shard(&c, o->shard_k, o->shard_n);
-  for (uint32_t i = c.n; i-- > 0;)
-    if (excluded_by_tag(o, c.files[i].path)) vc_corpus_remove(&c, i);
+  int screened = screen_programs(o, &c);
+  if (screened) {
+    vc_corpus_free(&c);
+    return screened;
+  }
 
   run_state s;
   memset(&s, 0, sizeof s);
