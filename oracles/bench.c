@@ -3,7 +3,10 @@
  * 1,048,576 invocations (arithmetic, loads, stores and a loop, then a grid
  * barrier across which a value is carried).
  *
- *   oracle-bench [ITERATIONS]   loop iterations per invocation, default 16 */
+ *   oracle-bench [ITERATIONS [INVOCATIONS]]
+ *     ITERATIONS   loop iterations per invocation, default 16
+ *     INVOCATIONS  rounded down to workgroups of 256, at most 65535 of them;
+ *                  default 1048576 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +16,7 @@
 #include "harness/parse.h"
 #include "oracles/oracle.h"
 
-#define N (1u << 20)
+#define WG 256u
 
 static const char program_fmt[] =
     "(program bench (workgroup 256) (grid %u)\n"
@@ -22,7 +25,7 @@ static const char program_fmt[] =
     " (entry (let gid (global_id x))\n"
     "  (var h (load in gid))\n"
     "  (loop i 0u %uu\n"
-    "    (let near (load in (and (add gid (mul i 4099u)) %uu)))\n"
+    "    (let near (load in (rem (add gid (mul i 4099u)) %uu)))\n"
     "    (set h (add (mul (xor h (shr h 15u)) 0x2c1b3c6du) (xor near i)))\n"
     "    (if (gt (and h 7u) 3u) (set h (sub h (shl near 3u))))\n"
     "    (store out gid h))\n"
@@ -55,8 +58,11 @@ static int measure(vc_oracle *o, const vc_program *p, uint32_t **bufs, bool chec
 
 int main(int argc, char **argv) {
   unsigned iters = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 16;
+  unsigned long want = argc > 2 ? strtoul(argv[2], NULL, 10) : 1ul << 20;
+  unsigned groups = want / WG > 65535 ? 65535 : want / WG ? (unsigned)(want / WG) : 1;
+  const uint32_t n = groups * WG;
   static char text[2048];
-  snprintf(text, sizeof text, program_fmt, N / 256, N, N, N, iters, N - 1);
+  snprintf(text, sizeof text, program_fmt, groups, n, n, n, iters, n);
   vc_diags d;
   vc_diags_init(&d);
   vc_program *p = vc_parse("bench.vyre", text, strlen(text), &d);
@@ -73,14 +79,14 @@ int main(int argc, char **argv) {
     vc_program_free(p);
     return 1;
   }
-  printf("oracle-bench: %u invocations, %u loop iterations each\n", N, iters);
-  uint32_t *bufs[3] = {calloc(N, 4), calloc(N, 4), calloc(N, 4)};
-  uint32_t *first = calloc(N, 4);
+  printf("oracle-bench: %u invocations, %u loop iterations each\n", n, iters);
+  uint32_t *bufs[3] = {calloc(n, 4), calloc(n, 4), calloc(n, 4)};
+  uint32_t *first = calloc(n, 4);
   int rc = !bufs[0] || !bufs[1] || !bufs[2] || !first;
   if (!rc) rc = measure(o, p, bufs, true);
-  if (!rc) memcpy(first, bufs[2], (size_t)N * 4);
+  if (!rc) memcpy(first, bufs[2], (size_t)n * 4);
   if (!rc) rc = measure(o, p, bufs, false);
-  if (!rc && memcmp(first, bufs[2], (size_t)N * 4) != 0) {
+  if (!rc && memcmp(first, bufs[2], (size_t)n * 4) != 0) {
     fprintf(stderr, "oracle-bench: results differ with and without checks\n");
     rc = 1;
   }

@@ -40,8 +40,10 @@ static const char *access_name(vc_acc acc) {
   return names[acc];
 }
 
-static vc_acc access_of(const vc_ins *i) {
-  return i->op == VC_OP_LOAD ? VC_ACC_READ : i->op == VC_OP_STORE ? VC_ACC_WRITE : VC_ACC_ATOMIC;
+/* "load of", "store to", "atomic on": what the instruction at pc does to an element. */
+static const char *access_phrase(const vc_machine *m, uint32_t pc) {
+  uint8_t op = m->o->code[pc].op;
+  return op == VC_OP_LOAD ? "load of" : op == VC_OP_STORE ? "store to" : "atomic on";
 }
 
 void vc_note_oob(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
@@ -51,8 +53,8 @@ void vc_note_oob(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
   place(m, is, slot, idx);
   is->inv_a = m->cur;
   char seg[48];
-  describe(is, "out-of-bounds %s of %s[%u] (%u elements) by invocation %u (workgroup %u) in %s at %u:%u",
-           access_name(access_of(&m->o->code[pc])), mem->name, idx, mem->count, m->cur, m->wg,
+  describe(is, "out-of-bounds %s %s[%u] (%u elements) by invocation %u (workgroup %u) in %s at %u:%u",
+           access_phrase(m, pc), mem->name, idx, mem->count, m->cur, m->wg,
            segment(m, seg, sizeof seg), is->loc.line, is->loc.col);
 }
 
@@ -77,8 +79,8 @@ void vc_note_uninit(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
   place(m, is, slot, idx);
   is->inv_a = m->cur;
   char seg[48];
-  describe(is, "%s of workgroup memory %s[%u] before any write in %s by invocation %u (workgroup %u) at %u:%u",
-           access_name(access_of(&m->o->code[pc])), m->o->mem[slot].name, idx,
+  describe(is, "%s workgroup memory %s[%u] before any write in %s by invocation %u (workgroup %u) at %u:%u",
+           access_phrase(m, pc), m->o->mem[slot].name, idx,
            segment(m, seg, sizeof seg), m->cur, m->wg, is->loc.line, is->loc.col);
 }
 

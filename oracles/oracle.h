@@ -60,7 +60,9 @@ void vc_oracle_free(vc_oracle *o);
 
 /* buffers[i] holds program buffer i (count elements of 4 bytes), initialised
    by the caller (vc_inputs_fill); results are written in place. A program
-   with grid barriers runs segment by segment; fixpoint per the semantics. */
+   with grid barriers runs segment by segment; fixpoint per the semantics.
+   opts may be NULL (forward order, checks on). A run only reads o, so
+   several threads may run one compiled oracle at once. */
 int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
                   vc_oracle_report *report, vc_error *err);
 

@@ -154,7 +154,7 @@ static void report_merges_launches(void **state) {
   assert_int_equal(rep.issues[VC_ISSUE_RACE].count, 2);
   assert_int_equal(rep.issues[VC_ISSUE_OOB].count, 1);
   assert_non_null(strstr(rep.issues[VC_ISSUE_RACE].msg, "segment 0: data race on out[0]"));
-  assert_non_null(strstr(rep.issues[VC_ISSUE_OOB].msg, "segment 1: out-of-bounds store of out[1]"));
+  assert_non_null(strstr(rep.issues[VC_ISSUE_OOB].msg, "segment 1: out-of-bounds store to out[1]"));
   char why[256];
   assert_true(vc_oracle_invalid(racy, &rep, why, sizeof why));
   assert_int_equal(vc_oracle_backend_report(NULL, &rep), VC_ERR_USAGE);

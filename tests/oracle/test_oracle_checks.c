@@ -48,7 +48,7 @@ static void out_of_bounds_without_expect(void **state) {
   assert_int_equal(is->inv_a, 2);
   assert_int_equal(is->loc.line, 2);
   assert_int_equal(is->loc.col, 9);
-  assert_contains(is->msg, "out-of-bounds store of out[4] (4 elements) by invocation 2");
+  assert_contains(is->msg, "out-of-bounds store to out[4] (4 elements) by invocation 2");
   assert_contains(is->msg, "segment 0 at 2:9");
   const char *why = vt_invalid(&r);
   assert_contains(why, "out[4]");
@@ -101,7 +101,7 @@ static void uninitialised_shared_read(void **state) {
           " (entry (store out 0u (atomic add t 0u 1u))))",
           NULL);
   assert_only(&r, VC_ISSUE_UNINIT_SHARED, 1);
-  assert_contains(r.rep.issues[VC_ISSUE_UNINIT_SHARED].msg, "atomic of workgroup memory t[0]");
+  assert_contains(r.rep.issues[VC_ISSUE_UNINIT_SHARED].msg, "atomic on workgroup memory t[0]");
   vt_done(&r);
 }
 
