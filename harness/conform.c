@@ -148,20 +148,30 @@ static vc_status status_of_error(const vc_error *e) {
   }
 }
 
-static void run_modes(const vc_program *p, const vc_split *split, uint32_t *const *inputs,
-                      uint32_t *const *expected, const vc_oracle_report *orep,
-                      const vc_backend *be, vc_dev *dev, const vc_conform_opts *o,
-                      const vc_conform_sink *sink) {
+/* Returns VC_ERR_TIMEOUT when a launch did not finish in time: the device
+   may still be busy with it, so nothing more runs on it. */
+static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const *inputs,
+                     uint32_t *const *expected, const vc_oracle_report *orep,
+                     const vc_backend *be, vc_dev *dev, const vc_conform_opts *o,
+                     const vc_conform_sink *sink) {
   vc_exec x;
   vc_exec_init(&x, be, dev, p, split);
+  bool stuck = false;
   for (uint32_t mi = 0; mi < o->nmodes; mi++) {
     vc_mode m = o->modes[mi];
     for (uint32_t rep = 0; rep < o->repeat; rep++) {
-      if (sink->mode_start) sink->mode_start(sink->ctx, m, rep);
       vc_result r;
       memset(&r, 0, sizeof r);
       r.mode = vc_mode_name(m);
       r.repeat = rep;
+      if (stuck) {
+        r.status = VC_ST_SKIP;
+        snprintf(r.reason, sizeof r.reason,
+                 "not run: an earlier launch of this program did not finish in time");
+        sink->result(sink->ctx, &r);
+        continue;
+      }
+      if (sink->mode_start) sink->mode_start(sink->ctx, m, rep);
       vc_mode_out mo;
       vc_error e;
       vc_error_clear(&e);
@@ -183,15 +193,21 @@ static void run_modes(const vc_program *p, const vc_split *split, uint32_t *cons
       if (rc) {
         r.status = status_of_error(&e);
         snprintf(r.reason, sizeof r.reason, "%s", e.msg);
+        stuck = e.code == VC_ERR_TIMEOUT;
       } else {
         inject_flip(p, o, m, &mo);
         vc_output_digest(p, (const uint32_t *const *)mo.outputs, r.output_digest);
         judge(p, expected, &mo, orep->passes, &r);
         check_traffic(split, m, &mo, &r);
-        if (r.status == VC_ST_PASS && m == VC_MODE_NATIVE && mo.native.untrustworthy) {
+        /* A device-side wait that ended without its condition makes the whole
+           run meaningless, whatever the bytes say: never a pass. */
+        if (m == VC_MODE_NATIVE && mo.native.untrustworthy) {
+          char was[48];
+          snprintf(was, sizeof was, "%s", vc_status_name(r.status));
           r.status = VC_ST_UNSUPPORTED;
           snprintf(r.reason, sizeof r.reason,
-                   "native run untrustworthy although the bytes matched: %s", mo.native.note);
+                   "native run untrustworthy (bytes: %s): a device-side wait ended without its "
+                   "condition: %s", was, mo.native.note);
         }
       }
       sink->result(sink->ctx, &r);
@@ -199,7 +215,9 @@ static void run_modes(const vc_program *p, const vc_split *split, uint32_t *cons
       vc_mode_out_free(&mo);
     }
   }
-  vc_exec_free(&x);
+  /* A kernel still running on the device must not be freed under it. */
+  if (!stuck) vc_exec_free(&x);
+  return stuck ? VC_ERR_TIMEOUT : 0;
 }
 
 static uint64_t buffer_bytes_total(const vc_program *p) {
@@ -319,7 +337,7 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     report_all(o, sink, VC_ST_INVALID, why);
     goto done;
   }
-  run_modes(p, split, inputs, expected, &rep, be, dev, o, sink);
+  rc = run_modes(p, split, inputs, expected, &rep, be, dev, o, sink);
 done:
   for (uint32_t i = 0; i < p->nbuffers; i++) {
     free(inputs[i]);
@@ -327,6 +345,7 @@ done:
   }
   free(inputs);
   free(expected);
+  if (rc == VC_ERR_TIMEOUT) return rc; /* the device is busy: leave its objects alone */
   vc_split_free(split);
   vc_program_free(p);
   return 0;

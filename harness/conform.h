@@ -32,8 +32,10 @@ typedef struct vc_conform_sink {
   void (*result)(void *ctx, const vc_result *r);
 } vc_conform_sink;
 
-/* Returns 0 when every result was handed to the sink (whatever its status);
-   an error only for faults of the harness itself. */
+/* Returns 0 when every result was handed to the sink (whatever its status).
+   VC_ERR_TIMEOUT (after every result was handed over) says that a launch
+   did not finish in time and the device is unusable: the caller should end
+   its process so that a fresh one opens the device again. */
 int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
                        const vc_device_info *dev_info, const vc_conform_opts *opts,
                        const vc_conform_sink *sink, vc_error *err);

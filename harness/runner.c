@@ -288,8 +288,12 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
   vc_wbuf_init(&msg);
   vc_put_str(&msg, f->path);
   if (vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
-    vc_wbuf_free(&msg);
-    return 0; /* noticed as end of file below */
+    /* The worker went away between programs: start another and try once more. */
+    stop_worker(&s->w, SIGKILL);
+    if ((rc = ensure_worker(s)) || vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
+      vc_wbuf_free(&msg);
+      return rc ? rc : VC_EXIT_FAIL;
+    }
   }
   uint64_t deadline = s->o->timeout_s ? vc_now_ns() + (uint64_t)s->o->timeout_s * 1000000000u : 0;
   for (;;) {
@@ -335,6 +339,7 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
       vc_get_result(&msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
       res->mode = a->modes[a->n - 1];
     } else if (type == VC_MSG_DONE) {
+      if (vc_get_u64(&msg)) stop_worker(&s->w, SIGKILL); /* it retires: device stuck */
       break;
     } else if (type == VC_MSG_FATAL) {
       vc_get_u64(&msg);

@@ -20,7 +20,8 @@ enum {
   VC_MSG_PROGRAM = 'P',  /* program identity */
   VC_MSG_MODE = 'M',     /* a mode (and repeat) starts */
   VC_MSG_RESULT = 'R',   /* one mode result */
-  VC_MSG_DONE = 'E'      /* the program is finished */
+  VC_MSG_DONE = 'E'      /* the program is finished; a u64: 1 when the worker retires
+                            (its device is stuck) */
 };
 
 typedef struct vc_wbuf {

@@ -89,9 +89,11 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o) {
     }
     while (matches(o->inject_hang, path)) pause();
     vc_error_clear(&e);
-    if (vc_conform_program(path, be, dev, &info, &o->conform, &sink, &e) != 0)
-      return fatal(&w, &e);
+    int rc = vc_conform_program(path, be, dev, &info, &o->conform, &sink, &e);
+    if (rc && rc != VC_ERR_TIMEOUT) return fatal(&w, &e);
+    vc_put_u64(&w.buf, rc == VC_ERR_TIMEOUT); /* retire: the device is stuck */
     send(&w, VC_MSG_DONE);
+    if (rc == VC_ERR_TIMEOUT) _exit(0); /* closing a stuck device could block */
   }
   vc_wbuf_free(&job);
   vc_wbuf_free(&w.buf);
