@@ -270,6 +270,30 @@ static void messages_name_the_fixpoint_pass(void **state) {
   vt_done(&r);
 }
 
+/* no_checks drops race and uninitialised-read tracking only. */
+static void no_checks_keeps_bounds_and_barriers(void **state) {
+  (void)state;
+  static const char prog[] =
+      "(program nc (workgroup 2) (grid 2) (expect out-of-bounds) (buffer out u32 2 write)\n"
+      " (shared s u32 1)\n"
+      " (entry (store out 0u (load s 0u)) (store out 5u 1u)\n"
+      "  (if (eq (local_id x) 0u) (barrier workgroup))))";
+  vt_run r;
+  vt_exec(&r, prog, NULL);
+  assert_true(r.rep.issues[VC_ISSUE_RACE].count > 0);
+  assert_true(r.rep.issues[VC_ISSUE_UNINIT_SHARED].count > 0);
+  assert_int_equal(r.rep.issues[VC_ISSUE_OOB].count, 4);
+  assert_int_equal(r.rep.issues[VC_ISSUE_BARRIER].count, 2);
+  vc_oracle_opts fast = {VC_ORDER_FORWARD, 0, true};
+  vt_rerun(&r, &fast);
+  assert_int_equal(r.rep.issues[VC_ISSUE_RACE].count, 0);
+  assert_int_equal(r.rep.issues[VC_ISSUE_UNINIT_SHARED].count, 0);
+  assert_int_equal(r.rep.issues[VC_ISSUE_OOB].count, 4);
+  assert_int_equal(r.rep.issues[VC_ISSUE_BARRIER].count, 2);
+  assert_int_equal(vt_buf(&r, "out")[0], 0xDEADBEEFu); /* still the poison */
+  vt_done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(out_of_bounds_without_expect),
@@ -282,6 +306,7 @@ int main(void) {
       cmocka_unit_test(atomic_and_plain_access_race),
       cmocka_unit_test(barrier_not_reached_by_all),
       cmocka_unit_test(messages_name_the_fixpoint_pass),
+      cmocka_unit_test(no_checks_keeps_bounds_and_barriers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
