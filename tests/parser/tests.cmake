@@ -9,3 +9,13 @@ endforeach()
 vc_add_test(test_print_roundtrip SOURCES ${VC_PARSER_TESTS}/test_print_roundtrip.c
   ${VC_PARSER_TESTS}/parser_util.c ${VC_PARSER_TESTS}/program_gen.c
   LIBS vc_lang LABELS parser)
+
+# Fuzzing the parser and printer: build with -DVC_FUZZ=ON (clang), then e.g.
+#   fuzz_parse -max_total_time=300 NEW_DIR corpus/
+if(VC_FUZZ)
+  include(${CMAKE_SOURCE_DIR}/harness/parser.cmake)
+  add_executable(fuzz_parse ${VC_PARSER_TESTS}/fuzz_parse.c ${VC_PARSER_SOURCES})
+  target_compile_options(fuzz_parse PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_options(fuzz_parse PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_link_libraries(fuzz_parse PRIVATE vc_ir vc_warnings)
+endif()
