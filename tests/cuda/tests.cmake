@@ -34,6 +34,19 @@ if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
     VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}")
 endif()
 
+# The device code against a fake driver (fake_cuda.h).
+add_library(vc-fake-libcuda MODULE ${VC_CUDA_TESTS}/fake_libcuda.c)
+target_include_directories(vc-fake-libcuda SYSTEM PRIVATE
+  $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
+target_link_libraries(vc-fake-libcuda PRIVATE vc_warnings)
+vc_add_test(test_cuda_fake SOURCES ${VC_CUDA_TESTS}/test_cuda_fake.c ${VC_CUDA_FIXTURE}
+  LIBS vc_lang vc_plugin ${CMAKE_DL_LIBS} LABELS cuda)
+target_include_directories(test_cuda_fake SYSTEM PRIVATE
+  $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
+target_compile_definitions(test_cuda_fake PRIVATE
+  VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
+add_dependencies(test_cuda_fake vc-fake-libcuda)
+
 # vc-cuda-smoke: built here, run on the GPU machine by hand.
 add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smoke_program.c
   ${VC_CUDA_TESTS}/smoke_checks.c)
@@ -41,7 +54,8 @@ target_link_libraries(vc-cuda-smoke PRIVATE vc_harness vc_lang vc_oracle vc_plug
 set_target_properties(vc-cuda-smoke PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cuda)
 
-foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload test_cuda_smoke)
+foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload test_cuda_fake
+    test_cuda_smoke)
   if(TARGET ${t})
     add_dependencies(${t} vc-backend-cuda vc-cuda-smoke)
   endif()

@@ -1,0 +1,53 @@
+/* A fake CUDA driver (libvc-fake-cuda.so) for testing the plugin's device
+ * code without a GPU: the plugin opens it through VYRE_CONFORM_LIBCUDA.
+ *
+ * It keeps "device" memory in host memory and checks what a driver checks
+ * (a current context, copies inside live allocations, parameters that are
+ * device addresses, launch dimensions). Its stream is lazy on purpose:
+ * queued copies, memsets and launches run only when something waits
+ * (cuStreamSynchronize, cuEventSynchronize), so a staging buffer reused
+ * before its copy finished shows up as wrong bytes, as it would on a GPU
+ * whose copy engine is slow. Each executed launch advances a fake clock by
+ * 0.25 ms, which cuEventElapsedTime reports. Kernels are not executed.
+ *
+ * The test reaches these controls by dlopen'ing the same file. */
+#ifndef VC_FAKE_CUDA_H
+#define VC_FAKE_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAKE_CUDA_LAUNCH_MS 0.25f
+
+typedef struct fake_cuda_stats {
+  uint32_t device_allocs, host_allocs; /* live */
+  uint32_t events, streams, modules;   /* live */
+  int ctx_retains;
+  int ctx_current;                     /* 1 if a context is current */
+  uint32_t launches;                   /* executed */
+  uint32_t pageable_async_copies;      /* async copies from or to unpinned memory */
+  /* the last launch */
+  uint32_t grid[3], block[3];
+  uint32_t nparams;
+  uint64_t param_bytes[64];            /* size of the allocation each parameter points to */
+  char last_ptx_entry[64];             /* ".entry NAME" of the last module loaded */
+} fake_cuda_stats;
+
+typedef void (*fake_cuda_stats_fn)(fake_cuda_stats *out);
+/* The nth call (1 = the next) of the entry point named (without _v2)
+   returns r instead of running. */
+typedef void (*fake_cuda_fail_fn)(const char *name, unsigned nth, int r);
+/* Overrides a device attribute (CUdevice_attribute) for later queries. */
+typedef void (*fake_cuda_set_attr_fn)(int attr, int value);
+/* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK of kernels loaded from now on. */
+typedef void (*fake_cuda_set_kernel_threads_fn)(int threads);
+typedef void (*fake_cuda_set_devices_fn)(int count);
+
+/* The controls, by these names. */
+void fake_cuda_stats_get(fake_cuda_stats *out);
+void fake_cuda_fail(const char *name, unsigned nth, int r);
+void fake_cuda_set_attr(int attr, int value);
+void fake_cuda_set_kernel_threads(int threads);
+void fake_cuda_set_devices(int count);
+
+#endif

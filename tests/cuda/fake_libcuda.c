@@ -1,0 +1,541 @@
+/* A fake CUDA driver for the plugin's tests: see fake_cuda.h. Defining the
+ * functions under cuda.h gives them the versioned names (cuMemAlloc_v2 ...)
+ * that the header maps them to, as the real driver exports them. */
+#include <cuda.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/cuda/fake_cuda.h"
+
+#define MAX_ALLOCS 1024
+#define MAX_FAILS 8
+
+struct CUctx_st {
+  int retains;
+};
+
+struct CUevent_st {
+  bool done;
+  float t_ms;
+};
+
+typedef enum op_kind { OP_HTOD, OP_DTOH, OP_MEMSET32, OP_MEMSET8, OP_LAUNCH, OP_RECORD } op_kind;
+
+typedef struct op {
+  op_kind kind;
+  void *host;
+  CUdeviceptr dev;
+  size_t n;
+  unsigned value;
+  CUevent ev;
+} op;
+
+struct CUstream_st {
+  op *q;
+  size_t head, n, cap;
+};
+
+struct CUmod_st {
+  char *ptx;
+  int max_threads, shared_bytes;
+};
+
+struct CUfunc_st {
+  CUmodule mod;
+};
+
+typedef struct alloc {
+  char *base;
+  size_t size;
+  bool host;
+} alloc;
+
+typedef struct fail {
+  char name[64];
+  unsigned left;
+  CUresult r;
+} fail;
+
+static struct CUctx_st primary;
+static struct CUfunc_st the_func;
+static CUcontext current;
+static alloc allocs[MAX_ALLOCS];
+static fail fails[MAX_FAILS];
+static fake_cuda_stats st;
+static float clock_ms;
+static int attr_override[256];
+static bool attr_set[256];
+static int kernel_threads = 1024, device_count = 1;
+
+/* ---- controls ---- */
+
+void fake_cuda_stats_get(fake_cuda_stats *out) {
+  st.ctx_retains = primary.retains;
+  st.ctx_current = current != NULL;
+  *out = st;
+}
+
+void fake_cuda_fail(const char *name, unsigned nth, int r) {
+  for (int i = 0; i < MAX_FAILS; i++)
+    if (!fails[i].left) {
+      snprintf(fails[i].name, sizeof fails[i].name, "%s", name);
+      fails[i].left = nth;
+      fails[i].r = (CUresult)r;
+      return;
+    }
+}
+
+void fake_cuda_set_attr(int attr, int value) {
+  if (attr < 0 || attr >= 256) return;
+  attr_override[attr] = value;
+  attr_set[attr] = true;
+}
+
+void fake_cuda_set_kernel_threads(int threads) { kernel_threads = threads; }
+void fake_cuda_set_devices(int count) { device_count = count; }
+
+/* An injected failure for this call of name, or CUDA_SUCCESS. */
+static CUresult injected(const char *name) {
+  for (int i = 0; i < MAX_FAILS; i++)
+    if (fails[i].left && strcmp(fails[i].name, name) == 0 && --fails[i].left == 0)
+      return fails[i].r;
+  return CUDA_SUCCESS;
+}
+
+#define ENTER(name)                                                                         \
+  do {                                                                                      \
+    CUresult r_ = injected(name);                                                           \
+    if (r_ != CUDA_SUCCESS) return r_;                                                      \
+  } while (0)
+
+#define NEED_CONTEXT()                                                                      \
+  do {                                                                                      \
+    if (!current) return CUDA_ERROR_INVALID_CONTEXT;                                        \
+  } while (0)
+
+/* ---- allocations ---- */
+
+static alloc *find(const void *p, size_t n, bool host) {
+  const char *c = p;
+  for (int i = 0; i < MAX_ALLOCS; i++) {
+    alloc *a = &allocs[i];
+    if (a->base && a->host == host && c >= a->base && c + n <= a->base + a->size) return a;
+  }
+  return NULL;
+}
+
+static CUresult add_alloc(void **p, size_t n, bool host) {
+  for (int i = 0; i < MAX_ALLOCS; i++)
+    if (!allocs[i].base) {
+      allocs[i].base = calloc(1, n ? n : 1);
+      if (!allocs[i].base) return CUDA_ERROR_OUT_OF_MEMORY;
+      allocs[i].size = n;
+      allocs[i].host = host;
+      *p = allocs[i].base;
+      if (host) st.host_allocs++;
+      else st.device_allocs++;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+static CUresult drop_alloc(void *p, bool host) {
+  for (int i = 0; i < MAX_ALLOCS; i++)
+    if (allocs[i].base == p && allocs[i].host == host) {
+      free(allocs[i].base);
+      allocs[i].base = NULL;
+      if (host) st.host_allocs--;
+      else st.device_allocs--;
+      return CUDA_SUCCESS;
+    }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- the lazy stream ---- */
+
+static CUresult push(CUstream s, op o) {
+  if (!s) return CUDA_ERROR_INVALID_HANDLE;
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 16;
+    op *q = realloc(s->q, cap * sizeof *q);
+    if (!q) return CUDA_ERROR_OUT_OF_MEMORY;
+    s->q = q;
+    s->cap = cap;
+  }
+  s->q[s->n++] = o;
+  return CUDA_SUCCESS;
+}
+
+static void execute(const op *o) {
+  switch (o->kind) {
+  case OP_HTOD: memcpy((void *)(uintptr_t)o->dev, o->host, o->n); break;
+  case OP_DTOH: memcpy(o->host, (const void *)(uintptr_t)o->dev, o->n); break;
+  case OP_MEMSET8: memset((void *)(uintptr_t)o->dev, (int)o->value, o->n); break;
+  case OP_MEMSET32:
+    for (size_t i = 0; i < o->n; i++) memcpy((char *)(uintptr_t)o->dev + 4 * i, &o->value, 4);
+    break;
+  case OP_LAUNCH:
+    clock_ms += FAKE_CUDA_LAUNCH_MS;
+    st.launches++;
+    break;
+  case OP_RECORD:
+    o->ev->done = true;
+    o->ev->t_ms = clock_ms;
+    break;
+  }
+}
+
+/* Runs queued work up to and including operation `upto` (exclusive end). */
+static void run_until(CUstream s, size_t end) {
+  while (s->head < end) execute(&s->q[s->head++]);
+  if (s->head == s->n) s->head = s->n = 0;
+}
+
+static CUstream the_stream; /* the plugin creates one; events record on it */
+
+/* ---- entry points ---- */
+
+CUresult CUDAAPI cuInit(unsigned int flags) {
+  ENTER("cuInit");
+  return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDriverGetVersion(int *v) {
+  *v = 13000;
+  return CUDA_SUCCESS;
+}
+
+static const char *result_name(CUresult r) {
+  switch (r) {
+  case CUDA_SUCCESS: return "CUDA_SUCCESS";
+  case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+  case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+  case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+  case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case CUDA_ERROR_NOT_READY: return "CUDA_ERROR_NOT_READY";
+  default: return NULL;
+  }
+}
+
+CUresult CUDAAPI cuGetErrorName(CUresult r, const char **s) {
+  *s = result_name(r);
+  return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult CUDAAPI cuGetErrorString(CUresult r, const char **s) {
+  *s = r == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory" : result_name(r) ? "fake description" : NULL;
+  return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult CUDAAPI cuDeviceGetCount(int *n) {
+  *n = device_count;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) {
+  if (ordinal < 0 || ordinal >= device_count) return CUDA_ERROR_INVALID_DEVICE;
+  *d = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice d) {
+  (void)d;
+  snprintf(name, (size_t)len, "Fake GPU");
+  return CUDA_SUCCESS;
+}
+
+static int attribute(CUdevice_attribute a) {
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return 1024;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return 1024;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return 1024;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return 64;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return 2147483647;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return 65535;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return 65535;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: return 49152;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return 9;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return 0;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return 132;
+  case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return 1;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return 1980000;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return 32;
+  case CU_DEVICE_ATTRIBUTE_GPU_PCI_DEVICE_ID: return (int)(0x2335u << 16 | 0x10deu);
+  default: return -1; /* unknown to this "driver" */
+  }
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+  (void)d;
+  if ((int)a >= 0 && (int)a < 256 && attr_set[a]) {
+    *v = attr_override[a];
+    return CUDA_SUCCESS;
+  }
+  *v = attribute(a);
+  return *v == -1 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice d) {
+  (void)d;
+  *bytes = (size_t)141 << 30;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice d) {
+  (void)d;
+  for (int i = 0; i < 16; i++) uuid->bytes[i] = (char)(i * 16 + 15 - i);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetPCIBusId(char *bus, int len, CUdevice d) {
+  (void)d;
+  snprintf(bus, (size_t)len, "0000:19:00.0");
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
+  (void)d;
+  ENTER("cuDevicePrimaryCtxRetain");
+  primary.retains++;
+  *c = &primary;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) {
+  (void)d;
+  if (primary.retains <= 0) return CUDA_ERROR_INVALID_CONTEXT;
+  primary.retains--;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) {
+  if (c && (c != &primary || primary.retains <= 0)) return CUDA_ERROR_INVALID_CONTEXT;
+  current = c;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags) {
+  (void)flags;
+  NEED_CONTEXT();
+  *s = calloc(1, sizeof **s);
+  if (!*s) return CUDA_ERROR_OUT_OF_MEMORY;
+  the_stream = *s;
+  st.streams++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamDestroy(CUstream s) {
+  NEED_CONTEXT();
+  run_until(s, s->n);
+  free(s->q);
+  free(s);
+  if (s == the_stream) the_stream = NULL;
+  st.streams--;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
+  ENTER("cuStreamSynchronize");
+  NEED_CONTEXT();
+  run_until(s, s->n);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
+  (void)flags;
+  NEED_CONTEXT();
+  *e = calloc(1, sizeof **e);
+  if (!*e) return CUDA_ERROR_OUT_OF_MEMORY;
+  st.events++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventDestroy(CUevent e) {
+  free(e);
+  st.events--;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
+  NEED_CONTEXT();
+  e->done = false;
+  return push(s, (op){.kind = OP_RECORD, .ev = e});
+}
+
+/* Runs the stream up to the last record of e. */
+CUresult CUDAAPI cuEventSynchronize(CUevent e) {
+  NEED_CONTEXT();
+  CUstream s = the_stream;
+  for (size_t i = s ? s->n : 0; i > (s ? s->head : 0); i--)
+    if (s->q[i - 1].kind == OP_RECORD && s->q[i - 1].ev == e) {
+      run_until(s, i);
+      break;
+    }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  if (!a->done || !b->done) return CUDA_ERROR_NOT_READY;
+  *ms = b->t_ms - a->t_ms;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n) {
+  ENTER("cuMemAlloc");
+  NEED_CONTEXT();
+  void *h = NULL;
+  CUresult r = add_alloc(&h, n, false);
+  *p = (CUdeviceptr)(uintptr_t)h;
+  return r;
+}
+
+CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
+  NEED_CONTEXT();
+  return drop_alloc((void *)(uintptr_t)p, false);
+}
+
+CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned int flags) {
+  (void)flags;
+  NEED_CONTEXT();
+  return add_alloc(p, n, true);
+}
+
+CUresult CUDAAPI cuMemFreeHost(void *p) {
+  NEED_CONTEXT();
+  return drop_alloc(p, true);
+}
+
+static CUresult copy(op_kind kind, void *host, CUdeviceptr dev, size_t n, CUstream s) {
+  NEED_CONTEXT();
+  if (!find((void *)(uintptr_t)dev, n, false)) return CUDA_ERROR_INVALID_VALUE;
+  if (!find(host, n, true)) st.pageable_async_copies++;
+  return push(s, (op){.kind = kind, .host = host, .dev = dev, .n = n});
+}
+
+CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s) {
+  ENTER("cuMemcpyHtoDAsync");
+  void *host;
+  memcpy(&host, &src, sizeof host); /* the queue keeps one pointer type */
+  return copy(OP_HTOD, host, dst, n, s);
+}
+
+CUresult CUDAAPI cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s) {
+  ENTER("cuMemcpyDtoHAsync");
+  return copy(OP_DTOH, dst, src, n, s);
+}
+
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n, CUstream s) {
+  NEED_CONTEXT();
+  if (!find((void *)(uintptr_t)dst, 4 * n, false)) return CUDA_ERROR_INVALID_VALUE;
+  return push(s, (op){.kind = OP_MEMSET32, .dev = dst, .n = n, .value = v});
+}
+
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s) {
+  NEED_CONTEXT();
+  if (!find((void *)(uintptr_t)dst, n, false)) return CUDA_ERROR_INVALID_VALUE;
+  return push(s, (op){.kind = OP_MEMSET8, .dev = dst, .n = n, .value = v});
+}
+
+/* Static shared memory: the sum of the .shared arrays the PTX declares. */
+static int shared_bytes(const char *ptx) {
+  int sum = 0;
+  for (const char *p = strstr(ptx, ".shared .align"); p; p = strstr(p + 1, ".shared .align")) {
+    const char *b = strchr(p, '['), *eol = strchr(p, '\n');
+    if (b && (!eol || b < eol)) sum += atoi(b + 1);
+  }
+  return sum;
+}
+
+static void write_log(unsigned n, const CUjit_option *o, void **v, const char *text) {
+  char *buf = NULL;
+  size_t size = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (o[i] == CU_JIT_INFO_LOG_BUFFER) buf = v[i];
+    if (o[i] == CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES) size = (size_t)(uintptr_t)v[i];
+  }
+  if (buf && size) snprintf(buf, size, "%s", text);
+}
+
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
+                                    CUjit_option *o, void **v) {
+  ENTER("cuModuleLoadDataEx");
+  NEED_CONTEXT();
+  const char *ptx = image;
+  const char *entry = strstr(ptx, ".entry ");
+  if (!strstr(ptx, ".version") || !entry) return CUDA_ERROR_INVALID_PTX;
+  *m = calloc(1, sizeof **m);
+  if (!*m) return CUDA_ERROR_OUT_OF_MEMORY;
+  (*m)->ptx = strdup(ptx);
+  (*m)->max_threads = kernel_threads;
+  (*m)->shared_bytes = shared_bytes(ptx);
+  size_t len = strcspn(entry, "(\n");
+  snprintf(st.last_ptx_entry, sizeof st.last_ptx_entry, "%.*s", (int)len, entry);
+  write_log(n, o, v, "fake jit: loaded");
+  st.modules++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleUnload(CUmodule m) {
+  NEED_CONTEXT();
+  free(m->ptx);
+  free(m);
+  st.modules--;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  char entry[128];
+  snprintf(entry, sizeof entry, ".entry %s(", name);
+  if (!strstr(m->ptx, entry)) return CUDA_ERROR_NOT_FOUND;
+  the_func.mod = m;
+  *f = &the_func;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
+  switch (a) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = f->mod->max_threads; return CUDA_SUCCESS;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = f->mod->shared_bytes; return CUDA_SUCCESS;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+static bool dims_ok(const unsigned g[3], const unsigned b[3]) {
+  return g[0] && g[1] && g[2] && b[0] && b[1] && b[2] && b[2] <= 64 && g[1] <= 65535 &&
+         g[2] <= 65535 && (unsigned long)b[0] * b[1] * b[2] <= 1024;
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                unsigned int bx, unsigned int by, unsigned int bz,
+                                unsigned int shared, CUstream s, void **params, void **extra) {
+  ENTER("cuLaunchKernel");
+  NEED_CONTEXT();
+  const unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
+  if (!f || extra || shared || !dims_ok(g, b)) return CUDA_ERROR_INVALID_VALUE;
+  memcpy(st.grid, g, sizeof g);
+  memcpy(st.block, b, sizeof b);
+  /* the PTX says how many parameters; each must hold a device address */
+  uint32_t n = 0;
+  for (const char *p = strstr(f->mod->ptx, ".param .u64"); p; p = strstr(p + 1, ".param .u64"))
+    n++;
+  st.nparams = n;
+  for (uint32_t i = 0; i < n && i < 64; i++) {
+    CUdeviceptr d;
+    memcpy(&d, params[i], sizeof d);
+    const alloc *a = find((void *)(uintptr_t)d, 1, false);
+    if (!a) return CUDA_ERROR_INVALID_VALUE;
+    st.param_bytes[i] = a->size;
+  }
+  return push(s, (op){.kind = OP_LAUNCH});
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block,
+                                                             size_t dyn) {
+  (void)f;
+  (void)dyn;
+  *n = block <= 256 ? 8 : 2048 / block;
+  return CUDA_SUCCESS;
+}

@@ -1,0 +1,385 @@
+/* The plugin's device code against a fake driver (fake_cuda.h): open,
+ * describe, staging copies against a lazy copy engine, compile through the
+ * real NVRTC, launches, event times, limits, driver failures, and a close
+ * that gives everything back. Kernels are not executed: the GPU machine's
+ * vc-cuda-smoke checks results. */
+#include <cuda.h>
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/parse.h"
+#include "tests/cuda/cuda_fixture.h"
+#include "tests/cuda/fake_cuda.h"
+
+static vc_plugin plugin;
+static const vc_backend *be;
+static void *fake;
+static fake_cuda_stats_fn stats_of;
+static fake_cuda_fail_fn fail_next;
+static fake_cuda_set_attr_fn set_attr;
+static fake_cuda_set_kernel_threads_fn set_kernel_threads;
+static fake_cuda_set_devices_fn set_devices;
+
+static void *control(const char *name) {
+  void *f = dlsym(fake, name);
+  if (!f) fprintf(stderr, "fake driver lacks %s\n", name);
+  return f;
+}
+
+static int setup(void **state) {
+  (void)state;
+  setenv("VYRE_CONFORM_LIBCUDA", VC_FAKE_LIBCUDA, 1);
+  if (cuda_fixture_load(&plugin) != 0) return -1;
+  be = plugin.ops;
+  fake = dlopen(VC_FAKE_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
+  if (!fake) return -1;
+  /* POSIX: dlsym results convert to function pointers */
+  void *f[5] = {control("fake_cuda_stats_get"), control("fake_cuda_fail"),
+                control("fake_cuda_set_attr"), control("fake_cuda_set_kernel_threads"),
+                control("fake_cuda_set_devices")};
+  memcpy(&stats_of, &f[0], sizeof f[0]);
+  memcpy(&fail_next, &f[1], sizeof f[1]);
+  memcpy(&set_attr, &f[2], sizeof f[2]);
+  memcpy(&set_kernel_threads, &f[3], sizeof f[3]);
+  memcpy(&set_devices, &f[4], sizeof f[4]);
+  return stats_of && fail_next && set_attr && set_kernel_threads && set_devices ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  vc_plugin_unload(&plugin);
+  if (fake) dlclose(fake);
+  return 0;
+}
+
+static vc_dev *open_dev(const char *options) {
+  vc_dev *dev = NULL;
+  vc_error e;
+  if (be->open(0, options, &dev, &e) != 0) fail_msg("open: %s", e.msg);
+  return dev;
+}
+
+static vc_program *parse(const char *text) {
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *p = vc_parse("fake.vyre", text, strlen(text), &d);
+  vc_diags_print(&d, stderr);
+  vc_diags_free(&d);
+  if (!p) fail_msg("test program does not parse");
+  return p;
+}
+
+static void identity(void **state) {
+  (void)state;
+  uint32_t n = 0;
+  vc_error e;
+  assert_int_equal(be->device_count(&n, &e), 0);
+  assert_int_equal(n, 1);
+  vc_dev *dev = open_dev(NULL);
+  vc_device_info info;
+  assert_int_equal(be->describe(dev, &info, &e), 0);
+  assert_string_equal(info.api, "cuda");
+  assert_string_equal(info.api_version, "13.0");
+  assert_string_equal(info.device_name, "Fake GPU");
+  assert_string_equal(info.uuid, "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
+  assert_int_equal(info.vendor_id, 0x10de);
+  assert_int_equal(info.device_id, 0x2335);
+  assert_int_equal(info.compute_units, 132);
+  assert_int_equal(info.max_workgroup_invocations, 1024);
+  assert_int_equal(info.max_workgroup_size[2], 64);
+  assert_int_equal(info.max_grid[0], 2147483647u);
+  assert_int_equal(info.max_shared_bytes, 49152);
+  assert_int_equal(info.global_mem_bytes, (uint64_t)141 << 30);
+  assert_true(info.cooperative);
+  assert_true(info.timestamps);
+  assert_non_null(strstr(info.float_env, "contraction=off"));
+  assert_non_null(strstr(info.extra, "compute_capability=9.0\n"));
+  assert_non_null(strstr(info.extra, "pci_bus_id=0000:19:00.0\n"));
+  assert_non_null(strstr(info.extra, "clock_khz=1980000\n"));
+  assert_non_null(strstr(info.extra, "libcuda=" VC_FAKE_LIBCUDA "\n"));
+  assert_non_null(strstr(info.extra, "nvrtc=13."));
+  /* attributes the driver does not know are left out, not recorded as -1 */
+  assert_null(strstr(info.extra, "l2_cache_bytes"));
+  assert_null(strstr(info.extra, "=-1"));
+  be->close(dev);
+}
+
+/* Upload, download, zero, through a staging buffer of two 8 KiB halves:
+   the lazy fake runs each copy only when the plugin waits for it. */
+static void staging_round_trips(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("staging=16k");
+  const uint64_t sizes[] = {4, 8188, 8192, 8196, 16384, 16388, 100004};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    uint64_t n = sizes[s];
+    unsigned char *in = malloc(n), *out = malloc(n);
+    for (uint64_t i = 0; i < n; i++) in[i] = (unsigned char)(i * 131 + s * 7 + (i >> 8));
+    vc_buf *b = NULL;
+    vc_error e;
+    assert_int_equal(be->alloc(dev, n, &b, &e), 0);
+    assert_int_equal(be->upload(dev, b, in, n, &e), 0);
+    memset(out, 0xee, n);
+    assert_int_equal(be->download(dev, b, out, n, &e), 0);
+    if (memcmp(in, out, n) != 0) fail_msg("round trip of %llu bytes differs", (unsigned long long)n);
+    assert_int_equal(be->zero(dev, b, &e), 0);
+    assert_int_equal(be->download(dev, b, out, n, &e), 0);
+    for (uint64_t i = 0; i < n; i++)
+      if (out[i]) fail_msg("zero of %llu bytes left byte %llu", (unsigned long long)n,
+                           (unsigned long long)i);
+    be->free_buffer(dev, b);
+    free(in);
+    free(out);
+  }
+  fake_cuda_stats st;
+  stats_of(&st);
+  assert_int_equal(st.pageable_async_copies, 0);
+  be->close(dev);
+}
+
+static void partial_and_oversized(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("staging=16k");
+  uint32_t full[8192], part[3000], back[8192];
+  for (uint32_t i = 0; i < 8192; i++) full[i] = 0xabc00000u + i;
+  for (uint32_t i = 0; i < 3000; i++) part[i] = i;
+  vc_buf *b = NULL;
+  vc_error e;
+  assert_int_equal(be->alloc(dev, sizeof full, &b, &e), 0);
+  assert_int_equal(be->upload(dev, b, full, sizeof full, &e), 0);
+  assert_int_equal(be->upload(dev, b, part, sizeof part, &e), 0);
+  assert_int_equal(be->download(dev, b, back, sizeof back, &e), 0);
+  assert_memory_equal(back, part, sizeof part);
+  assert_memory_equal(back + 3000, full + 3000, sizeof full - sizeof part);
+  assert_int_equal(be->upload(dev, b, full, sizeof full + 4, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "the buffer has only 32768 bytes"));
+  assert_int_equal(be->download(dev, b, back, sizeof full + 1, &e), VC_ERR_USAGE);
+  be->free_buffer(dev, b);
+  be->close(dev);
+}
+
+static const char *four_buffers =
+    "(program four (workgroup 64) (grid 4)\n"
+    "  (buffer a u32 256 read (init iota))\n"
+    "  (buffer b i32 256 read_write)\n"
+    "  (buffer c f32 8 write)\n"
+    "  (buffer d u32 4096 write)\n"
+    "  (shared tile u32 300)\n"
+    "  (entry (let i (global_id x))\n"
+    "    (store tile (local_id x) (load a i)) (barrier workgroup)\n"
+    "    (store d i (load tile (local_id x))) (store b i (cast i32 i))\n"
+    "    (store c (and i 7u) 1.0)))";
+
+/* Compiles through the real NVRTC into the fake's module, launches three
+   times and reads each launch's event time. */
+static void compile_launch_finish(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  vc_program *p = parse(four_buffers);
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_kern *kern = NULL;
+  vc_compile_info ci;
+  vc_error e;
+  assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
+  assert_true(ci.compile_ns > 0);
+  assert_non_null(ci.log);
+  assert_non_null(strstr(ci.log, "ptx jit: fake jit: loaded"));
+  free(ci.log);
+  vc_buf *bufs[4];
+  for (uint32_t i = 0; i < 4; i++) assert_int_equal(be->alloc(dev, vc_buffer_bytes(&p->buffers[i]), &bufs[i], &e), 0);
+  fake_cuda_stats st;
+  stats_of(&st);
+  uint32_t before = st.launches;
+  for (int i = 0; i < 3; i++) assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
+  stats_of(&st);
+  assert_string_equal(st.last_ptx_entry, ".entry vc_main");
+  assert_int_equal(st.launches, before); /* queued, not yet run */
+  assert_int_equal(st.grid[0], 4);
+  assert_int_equal(st.grid[1], 1);
+  assert_int_equal(st.block[0], 64);
+  assert_int_equal(st.block[2], 1);
+  /* parameter k is buffer k: the allocations' sizes say which */
+  assert_int_equal(st.nparams, 4);
+  assert_int_equal(st.param_bytes[0], 1024);
+  assert_int_equal(st.param_bytes[1], 1024);
+  assert_int_equal(st.param_bytes[2], 32);
+  assert_int_equal(st.param_bytes[3], 16384);
+  uint64_t ns[4] = {0};
+  uint32_t count = 0;
+  assert_int_equal(be->finish(dev, ns, 4, &count, &e), 0);
+  assert_int_equal(count, 3);
+  for (int i = 0; i < 3; i++) assert_int_equal(ns[i], 250000);
+  stats_of(&st);
+  assert_int_equal(st.launches, before + 3);
+  /* more launches than room: the first ones, then nothing pending */
+  for (int i = 0; i < 3; i++) assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
+  assert_int_equal(be->finish(dev, ns, 2, &count, &e), 0);
+  assert_int_equal(count, 2);
+  assert_int_equal(be->finish(dev, ns, 4, &count, &e), 0);
+  assert_int_equal(count, 0);
+  /* a wrong buffer count never reaches the driver */
+  assert_int_equal(be->launch(dev, kern, bufs, 3, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "3 buffers bound, the kernel has 4"));
+  assert_int_equal(be->native_stats(dev, kern, NULL, &e), VC_ERR_UNSUPPORTED);
+  for (uint32_t i = 0; i < 4; i++) be->free_buffer(dev, bufs[i]);
+  be->free_kernel(dev, kern);
+  vc_program_free(p);
+  be->close(dev);
+}
+
+/* Launches refused before the driver sees them, naming both figures. */
+static void launch_limits(void **state) {
+  (void)state;
+  vc_error e;
+  fake_cuda_stats st;
+  struct {
+    const char *text, *expect[2];
+  } cases[] = {
+      {"(program deep (workgroup 1 1 128) (buffer o u32 8 write) (entry (store o 0u 1u)))",
+       {"workgroup size z of 128", "limit 64 of Fake GPU (CUDA device 0)"}},
+      {"(program regs (workgroup 512) (buffer o u32 8 write) (entry (store o 0u 1u)))",
+       {"512 invocations", "256 threads per block this kernel can launch"}},
+      {"(program big (workgroup 32) (buffer o u32 8 write) (shared s u32 8192)\n"
+       "  (entry (store s (local_id x) 1u) (barrier workgroup) (store o 0u (load s 0u))))",
+       {"32768 bytes of shared memory", "16384 bytes per block"}},
+  };
+  set_kernel_threads(256);
+  set_attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 16384);
+  vc_dev *dev = open_dev(NULL);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    vc_program *p = parse(cases[c].text);
+    vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+    vc_kern *kern = NULL;
+    vc_buf *b = NULL;
+    assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
+    assert_int_equal(be->alloc(dev, 32, &b, &e), 0);
+    stats_of(&st);
+    uint32_t launches = st.launches;
+    assert_int_equal(be->launch(dev, kern, &b, 1, &e), VC_ERR_LIMIT);
+    for (int i = 0; i < 2; i++)
+      if (!strstr(e.msg, cases[c].expect[i])) fail_msg("case %zu: %s", c, e.msg);
+    uint32_t count = 1;
+    uint64_t ns;
+    assert_int_equal(be->finish(dev, &ns, 1, &count, &e), 0);
+    assert_int_equal(count, 0);
+    stats_of(&st);
+    assert_int_equal(st.launches, launches);
+    be->free_buffer(dev, b);
+    be->free_kernel(dev, kern);
+    vc_program_free(p);
+  }
+  be->close(dev);
+  set_kernel_threads(1024);
+  set_attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 49152);
+}
+
+/* Driver failures become messages naming the call, the device and the
+   figures, with the error code that fits; the device stays usable. */
+static void driver_failures(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("staging=16k");
+  vc_buf *b = NULL;
+  vc_error e;
+  fail_next("cuMemAlloc", 1, CUDA_ERROR_OUT_OF_MEMORY);
+  assert_int_equal(be->alloc(dev, 4096, &b, &e), VC_ERR_LIMIT);
+  assert_string_equal(e.msg, "cuMemAlloc(4096 bytes) on Fake GPU (CUDA device 0): "
+                             "CUDA_ERROR_OUT_OF_MEMORY (out of memory)");
+  assert_null(b);
+  static unsigned char in[40000], out[40000];
+  for (size_t i = 0; i < sizeof in; i++) in[i] = (unsigned char)(i * 7);
+  assert_int_equal(be->alloc(dev, sizeof in, &b, &e), 0);
+  fail_next("cuMemcpyHtoDAsync", 3, CUDA_ERROR_ILLEGAL_ADDRESS);
+  assert_int_equal(be->upload(dev, b, in, sizeof in, &e), VC_ERR_DEVICE);
+  assert_non_null(strstr(e.msg, "at offset 16384 to Fake GPU (CUDA device 0): cuMemcpyHtoDAsync: "
+                                "CUDA_ERROR_ILLEGAL_ADDRESS"));
+  assert_int_equal(be->upload(dev, b, in, sizeof in, &e), 0);
+  fail_next("cuMemcpyDtoHAsync", 2, CUDA_ERROR_ILLEGAL_ADDRESS);
+  assert_int_equal(be->download(dev, b, out, sizeof out, &e), VC_ERR_DEVICE);
+  assert_non_null(strstr(e.msg, "at offset 8192 from Fake GPU"));
+  assert_int_equal(be->download(dev, b, out, sizeof out, &e), 0);
+  assert_memory_equal(in, out, sizeof in);
+  be->free_buffer(dev, b);
+
+  vc_program *p = parse(four_buffers);
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_kern *kern = NULL;
+  fail_next("cuModuleLoadDataEx", 1, CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+  assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), VC_ERR_COMPILE);
+  assert_null(kern);
+  assert_non_null(strstr(e.msg, "kernel four (segment 0): cuModuleLoadDataEx on Fake GPU"));
+  assert_non_null(strstr(e.msg, "(PTX from NVRTC 13."));
+  assert_non_null(strstr(e.msg, "driver CUDA 13.0)"));
+  assert_non_null(strstr(e.msg, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
+  assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
+  vc_buf *bufs[4];
+  for (uint32_t i = 0; i < 4; i++) assert_int_equal(be->alloc(dev, vc_buffer_bytes(&p->buffers[i]), &bufs[i], &e), 0);
+  assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
+  fail_next("cuStreamSynchronize", 1, CUDA_ERROR_ILLEGAL_ADDRESS);
+  uint64_t ns[2];
+  uint32_t count = 9;
+  assert_int_equal(be->finish(dev, ns, 2, &count, &e), VC_ERR_DEVICE);
+  assert_int_equal(count, 0);
+  assert_non_null(strstr(e.msg, "finish: cuStreamSynchronize after 1 launches on Fake GPU"));
+  fail_next("cuLaunchKernel", 1, CUDA_ERROR_INVALID_VALUE);
+  assert_int_equal(be->launch(dev, kern, bufs, 4, &e), VC_ERR_DEVICE);
+  assert_non_null(strstr(e.msg, "cuLaunchKernel (grid 4x1x1, block 64x1x1)"));
+  for (uint32_t i = 0; i < 4; i++) be->free_buffer(dev, bufs[i]);
+  be->free_kernel(dev, kern);
+  vc_program_free(p);
+  be->close(dev);
+}
+
+static void no_device(void **state) {
+  (void)state;
+  vc_dev *dev = NULL;
+  vc_error e;
+  assert_int_equal(be->open(3, NULL, &dev, &e), VC_ERR_NO_DEVICE);
+  assert_string_equal(e.msg, "CUDA device 3 does not exist: the driver shows 1");
+  set_devices(0);
+  uint32_t n = 9;
+  assert_int_equal(be->device_count(&n, &e), VC_ERR_NO_DEVICE);
+  assert_int_equal(n, 0);
+  assert_non_null(strstr(e.msg, "shows no device"));
+  assert_int_equal(be->open(0, NULL, &dev, &e), VC_ERR_NO_DEVICE);
+  assert_null(dev);
+  set_devices(1);
+  fail_next("cuDevicePrimaryCtxRetain", 1, CUDA_ERROR_OUT_OF_MEMORY);
+  assert_int_equal(be->open(0, NULL, &dev, &e), VC_ERR_LIMIT);
+  assert_non_null(strstr(e.msg, "cuDevicePrimaryCtxRetain on Fake GPU (CUDA device 0)"));
+  assert_null(dev);
+}
+
+/* After every test's close: nothing the plugin took is left. */
+static void everything_given_back(void **state) {
+  (void)state;
+  fake_cuda_stats st;
+  stats_of(&st);
+  assert_int_equal(st.device_allocs, 0);
+  assert_int_equal(st.host_allocs, 0);
+  assert_int_equal(st.events, 0);
+  assert_int_equal(st.streams, 0);
+  assert_int_equal(st.modules, 0);
+  assert_int_equal(st.ctx_retains, 0);
+  assert_int_equal(st.ctx_current, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(identity),
+      cmocka_unit_test(staging_round_trips),
+      cmocka_unit_test(partial_and_oversized),
+      cmocka_unit_test(compile_launch_finish),
+      cmocka_unit_test(launch_limits),
+      cmocka_unit_test(driver_failures),
+      cmocka_unit_test(no_device),
+      cmocka_unit_test(everything_given_back),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
