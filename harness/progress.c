@@ -21,10 +21,10 @@ void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *
   fflush(stdout);
 }
 
-void vc_progress_device(vc_progress *p, const vc_device_info *info) {
+void vc_progress_device(vc_progress *p, const vc_device_info *info, const char *fingerprint) {
   (void)p;
-  printf("device: %s (%s %s, driver %s %s)\n", info->device_name, info->api, info->api_version,
-         info->driver_name, info->driver_version);
+  printf("device: %s (%s %s, driver %s %s)\nbehaviour: %s\n", info->device_name, info->api,
+         info->api_version, info->driver_name, info->driver_version, fingerprint);
   fflush(stdout);
 }
 

@@ -30,7 +30,7 @@ enum { VC_JUDGE_NONE = -1 };
 
 void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *db_path,
                       int64_t run_id, uint32_t total);
-void vc_progress_device(vc_progress *p, const vc_device_info *info);
+void vc_progress_device(vc_progress *p, const vc_device_info *info, const char *fingerprint);
 void vc_progress_program(vc_progress *p, uint32_t index, uint32_t total, const char *name);
 void vc_progress_mode(vc_progress *p, const char *mode, uint32_t repeat);
 /* judged[i]: the vc_exp_kind of the expectation matching r[i], or VC_JUDGE_NONE. */

@@ -235,11 +235,12 @@ static int ensure_worker(run_state *s) {
   if (rc == 0 && type == VC_MSG_DEVICE) {
     vc_device_info info;
     vc_get_bytes(&msg, &info, sizeof info);
+    const char *fingerprint = vc_get_str(&msg);
     if (!s->have_device) {
       s->have_device = true;
       s->device = info;
-      vc_progress_device(&s->prog, &info);
-      if (vc_db_record_device(s->db, s->run_id, &info, "", &e)) status = db_fail(s, &e);
+      vc_progress_device(&s->prog, &info, fingerprint);
+      if (vc_db_record_device(s->db, s->run_id, &info, fingerprint, &e)) status = db_fail(s, &e);
     }
   } else if (rc == 0 && type == VC_MSG_FATAL) {
     vc_errcode code = (vc_errcode)vc_get_u64(&msg);

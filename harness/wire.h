@@ -15,7 +15,7 @@
 enum {
   VC_MSG_JOB = 'J',      /* runner → worker: path of the next program */
   VC_MSG_QUIT = 'Q',     /* runner → worker */
-  VC_MSG_DEVICE = 'D',   /* worker → runner: vc_device_info, after opening */
+  VC_MSG_DEVICE = 'D',   /* worker → runner: vc_device_info and fingerprint, after opening */
   VC_MSG_FATAL = 'F',    /* worker → runner: error code and message; the worker exits */
   VC_MSG_PROGRAM = 'P',  /* program identity */
   VC_MSG_MODE = 'M',     /* a mode (and repeat) starts */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/fingerprint.h"
 #include "harness/plugin.h"
 #include "harness/runner.h"
 #include "harness/wire.h"
@@ -73,7 +74,10 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o) {
   vc_device_info info;
   memset(&info, 0, sizeof info);
   if (be->describe(dev, &info, &e) != 0) return fatal(&w, &e);
+  char fingerprint[256];
+  vc_fingerprint(be, dev, fingerprint, sizeof fingerprint);
   vc_put_bytes(&w.buf, &info, sizeof info);
+  vc_put_str(&w.buf, fingerprint);
   send(&w, VC_MSG_DEVICE);
 
   vc_conform_sink sink = {&w, on_program, on_mode, on_result};
