@@ -20,25 +20,38 @@ static vc_node *let_var(vc_pctx *c, const vc_sx *x, vc_sym_kind kind) {
   return n;
 }
 
+/* The var that (set NAME E) assigns, or -1 after a message. */
+static int set_target(vc_pctx *c, const vc_sx *x) {
+  vc_space space;
+  uint32_t m;
+  if (x->kind == VC_SX_ATOM && vc_p_lookup_quiet(c, x->text) < 0 &&
+      vc_p_memory_named(c, x->text, &space, &m)) {
+    vc_perr(c, x->loc, "cannot set %s: it is a %s; write it with (store %s I V)", x->text,
+            space == VC_SPACE_BUFFER ? "buffer" : "shared array", x->text);
+    return -1;
+  }
+  int s = vc_p_lookup(c, x);
+  if (s < 0) return -1;
+  const vc_symbol *sym = &c->p->syms[s];
+  if (sym->kind == VC_SYM_VAR) return s;
+  vc_perr(
+      c, x->loc, "cannot set %s: it is a %s (immutable), declared at %u:%u; only a var can be set",
+      sym->name, sym->kind == VC_SYM_LET ? "let" : "loop variable", sym->loc.line, sym->loc.col);
+  return -1;
+}
+
 static vc_node *set(vc_pctx *c, const vc_sx *x) {
   if (!vc_p_arity(c, x, 2, 2, "(set NAME E)")) return skipped(c, x);
   vc_node *n = vc_node_new(c->p, VC_S_SET, x->loc, 1);
-  int s = vc_p_lookup(c, x->items[1]);
   n->kids[0] = vc_p_expr(c, x->items[2]);
+  int s = set_target(c, x->items[1]);
   if (s < 0) return n;
   const vc_symbol *sym = &c->p->syms[s];
+  vc_type t = n->kids[0]->type;
   n->ref = (uint32_t)s;
-  if (sym->kind != VC_SYM_VAR) {
-    vc_perr(c, x->items[1]->loc,
-            "cannot set %s: it is a %s (immutable), declared at %u:%u; only "
-            "a var can be set",
-            sym->name, sym->kind == VC_SYM_LET ? "let" : "loop variable", sym->loc.line,
-            sym->loc.col);
-  } else if (sym->type != VC_P_BAD && n->kids[0]->type != VC_P_BAD &&
-             n->kids[0]->type != sym->type) {
+  if (sym->type != VC_P_BAD && t != VC_P_BAD && t != sym->type)
     vc_perr(c, n->kids[0]->loc, "type mismatch: the value of (set %s ...) must be %s, got %s",
-            sym->name, vc_type_name(sym->type), vc_type_name(n->kids[0]->type));
-  }
+            sym->name, vc_type_name(sym->type), vc_type_name(t));
   return n;
 }
 
@@ -56,7 +69,7 @@ static vc_node *store(vc_pctx *c, const vc_sx *x) {
   return n;
 }
 
-/* One branch of an if, or a loop body statement list, in its own scope. */
+/* One branch of an if: a statement in its own scope. */
 static vc_node *nested(vc_pctx *c, const vc_sx *construct, const vc_sx *x) {
   const vc_sx *outer = c->construct;
   uint32_t mark = vc_p_scope_mark(c);
@@ -102,6 +115,7 @@ static vc_node *loop(vc_pctx *c, const vc_sx *x) {
   return n;
 }
 
+/* (block STMT...) and (entry STMT...): a scope of statements. */
 static vc_node *block(vc_pctx *c, const vc_sx *x) {
   vc_node *n = vc_node_new(c->p, VC_S_BLOCK, x->loc, 0);
   uint32_t mark = vc_p_scope_mark(c);
@@ -173,10 +187,4 @@ vc_node *vc_p_stmt(vc_pctx *c, const vc_sx *x) {
   return skipped(c, x);
 }
 
-void vc_p_entry(vc_pctx *c, const vc_sx *entry) {
-  vc_node *n = vc_node_new(c->p, VC_S_BLOCK, entry->loc, 0);
-  uint32_t mark = vc_p_scope_mark(c);
-  for (uint32_t i = 1; i < entry->n; i++) vc_node_append(c->p, n, vc_p_stmt(c, entry->items[i]));
-  vc_p_scope_pop(c, mark);
-  c->p->entry = n;
-}
+void vc_p_entry(vc_pctx *c, const vc_sx *entry) { c->p->entry = block(c, entry); }

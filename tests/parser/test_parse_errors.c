@@ -145,6 +145,8 @@ static error_case cases[] = {
      "store to read buffer in (declared read at 3:3)"},
     {"set_let", ENTRY("(let v 1u)\n    (set v 2u)"), 6, 10,
      "cannot set v: it is a let (immutable), declared at 5:10"},
+    {"set_buffer", ENTRY("(set out 1u)"), 5, 10,
+     "cannot set out: it is a buffer; write it with (store out I V)"},
     {"set_loop_variable", ENTRY("(loop i 0u 4u\n      (set i 2u))"), 6, 12,
      "cannot set i: it is a loop variable (immutable)"},
     /* duplicates */

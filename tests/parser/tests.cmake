@@ -19,3 +19,7 @@ if(VC_FUZZ)
   target_link_options(fuzz_parse PRIVATE -fsanitize=fuzzer,address,undefined)
   target_link_libraries(fuzz_parse PRIVATE vc_ir vc_warnings)
 endif()
+
+# Throughput of the parser and printer (run by hand; not a test).
+add_executable(bench_parse ${VC_PARSER_TESTS}/bench_parse.c)
+target_link_libraries(bench_parse PRIVATE vc_lang vc_warnings)
