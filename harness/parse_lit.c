@@ -54,13 +54,12 @@ static bool parse_hex(const char *s, vc_type *type, uint32_t *bits, char *why, s
   if (*suffix && strcmp(suffix, "u") != 0 && strcmp(suffix, "i") != 0)
     return fail(why, n, "malformed: unexpected '%s' after the hex digits", suffix);
   *type = *suffix == 'i' ? VC_I32 : VC_U32;
-  if (v > UINT32_MAX) {
+  if (nd > 8) {
     if (!*suffix && (s[nd - 1] == 'f' || s[nd - 1] == 'F'))
       return fail(why, n,
                   "out of range: too many hex digits for u32 (at most 8), and an f32 "
                   "by bits is 0x, exactly 8 hex digits, then f");
-    return fail(why, n, "out of range for %s (at most 8 hex digits, 0xffffffff)",
-                vc_type_name(*type));
+    return fail(why, n, "out of range for %s (at most 8 hex digits)", vc_type_name(*type));
   }
   *bits = (uint32_t)v;
   return true;

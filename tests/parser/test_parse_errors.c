@@ -173,6 +173,8 @@ static error_case cases[] = {
     {"i32_below_range", ENTRY("(let a -2147483649)"), 5, 12, "out of range for i32"},
     {"u32_negative", ENTRY("(let a -1u)"), 5, 12, "a u32 cannot be negative"},
     {"hex_out_of_range", ENTRY("(let a 0x100000000i)"), 5, 12, "out of range for i32"},
+    {"hex_nine_digits", ENTRY("(let a 0x0000000ffu)"), 5, 12,
+     "out of range for u32 (at most 8 hex digits)"},
     {"malformed_number", ENTRY("(let a 12abc)"), 5, 12, "bad literal 12abc: malformed"},
     {"malformed_exponent", ENTRY("(let a 1e)"), 5, 12, "bad literal 1e: malformed"},
     {"float_with_u_suffix", ENTRY("(let a 1.5u)"), 5, 12, "is f32 and takes no 'u'"},
