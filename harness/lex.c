@@ -58,7 +58,8 @@ static void lex_string(vc_lexer *lx, vc_token *t) {
   for (;;) {
     int c = peek(lx);
     if (c < 0 || c == '\n') {
-      vc_diags_add(lx->diags, lx->path, t->loc, "string is not closed on its line");
+      vc_diags_add(lx->diags, lx->path, t->loc,
+                   "string is not closed on its line (a string may not span lines)");
       break;
     }
     if (c == '"') {
