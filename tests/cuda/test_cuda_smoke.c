@@ -1,5 +1,6 @@
 /* vc-cuda-smoke, the GPU machine's check, as far as it runs here: its
- * usage and its answer when there is no driver. */
+ * usage, its answer when there is no driver, and its checks of the plugin
+ * against the fake driver (which runs no kernels, so no programs). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,7 +47,21 @@ static void no_driver(void **state) {
   assert_null(strstr(out, "PASS"));
 }
 
+static void checks_on_fake_driver(void **state) {
+  (void)state;
+  static char out[16384];
+  int rc = run("VYRE_CONFORM_LIBCUDA='" VC_FAKE_LIBCUDA "'", "--no-figures", out, sizeof out);
+  if (rc != VC_EXIT_OK) fail_msg("exit status %d:\n%s", rc, out);
+  assert_non_null(strstr(out, "device   Fake GPU (uuid 0f1e2d3c4b5a69788796a5b4c3d2e1f0)"));
+  assert_non_null(strstr(out, "PASS  staging round trip of 50331660 bytes"));
+  assert_non_null(strstr(out, "PASS  block z limit refused before launch"));
+  assert_non_null(strstr(out, "PASS  native mode refused"));
+  assert_non_null(strstr(out, "summary  12 passed, 0 failed, 0 skipped"));
+  assert_null(strstr(out, "FAIL"));
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(usage), cmocka_unit_test(no_driver)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(usage), cmocka_unit_test(no_driver),
+                                     cmocka_unit_test(checks_on_fake_driver)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

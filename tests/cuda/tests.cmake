@@ -53,10 +53,12 @@ add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smok
 target_link_libraries(vc-cuda-smoke PRIVATE vc_harness vc_lang vc_oracle vc_plugin vc_warnings)
 set_target_properties(vc-cuda-smoke PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cuda)
+target_compile_definitions(test_cuda_smoke PRIVATE
+  VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
 
 foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload test_cuda_fake
     test_cuda_smoke)
   if(TARGET ${t})
-    add_dependencies(${t} vc-backend-cuda vc-cuda-smoke)
+    add_dependencies(${t} vc-backend-cuda vc-cuda-smoke vc-fake-libcuda)
   endif()
 endforeach()
