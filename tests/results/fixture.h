@@ -1,0 +1,79 @@
+/* Results files for tests, built through the recorder API, in a temporary
+ * directory that each test removes. */
+#ifndef VC_TESTS_RESULTS_FIXTURE_H
+#define VC_TESTS_RESULTS_FIXTURE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "results/record.h"
+
+typedef struct fx_dir {
+  char path[256];
+} fx_dir;
+
+void fx_dir_make(fx_dir *d);
+/* Removes it and everything in it. */
+void fx_dir_remove(fx_dir *d);
+/* out = dir/name */
+void fx_path(const fx_dir *d, const char *name, char out[512]);
+/* A directory per test: cmocka setup and teardown that make and remove fx_tmp. */
+extern fx_dir fx_tmp;
+int fx_tmp_setup(void **state);
+int fx_tmp_teardown(void **state);
+
+/* One program: a status letter per mode (native, host-split, resident-split):
+   p pass, d diverge, e error, c crash, t timeout, u unsupported, s skip,
+   i invalid; '-' leaves the mode out. Repeat r of n takes
+   wall_ms + (r - (n-1)/2) * jitter_ms, so wall_ms is the median and the
+   spread is (n-1) * jitter_ms. */
+typedef struct fx_prog {
+  const char *name;
+  const char *statuses; /* NULL: "ppp" */
+  double wall_ms;       /* 0: 10 ms */
+  double jitter_ms;
+} fx_prog;
+
+typedef struct fx_run {
+  const char *shard;           /* NULL: "" */
+  const char *corpus_digest;   /* NULL: a fixed digest */
+  const char *backend;         /* NULL: "vulkan" */
+  const char *harness_version; /* NULL: "0.1.0" */
+  const char *end_status;      /* NULL: "complete"; "": left running */
+  const char *device_name;     /* NULL: "llvmpipe (LLVM 15.0.6, 256 bits)" */
+  uint32_t repeats;            /* 0: 1 */
+  const fx_prog *progs;
+  uint32_t nprogs;
+} fx_run;
+
+extern const char *const fx_modes[3];
+
+/* Opens the file (creating it) and begins a run of a plain fx_run. */
+vc_db *fx_begin(const char *path, int64_t *run);
+/* Appends a run to the file (creating it); returns the run id. */
+int64_t fx_write_run(const char *path, const fx_run *spec);
+/* The run info, device and one program's results that fx_write_run records. */
+vc_run_info fx_run_info(const fx_run *spec);
+void fx_device(vc_device_info *d, const char *name);
+/* Fills up to 3*repeats results for p; returns how many. divs and segs are
+   static storage shared by all results. */
+uint32_t fx_results(const fx_prog *p, uint32_t repeats, vc_result *out);
+
+/* SHA-256 of a file's bytes, to check that a refused file was left untouched. */
+void fx_file_digest(const char *path, char hex[65]);
+/* The first column of the first row of a query, as an integer. */
+int64_t fx_query_int(const char *path, const char *sql);
+/* Writes bytes to a file (replacing it). */
+void fx_write_file(const char *path, const void *data, size_t n);
+/* Reads a whole file; free() the result. */
+char *fx_read_file(const char *path);
+
+/* Runs fn(argc, argv) with standard output going to a file; returns fn's
+   status and leaves the output in *text (free() it). */
+int fx_capture(int (*fn)(int, char **), int argc, const char *const *argv, char **text);
+
+#endif

@@ -1,0 +1,11 @@
+# Tests of the results database, compare, merge, expectations, reports and
+# the nightly CI script.
+set(VC_RT ${CMAKE_CURRENT_LIST_DIR})
+
+add_library(vc_results_fixture STATIC ${VC_RT}/fixture.c)
+target_include_directories(vc_results_fixture PUBLIC ${CMOCKA_INCLUDE_DIR})
+target_link_libraries(vc_results_fixture PUBLIC vc_results ${CMOCKA_LIBRARY} PRIVATE vc_warnings)
+target_compile_options(vc_results_fixture PRIVATE -Wno-cast-qual)
+
+vc_add_test(results_record SOURCES ${VC_RT}/test_record.c LIBS vc_results_fixture LABELS results)
+vc_add_test(results_faults SOURCES ${VC_RT}/test_faults.c LIBS vc_results_fixture LABELS results)
