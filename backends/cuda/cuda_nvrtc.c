@@ -87,8 +87,11 @@ static int load(nvrtc_api *a, vc_error *err) {
   if (env && *env) {
     ok = try_open(env, a, &tried);
   } else {
+    /* the build machine's toolkit, then where toolkits usually live when
+       the library search path does not know them */
     const char *names[] = {"libnvrtc.so.13", "libnvrtc.so", VC_CUDA_NVRTC_DIR "/libnvrtc.so.13",
-                           VC_CUDA_NVRTC_DIR "/libnvrtc.so"};
+                           VC_CUDA_NVRTC_DIR "/libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so.13",
+                           "/usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.13"};
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !ok; i++)
       ok = try_open(names[i], a, &tried);
   }

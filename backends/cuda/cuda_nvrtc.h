@@ -3,8 +3,9 @@
  * libnvrtc is about 100 MB and each machine has its own, matching its
  * toolkit, so the plugin opens whichever the machine has. Search order:
  * $VYRE_CONFORM_NVRTC alone when it is set (an explicit choice does not fall
- * back), else libnvrtc.so.13, libnvrtc.so, then the toolkit's library
- * directory found at build time. The library stays loaded once found. */
+ * back), else libnvrtc.so.13, libnvrtc.so, the toolkit's library directory
+ * found at build time, then /usr/local/cuda's. The library stays loaded
+ * once found. */
 #ifndef VC_CUDA_NVRTC_H
 #define VC_CUDA_NVRTC_H
 

@@ -9,3 +9,6 @@ target_compile_options(vc_results_fixture PRIVATE -Wno-cast-qual)
 
 vc_add_test(results_record SOURCES ${VC_RT}/test_record.c LIBS vc_results_fixture LABELS results)
 vc_add_test(results_faults SOURCES ${VC_RT}/test_faults.c LIBS vc_results_fixture LABELS results)
+vc_add_test(results_text SOURCES ${VC_RT}/test_text.c LIBS vc_results_fixture LABELS results)
+vc_add_test(results_expectations SOURCES ${VC_RT}/test_expectations.c LIBS vc_results_fixture LABELS results)
+vc_add_test(results_compare SOURCES ${VC_RT}/test_compare.c LIBS vc_results_fixture vc_results_cmd LABELS results)

@@ -1,0 +1,322 @@
+/* compare on real results files: the gate's verdicts and exit statuses. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "harness/commands_results.h"
+#include "harness/exitcodes.h"
+#include "results/compare.h"
+
+static char base_path[512], cand_path[512], exp_path[512];
+
+static int setup(void **state) {
+  fx_tmp_setup(state);
+  fx_path(&fx_tmp, "base.db", base_path);
+  fx_path(&fx_tmp, "cand.db", cand_path);
+  fx_path(&fx_tmp, "expectations.txt", exp_path);
+  return 0;
+}
+
+/* a to e: five programs; c fails natively in the baseline */
+static const fx_prog baseline[] = {{"a", "ppp", 10, 0},
+                                   {"b", "ppp", 10, 0},
+                                   {"c", "dpp", 10, 0},
+                                   {"d", "ppp", 10, 0},
+                                   {"e", "ppp", 10, 0}};
+
+typedef struct outcome {
+  vc_run_data *base, *cand;
+  vc_expectations exps;
+  vc_compare_opts opts;
+  vc_comparison c;
+} outcome;
+
+static void compare_files(outcome *o, const char *expectations) {
+  memset(o, 0, sizeof *o);
+  vc_error err = {0};
+  vc_compare_opts_default(&o->opts);
+  if (expectations) {
+    assert_int_equal(vc_expectations_parse("expectations.txt", expectations, &o->exps, &err), 0);
+    o->opts.exps = &o->exps;
+  }
+  assert_int_equal(vc_run_load(base_path, VC_RUN_LAST_COMPLETE, &o->base, &err), 0);
+  assert_int_equal(vc_run_load(cand_path, VC_RUN_LAST_COMPLETE, &o->cand, &err), 0);
+  assert_int_equal(vc_compare_runs(o->base, o->cand, &o->opts, &o->c, &err), 0);
+}
+
+static void outcome_free(outcome *o) {
+  vc_comparison_free(&o->c);
+  vc_run_free(o->base);
+  vc_run_free(o->cand);
+  vc_expectations_free(&o->exps);
+}
+
+static const vc_finding *find(const outcome *o, vc_finding_kind kind, const char *program,
+                              const char *mode) {
+  for (uint32_t i = 0; i < o->c.n; i++) {
+    const vc_finding *f = &o->c.items[i];
+    if (f->kind == kind && !strcmp(f->program, program) && !strcmp(f->mode, mode)) return f;
+  }
+  return NULL;
+}
+
+static void write_pair(const fx_prog *cand, uint32_t ncand, uint32_t repeats) {
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5, .repeats = repeats});
+  fx_write_run(cand_path, &(fx_run){.progs = cand, .nprogs = ncand, .repeats = repeats});
+}
+
+static void test_planted_regression_fails(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0},
+                          {"b", "pdp", 10, 0},
+                          {"c", "dpp", 10, 0},
+                          {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 1);
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  const vc_finding *f = find(&o, VC_F_NEW_FAILURE, "b", "host-split");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_int_equal(f->base->status, VC_ST_PASS);
+  assert_int_equal(f->cand->status, VC_ST_DIVERGE);
+  /* c was failing already: reported, not gating */
+  f = find(&o, VC_F_STILL_FAILING, "c", "native");
+  assert_non_null(f);
+  assert_false(f->gating);
+  assert_int_equal(o.c.ngating, 1);
+  assert_int_equal(o.c.counts[VC_F_NEW_FAILURE], 1);
+  outcome_free(&o);
+}
+
+static void test_expected_failure_passes_gate(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0},
+                          {"b", "pcp", 10, 0},
+                          {"c", "dpp", 10, 0},
+                          {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 1);
+  outcome o;
+  compare_files(
+      &o, "# nightly\nfail b host-* backend=vulkan expires=2999-01-01 reason=\"driver bug 123\"\n"
+          "fail zzz native reason=\"nothing matches\"\n"
+          "fail e native backend=cuda reason=\"another configuration\"\n");
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  const vc_finding *f = find(&o, VC_F_EXPECTED, "b", "host-split");
+  assert_non_null(f);
+  assert_false(f->gating);
+  assert_int_equal(f->exp->line, 2);
+  /* the entry that matched nothing here is listed; the cuda one is not ours to judge */
+  assert_int_equal(o.c.nunused, 1);
+  assert_int_equal(o.c.unused[0]->line, 3);
+  outcome_free(&o);
+}
+
+static void test_expired_expectation_exits_6(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0},
+                          {"b", "pdp", 10, 0},
+                          {"c", "dpp", 10, 0},
+                          {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 1);
+  outcome o;
+  compare_files(&o, "\nfail b host-split expires=2001-01-01 reason=\"was fixed in 2000\"\n");
+  assert_int_equal(o.c.exit_code, VC_EXIT_EXPIRED);
+  assert_int_equal(o.c.nexpired, 1);
+  assert_int_equal(o.c.expired[0]->line, 2);
+  /* and it no longer excuses the failure */
+  assert_non_null(find(&o, VC_F_NEW_FAILURE, "b", "host-split"));
+  outcome_free(&o);
+}
+
+static void test_fix_and_improvement_reported(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0},
+                          {"b", "ppp", 10, 0},
+                          {"c", "ppp", 10, 0},
+                          {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 1);
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  const vc_finding *f = find(&o, VC_F_FIXED, "c", "native");
+  assert_non_null(f);
+  assert_int_equal(f->base->status, VC_ST_DIVERGE);
+  assert_int_equal(o.c.n, 1);
+  outcome_free(&o);
+
+  compare_files(&o, "fail a native reason=\"known bad\"\n");
+  f = find(&o, VC_F_IMPROVEMENT, "a", "native");
+  assert_non_null(f);
+  assert_false(f->gating);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  outcome_free(&o);
+}
+
+/* Five repeats each; the baseline's spread is 4 ms around 10 ms. */
+static void test_timing_spread(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 13, 1}, /* +30%, but 3 ms is inside the 4 ms spread */
+                          {"b", "ppp", 20, 1}, /* +100%, 10 ms beyond the spread: slower */
+                          {"c", "dpp", 10, 0},
+                          {"d", "ppp", 11.5, 0.1}, /* +15%: under the threshold */
+                          {"e", "ppp", 10, 3}};    /* same median, wider spread */
+  const fx_prog base[] = {{"a", "ppp", 10, 1},
+                          {"b", "ppp", 10, 1},
+                          {"c", "dpp", 10, 0},
+                          {"d", "ppp", 10, 0.1},
+                          {"e", "ppp", 10, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = base, .nprogs = 5, .repeats = 5});
+  fx_write_run(cand_path, &(fx_run){.progs = cand, .nprogs = 5, .repeats = 5});
+  outcome o;
+  compare_files(&o, NULL);
+  assert_null(find(&o, VC_F_SLOWER, "a", "native"));
+  const vc_finding *f = find(&o, VC_F_SLOWER, "b", "native");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_int_equal(f->base->wall_median, 10000000);
+  assert_int_equal(f->cand->wall_median, 20000000);
+  assert_int_equal(f->base->wall_max - f->base->wall_min, 4000000);
+  assert_null(find(&o, VC_F_SLOWER, "d", "native"));
+  assert_null(find(&o, VC_F_SLOWER, "e", "native"));
+  assert_int_equal(o.c.counts[VC_F_SLOWER], 3); /* b in each mode */
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+
+  /* a lower threshold flags d; a flake entry accepts b */
+  compare_files(&o, "flake b * reason=\"noisy neighbour\"\n");
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  f = find(&o, VC_F_SLOWER, "b", "native");
+  assert_non_null(f);
+  assert_false(f->gating);
+  vc_comparison_free(&o.c);
+  o.opts.threshold_pct = 10;
+  vc_error err = {0};
+  assert_int_equal(vc_compare_runs(o.base, o.cand, &o.opts, &o.c, &err), 0);
+  assert_non_null(find(&o, VC_F_SLOWER, "d", "native"));
+  outcome_free(&o);
+}
+
+/* A tiny program: a large relative change under the minimum delta is noise. */
+static void test_timing_min_delta(void **state) {
+  (void)state;
+  const fx_prog base[] = {{"a", "ppp", 0.01, 0}};
+  const fx_prog cand[] = {{"a", "ppp", 0.05, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = base, .nprogs = 1});
+  fx_write_run(cand_path, &(fx_run){.progs = cand, .nprogs = 1});
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.counts[VC_F_SLOWER], 0);
+  vc_comparison_free(&o.c);
+  o.opts.min_delta_ns = 10000;
+  vc_error err = {0};
+  assert_int_equal(vc_compare_runs(o.base, o.cand, &o.opts, &o.c, &err), 0);
+  assert_int_equal(o.c.counts[VC_F_SLOWER], 3);
+  outcome_free(&o);
+}
+
+static void test_unsupported_missing_new_skip(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppu", 10, 0}, {"b", "pp-", 10, 0}, {"c", "dpp", 10, 0},
+                          {"d", "ppp", 10, 0}, {"e", "pep", 10, 0}, {"f", "ppp", 10, 0}};
+  write_pair(cand, 6, 1);
+  outcome o;
+  compare_files(&o, "skip e host-split reason=\"under investigation\"\n");
+  const vc_finding *f = find(&o, VC_F_NEWLY_UNSUPPORTED, "a", "resident-split");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_non_null(find(&o, VC_F_MISSING, "b", "resident-split"));
+  assert_non_null(find(&o, VC_F_NEW_PROGRAM, "f", "native"));
+  assert_non_null(find(&o, VC_F_SKIPPED, "e", "host-split"));
+  assert_null(find(&o, VC_F_NEW_FAILURE, "e", "host-split"));
+  assert_int_equal(o.c.ngating, 1);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+}
+
+static void test_warnings(void **state) {
+  (void)state;
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  fx_write_run(cand_path, &(fx_run){.progs = baseline,
+                                    .nprogs = 5,
+                                    .corpus_digest = "feed",
+                                    .device_name = "Other GPU"});
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.nwarnings, 2);
+  assert_non_null(strstr(o.c.warnings[0], "corpus digests differ"));
+  assert_non_null(strstr(o.c.warnings[1], "Other GPU"));
+  outcome_free(&o);
+}
+
+/* The command: argument handling, output and exit statuses. */
+static void test_command(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0},
+                          {"b", "pdp", 10, 0},
+                          {"c", "ppp", 10, 0},
+                          {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 1);
+  char *out;
+  const char *plain[] = {"compare", base_path, cand_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 3, plain, &out), VC_EXIT_FAIL);
+  assert_non_null(
+      strstr(out, "NEW FAILURE        b host-split: pass -> diverge: diverge in host-split"));
+  assert_non_null(strstr(out, "FIXED              c native: diverge -> pass"));
+  assert_non_null(strstr(out, "gate: FAIL (exit 1)"));
+  free(out);
+
+  fx_write_file(exp_path, "fail b host-split reason=\"bug 7\"\n", 33);
+  char spec[600];
+  snprintf(spec, sizeof spec, "%s:1", cand_path);
+  const char *json[] = {"compare", base_path, spec, "--expectations", exp_path, "--json"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 6, json, &out), VC_EXIT_OK);
+  assert_non_null(strstr(out, "\"kind\": \"expected-failure\""));
+  assert_non_null(strstr(out, "\"exit\": 0"));
+  free(out);
+
+  fx_write_file(exp_path, "fail b host-split expires=2020-02-02 reason=\"bug 7\"\n", 52);
+  const char *expired[] = {"compare", base_path, cand_path, "--expectations=", exp_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 5, expired, &out), VC_EXIT_USAGE);
+  free(out);
+  const char *expired2[] = {"compare", base_path, cand_path, "--expectations", exp_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 5, expired2, &out), VC_EXIT_EXPIRED);
+  assert_non_null(strstr(out, ":1: fail b host-split expired on 2020-02-02: bug 7"));
+  free(out);
+
+  fx_write_file(exp_path, "fail b host-split expires=2020-02-31 reason=x\n", 46);
+  assert_int_equal(fx_capture(vc_cmd_compare, 5, expired2, &out), VC_EXIT_INPUT);
+  free(out);
+  const char *bad_threshold[] = {"compare", base_path, cand_path, "--threshold", "-5"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 5, bad_threshold, &out), VC_EXIT_USAGE);
+  free(out);
+  const char *one_side[] = {"compare", base_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 2, one_side, &out), VC_EXIT_USAGE);
+  free(out);
+  char missing[600];
+  fx_path(&fx_tmp, "absent.db", missing);
+  const char *absent[] = {"compare", base_path, missing};
+  assert_int_equal(fx_capture(vc_cmd_compare, 3, absent, &out), VC_EXIT_DB);
+  free(out);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_planted_regression_fails, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_expected_failure_passes_gate, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_expired_expectation_exits_6, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_fix_and_improvement_reported, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_timing_spread, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_timing_min_delta, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_unsupported_missing_new_skip, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_warnings, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_command, setup, fx_tmp_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
