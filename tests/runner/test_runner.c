@@ -70,6 +70,7 @@ static int teardown(void **state) {
 
 /* Runs vyre-conform with args (a printf format), output into dir/out.txt;
    returns the exit status. env may set variables ("A=b ") before it. */
+static int run(const char *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int run(const char *env, const char *fmt, ...) {
   char args[2048], cmd[4096];
   va_list ap;
