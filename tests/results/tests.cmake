@@ -12,3 +12,4 @@ vc_add_test(results_faults SOURCES ${VC_RT}/test_faults.c LIBS vc_results_fixtur
 vc_add_test(results_text SOURCES ${VC_RT}/test_text.c LIBS vc_results_fixture LABELS results)
 vc_add_test(results_expectations SOURCES ${VC_RT}/test_expectations.c LIBS vc_results_fixture LABELS results)
 vc_add_test(results_compare SOURCES ${VC_RT}/test_compare.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
