@@ -1,0 +1,31 @@
+/* Per-mode totals of a run: counts by status, median and total times,
+ * traffic and launches. The reports' summary tables and charts. */
+#ifndef VC_RESULTS_MODESTATS_H
+#define VC_RESULTS_MODESTATS_H
+
+#include "results/cells.h"
+
+typedef struct vc_mode_stats {
+  const char *mode;
+  uint32_t programs;
+  uint32_t counts[VC_STATUS_COUNT]; /* cells by aggregate status */
+  /* medians over the cells that ran to a verdict (pass or diverge) */
+  uint64_t wall_median, device_median;
+  /* sums over all cells of their median times; traffic and launches of their first repeat */
+  uint64_t wall_total, device_total;
+  uint64_t bytes_up, bytes_down, launches;
+} vc_mode_stats;
+
+/* out has room for c->nmodes entries. */
+int vc_mode_stats_build(const vc_cells *c, vc_mode_stats *out, vc_error *err);
+
+/* What the reports start from: a run's cells and its per-mode statistics. */
+typedef struct vc_run_summary {
+  vc_cells cells;
+  vc_mode_stats *modes; /* cells.nmodes of them */
+} vc_run_summary;
+
+int vc_run_summary_build(const vc_run_data *r, vc_run_summary *s, vc_error *err);
+void vc_run_summary_free(vc_run_summary *s);
+
+#endif
