@@ -31,3 +31,22 @@ else()
   add_test(NAME results_render COMMAND sh -c "echo 'results_render needs zlib1g-dev'; exit 1")
 endif()
 
+# ci/nightly, end to end with a stand-in runner; the CI adoption files parse.
+add_executable(vc_fake_conform ${VC_RT}/fake_conform.c)
+target_link_libraries(vc_fake_conform PRIVATE vc_results_fixture vc_results_cmd vc_warnings)
+target_compile_options(vc_fake_conform PRIVATE -Wno-cast-qual)
+add_test(NAME results_nightly
+  COMMAND sh ${VC_RT}/nightly_test.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:vc_fake_conform>)
+set_tests_properties(results_nightly PROPERTIES LABELS "results;ci")
+find_program(VC_PYTHON3 python3)
+if(VC_PYTHON3)
+  add_test(NAME results_ci_files COMMAND ${VC_PYTHON3} ${VC_RT}/ci_files_test.py ${CMAKE_SOURCE_DIR})
+else()
+  add_test(NAME results_ci_files COMMAND sh -c "echo 'results_ci_files needs python3 (and python3-yaml)'; exit 1")
+endif()
+set_tests_properties(results_ci_files PROPERTIES LABELS "results;ci")
+
+# A benchmark, not a test: vc_bench_results [PROGRAMS [REPEATS]].
+add_executable(vc_bench_results ${VC_RT}/bench_results.c)
+target_link_libraries(vc_bench_results PRIVATE vc_results_fixture vc_warnings)
+target_compile_options(vc_bench_results PRIVATE -Wno-cast-qual)

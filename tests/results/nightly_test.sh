@@ -1,0 +1,87 @@
+#!/bin/sh
+# ci/nightly end to end, with a stand-in runner: baseline, regression,
+# expectations, expiry, timing, shards and merge, promotion, failures.
+# usage: nightly_test.sh SOURCE_DIR FAKE_VYRE_CONFORM
+set -u
+src=$1 fake=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+nightly() { sh "$src/ci/nightly" --bin "$fake" "$@" >"$tmp/log" 2>&1; }
+check() { # check WHAT EXPECTED-STATUS ACTUAL-STATUS
+  if [ "$2" != "$3" ]; then
+    echo "FAIL: $1: exit $3, expected $2"; sed 's/^/    /' "$tmp/log"; failures=$((failures + 1))
+  else
+    echo "ok: $1 (exit $3)"
+  fi
+}
+has() { # has WHAT FILE TEXT
+  if grep -q -- "$3" "$2" 2>/dev/null; then echo "ok: $1"; else
+    echo "FAIL: $1: no '$3' in $2"; failures=$((failures + 1)); fi
+}
+mkdir -p "$tmp/corpus"
+
+FAKE_SCENARIO=pass nightly --backend vulkan --repeat 3 --out "$tmp/base" "$tmp/corpus"
+check "a plain run passes" 0 $?
+for f in vulkan.db report.html summary.md junit.xml; do has "the plain run wrote $f" "$tmp/base/$f" ""; done
+has "the summary counts six programs" "$tmp/base/summary.md" "| native | 6 | 6 |"
+base="$tmp/base/vulkan.db"
+
+FAKE_SCENARIO=pass nightly --backend vulkan --out "$tmp/base" "$tmp/corpus"
+check "an existing results file is refused" 2 $?
+
+FAKE_SCENARIO=regress nightly --backend vulkan --repeat 3 --out "$tmp/r1" --baseline "$base" \
+  --promote "$tmp/next.db"
+check "a planted regression fails the gate" 1 $?
+has "compare names the new failure" "$tmp/r1/compare.txt" "NEW FAILURE        p3 native: pass -> diverge"
+has "the JUnit report has the failure" "$tmp/r1/junit.xml" '<failure type="diverge"'
+if [ ! -e "$tmp/next.db" ]; then echo "ok: a failed gate promotes nothing"; else
+  echo "FAIL: a failed gate promoted its results"; failures=$((failures + 1)); fi
+
+printf 'fail p3 native backend=vulkan expires=2999-01-01 reason="bug 12"\n' >"$tmp/exp.txt"
+FAKE_SCENARIO=regress nightly --backend vulkan --repeat 3 --out "$tmp/r2" --baseline "$base" \
+  --expectations "$tmp/exp.txt" --promote "$tmp/next.db"
+check "an expected failure passes the gate" 0 $?
+has "compare reports the expected failure" "$tmp/r2/compare.txt" "EXPECTED FAILURE   p3 native"
+has "the passing gate promoted the results" "$tmp/next.db" "SQLite format 3"
+
+printf '# old\nfail p3 native expires=2020-01-01 reason="bug 12"\n' >"$tmp/old.txt"
+FAKE_SCENARIO=regress nightly --backend vulkan --out "$tmp/r3" --baseline "$base" \
+  --expectations "$tmp/old.txt"
+check "an expired expectation exits 6" 6 $?
+has "the expired line is named" "$tmp/r3/compare.txt" "old.txt:2: fail p3 native expired on 2020-01-01"
+
+FAKE_SCENARIO=slow nightly --backend vulkan --repeat 3 --out "$tmp/r4" --baseline "$base"
+check "a timing regression fails the gate" 1 $?
+has "compare names the slower program" "$tmp/r4/compare.txt" "SLOWER             p1 native"
+if command -v sqlite3 >/dev/null; then
+  v=$(sqlite3 :memory: "SELECT json_valid(readfile('$tmp/r4/compare.json')), json_extract(readfile('$tmp/r4/compare.json'), '\$.counts.slower')")
+  if [ "$v" = "1|3" ]; then echo "ok: compare.json is valid JSON with 3 slower"; else
+    echo "FAIL: compare.json: $v"; failures=$((failures + 1)); fi
+fi
+
+for k in 0 1 2; do
+  FAKE_SCENARIO=pass nightly --backend vulkan --shard "$k/3" --repeat 3 --out "$tmp/s$k"
+  check "shard $k/3 records" 0 $?
+done
+has "a shard writes its own report" "$tmp/s1/summary.md" "| Shard | 1/3 |"
+nightly --merge --out "$tmp/m" --baseline "$base" "$tmp/s0/vulkan-shard-0-3.db" \
+  "$tmp/s1/vulkan-shard-1-3.db" "$tmp/s2/vulkan-shard-2-3.db"
+check "three shards merge and pass the gate" 0 $?
+has "the merged summary counts six programs" "$tmp/m/summary.md" "| native | 6 | 6 |"
+nightly --merge --out "$tmp/m2" "$tmp/s0/vulkan-shard-0-3.db" "$tmp/s2/vulkan-shard-2-3.db"
+check "a missing shard is refused" 1 $?
+has "the missing shard is named" "$tmp/log" "shard missing: 1/3"
+
+FAKE_SCENARIO=nodevice nightly --backend cuda --out "$tmp/r5"
+check "no device passes the runner's status through" 3 $?
+FAKE_SCENARIO=interrupt nightly --backend vulkan --out "$tmp/r6" --baseline "$base"
+check "an interrupted run passes 130 through" 130 $?
+has "an interrupted run still gets its report" "$tmp/r6/summary.md" "interrupted"
+nightly --backend vulkan --bogus
+check "an unknown option is a usage error" 2 $?
+nightly --backend vulkan --shard 0/2 --baseline "$base"
+check "a shard with a baseline is a usage error" 2 $?
+
+[ "$failures" = 0 ] && echo "all passed" || echo "$failures failed"
+[ "$failures" = 0 ]
