@@ -82,7 +82,8 @@ int vc_cuda_attr(vc_dev *dev, CUdevice_attribute a, const char *name, int *value
 
 int vc_cuda_enter(vc_dev *dev, const char *op, vc_error *err) {
   CUresult r = dev->cu->cuCtxSetCurrent(dev->ctx);
-  if (r != CUDA_SUCCESS) return vc_cu_fail(dev->cu, err, r, "%s: cuCtxSetCurrent on %s", op, dev->label);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(dev->cu, err, r, "%s: cuCtxSetCurrent on %s", op, dev->label);
   return 0;
 }
 

@@ -206,9 +206,12 @@ int vc_cuda_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_comp
   return 0;
 }
 
+/* Launches still queued may use the module: they finish first. */
 void vc_cuda_free_kernel(vc_dev *dev, vc_kern *kern) {
   if (!kern) return;
-  if (kern->module && vc_cuda_enter(dev, "free_kernel", NULL) == 0)
+  if (kern->module && vc_cuda_enter(dev, "free_kernel", NULL) == 0) {
+    dev->cu->cuStreamSynchronize(dev->stream);
     dev->cu->cuModuleUnload(kern->module);
+  }
   free(kern);
 }

@@ -9,7 +9,8 @@ static int check_block(const vc_cuda_limits *lim, const vc_cuda_shape *s, const 
   uint64_t threads = (uint64_t)s->block[0] * s->block[1] * s->block[2];
   if (threads > lim->max_threads_per_block)
     return vc_fail(err, VC_ERR_LIMIT,
-                   "%s: workgroup of %" PRIu64 " invocations exceeds the %u threads per block of %s",
+                   "%s: workgroup of %" PRIu64
+                   " invocations exceeds the %u threads per block of %s",
                    label, threads, lim->max_threads_per_block, device);
   if (s->kernel_max_threads && threads > s->kernel_max_threads)
     return vc_fail(err, VC_ERR_LIMIT,

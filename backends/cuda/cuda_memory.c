@@ -27,9 +27,13 @@ int vc_cuda_alloc(vc_dev *dev, uint64_t bytes, vc_buf **out, vc_error *err) {
   return 0;
 }
 
+/* Work still queued may use the buffer: it finishes first. */
 void vc_cuda_free_buffer(vc_dev *dev, vc_buf *buf) {
   if (!buf) return;
-  if (vc_cuda_enter(dev, "free_buffer", NULL) == 0) dev->cu->cuMemFree(buf->ptr);
+  if (vc_cuda_enter(dev, "free_buffer", NULL) == 0) {
+    dev->cu->cuStreamSynchronize(dev->stream);
+    dev->cu->cuMemFree(buf->ptr);
+  }
   free(buf);
 }
 

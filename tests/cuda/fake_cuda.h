@@ -26,6 +26,7 @@ typedef struct fake_cuda_stats {
   int ctx_current;                     /* 1 if a context is current */
   uint32_t launches;                   /* executed */
   uint32_t pageable_async_copies;      /* async copies from or to unpinned memory */
+  uint32_t unsafe_frees;               /* memory or modules freed with work still queued */
   /* the last launch */
   uint32_t grid[3], block[3];
   uint32_t nparams;

@@ -392,8 +392,14 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n) {
   return r;
 }
 
+/* Freeing what queued work may still use is a use after free on a GPU. */
+static void note_free(void) {
+  if (the_stream && the_stream->n > the_stream->head) st.unsafe_frees++;
+}
+
 CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
   NEED_CONTEXT();
+  note_free();
   return drop_alloc((void *)(uintptr_t)p, false);
 }
 
@@ -480,6 +486,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int
 
 CUresult CUDAAPI cuModuleUnload(CUmodule m) {
   NEED_CONTEXT();
+  note_free();
   free(m->ptx);
   free(m);
   st.modules--;

@@ -42,7 +42,9 @@ static void round_trip(smoke *s, uint64_t bytes) {
   bool zero = rc == 0;
   for (uint64_t i = 0; zero && i < bytes; i++) zero = out[i] == 0;
   if (rc != 0) smoke_report(s, false, what, "%s", e.msg);
-  else smoke_report(s, same && zero, what, "%s", same ? (zero ? "" : "zero left bytes") : "bytes differ");
+  else
+    smoke_report(s, same && zero, what, "%s",
+                 same ? (zero ? "" : "zero left bytes") : "bytes differ");
   s->be->free_buffer(s->dev, b);
   free(in);
   free(out);

@@ -39,12 +39,14 @@ static void print_identity(const vc_device_info *i) {
   printf("device   %s (uuid %s)\n", i->device_name, i->uuid);
   printf("api      %s %s, driver %s %s, pci %04x:%04x\n", i->api, i->api_version, i->driver_name,
          i->driver_version, i->vendor_id, i->device_id);
-  printf("limits   %u SMs, %u threads/block (%u x %u x %u), grid %u x %u x %u, %llu B shared/block\n",
+  printf("limits   %u SMs, %u threads/block (%u x %u x %u), grid %u x %u x %u, "
+         "%llu B shared/block\n",
          i->compute_units, i->max_workgroup_invocations, i->max_workgroup_size[0],
          i->max_workgroup_size[1], i->max_workgroup_size[2], i->max_grid[0], i->max_grid[1],
          i->max_grid[2], (unsigned long long)i->max_shared_bytes);
-  printf("memory   %llu B, cooperative %s, timestamps %s\n", (unsigned long long)i->global_mem_bytes,
-         i->cooperative ? "yes" : "no", i->timestamps ? "yes" : "no");
+  printf("memory   %llu B, cooperative %s, timestamps %s\n",
+         (unsigned long long)i->global_mem_bytes, i->cooperative ? "yes" : "no",
+         i->timestamps ? "yes" : "no");
   printf("float    %s\n", i->float_env);
   printf("extra\n%s", i->extra);
   fflush(stdout);

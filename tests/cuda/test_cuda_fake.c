@@ -128,7 +128,8 @@ static void staging_round_trips(void **state) {
     assert_int_equal(be->upload(dev, b, in, n, &e), 0);
     memset(out, 0xee, n);
     assert_int_equal(be->download(dev, b, out, n, &e), 0);
-    if (memcmp(in, out, n) != 0) fail_msg("round trip of %llu bytes differs", (unsigned long long)n);
+    if (memcmp(in, out, n) != 0)
+      fail_msg("round trip of %llu bytes differs", (unsigned long long)n);
     assert_int_equal(be->zero(dev, b, &e), 0);
     assert_int_equal(be->download(dev, b, out, n, &e), 0);
     for (uint64_t i = 0; i < n; i++)
@@ -165,6 +166,13 @@ static void partial_and_oversized(void **state) {
   be->close(dev);
 }
 
+/* One device buffer per program buffer. */
+static void alloc_all(vc_dev *dev, const vc_program *p, vc_buf **bufs) {
+  vc_error e;
+  for (uint32_t i = 0; i < p->nbuffers; i++)
+    if (be->alloc(dev, vc_buffer_bytes(&p->buffers[i]), &bufs[i], &e) != 0) fail_msg("%s", e.msg);
+}
+
 static const char *four_buffers =
     "(program four (workgroup 64) (grid 4)\n"
     "  (buffer a u32 256 read (init iota))\n"
@@ -193,7 +201,7 @@ static void compile_launch_finish(void **state) {
   assert_non_null(strstr(ci.log, "ptx jit: fake jit: loaded"));
   free(ci.log);
   vc_buf *bufs[4];
-  for (uint32_t i = 0; i < 4; i++) assert_int_equal(be->alloc(dev, vc_buffer_bytes(&p->buffers[i]), &bufs[i], &e), 0);
+  alloc_all(dev, p, bufs);
   fake_cuda_stats st;
   stats_of(&st);
   uint32_t before = st.launches;
@@ -228,8 +236,16 @@ static void compile_launch_finish(void **state) {
   assert_int_equal(be->launch(dev, kern, bufs, 3, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "3 buffers bound, the kernel has 4"));
   assert_int_equal(be->native_stats(dev, kern, NULL, &e), VC_ERR_UNSUPPORTED);
+  /* buffers, then the kernel, freed with a launch still queued: the plugin
+     lets it finish first */
+  assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
   for (uint32_t i = 0; i < 4; i++) be->free_buffer(dev, bufs[i]);
+  alloc_all(dev, p, bufs);
+  assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
   be->free_kernel(dev, kern);
+  for (uint32_t i = 0; i < 4; i++) be->free_buffer(dev, bufs[i]);
+  stats_of(&st);
+  assert_int_equal(st.unsafe_frees, 0);
   vc_program_free(p);
   be->close(dev);
 }
@@ -319,7 +335,7 @@ static void driver_failures(void **state) {
   assert_non_null(strstr(e.msg, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
   assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
   vc_buf *bufs[4];
-  for (uint32_t i = 0; i < 4; i++) assert_int_equal(be->alloc(dev, vc_buffer_bytes(&p->buffers[i]), &bufs[i], &e), 0);
+  alloc_all(dev, p, bufs);
   assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
   fail_next("cuStreamSynchronize", 1, CUDA_ERROR_ILLEGAL_ADDRESS);
   uint64_t ns[2];
