@@ -8,28 +8,28 @@ set(VC_CUDA_FIXTURE ${VC_CUDA_TESTS}/cuda_fixture.c)
 
 # The parts, linked directly: options, targets, limits, NVRTC, messages.
 vc_add_test(test_cuda_units SOURCES ${VC_CUDA_TESTS}/test_cuda_units.c
-  LIBS vc_cuda_core LABELS cuda)
+  LIBS vc_cuda_core LABELS cuda unit)
 
 # The plugin as the harness loads it, without a driver.
 vc_add_test(test_cuda_plugin SOURCES ${VC_CUDA_TESTS}/test_cuda_plugin.c ${VC_CUDA_FIXTURE}
-  LIBS vc_plugin vc_ir ${CMAKE_DL_LIBS} LABELS cuda)
+  LIBS vc_plugin vc_ir ${CMAKE_DL_LIBS} LABELS cuda unit)
 
 # Generated CUDA C, checked for its structure.
 vc_add_test(test_cuda_source SOURCES ${VC_CUDA_TESTS}/test_cuda_source.c ${VC_CUDA_FIXTURE}
-  LIBS vc_lang vc_plugin LABELS cuda)
+  LIBS vc_lang vc_plugin LABELS cuda unit)
 
 # Every test program, split into segment kernels, through NVRTC and ptxas.
 if(NOT VC_PTXAS)
   set(VC_PTXAS "")
 endif()
 vc_add_test(test_cuda_offline SOURCES ${VC_CUDA_TESTS}/test_cuda_offline.c ${VC_CUDA_FIXTURE}
-  LIBS vc_lang vc_oracle vc_plugin LABELS cuda)
+  LIBS vc_lang vc_oracle vc_plugin LABELS cuda unit)
 target_compile_definitions(test_cuda_offline PRIVATE VC_PTXAS="${VC_PTXAS}")
 
 # Libraries opened at run time that are missing or unusable.
 if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
   vc_add_test(test_cuda_noload SOURCES ${VC_CUDA_TESTS}/test_cuda_noload.c ${VC_CUDA_FIXTURE}
-    LIBS vc_plugin vc_ir LABELS cuda)
+    LIBS vc_plugin vc_ir LABELS cuda unit)
   target_compile_definitions(test_cuda_noload PRIVATE
     VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}")
 endif()
@@ -40,7 +40,7 @@ target_include_directories(vc-fake-libcuda SYSTEM PRIVATE
   $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
 target_link_libraries(vc-fake-libcuda PRIVATE vc_warnings)
 vc_add_test(test_cuda_fake SOURCES ${VC_CUDA_TESTS}/test_cuda_fake.c ${VC_CUDA_FIXTURE}
-  LIBS vc_lang vc_plugin ${CMAKE_DL_LIBS} LABELS cuda)
+  LIBS vc_lang vc_plugin ${CMAKE_DL_LIBS} LABELS cuda unit)
 target_include_directories(test_cuda_fake SYSTEM PRIVATE
   $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
 target_compile_definitions(test_cuda_fake PRIVATE
@@ -52,7 +52,7 @@ add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smok
   ${VC_CUDA_TESTS}/smoke_checks.c)
 target_link_libraries(vc-cuda-smoke PRIVATE vc_harness vc_lang vc_oracle vc_plugin vc_warnings)
 set_target_properties(vc-cuda-smoke PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
-vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cuda)
+vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cuda unit)
 target_compile_definitions(test_cuda_smoke PRIVATE
   VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
 
