@@ -1,4 +1,5 @@
 /* GLSL to SPIR-V with glslang, in process, through its C interface. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,25 @@ int vk_glslang_acquire(vc_error *err) {
 }
 
 void vk_glslang_release(void) { glslang_finalize_process(); }
+
+/* Offline compiles have no device to hold glslang. The first one takes a
+   reference for the life of the plugin (the symbol tables are then built
+   once, not per kernel); unloading the plugin or exiting gives it back. */
+static pthread_once_t offline_once = PTHREAD_ONCE_INIT;
+static int offline_held;
+
+static void take_offline(void) { offline_held = glslang_initialize_process() != 0; }
+
+__attribute__((destructor)) static void give_back_offline(void) {
+  if (offline_held) glslang_finalize_process();
+  offline_held = 0;
+}
+
+int vk_glslang_hold_offline(vc_error *err) {
+  pthread_once(&offline_once, take_offline);
+  if (!offline_held) return vc_fail(err, VC_ERR_INTERNAL, "glslang_initialize_process failed");
+  return 0;
+}
 
 static char *dup_log(const char *a, const char *b) {
   size_t na = a ? strlen(a) : 0, nb = b ? strlen(b) : 0;

@@ -136,6 +136,7 @@ void vk_driver_version_string(uint32_t vendor, uint32_t v, char *buf, size_t n);
 /* vk_spirv.c: GLSL to SPIR-V with glslang, in process. */
 int vk_glslang_acquire(vc_error *err);  /* glslang process init, counted */
 void vk_glslang_release(void);
+int vk_glslang_hold_offline(vc_error *err); /* held until the plugin is unloaded */
 int vk_glsl_to_spirv(const char *glsl, const vk_target *t, const char *label, uint32_t **words,
                      size_t *nwords, char **log, vc_error *err);
 /* GLSL of kernel k for target t: the shared generator's output, plus the

@@ -54,16 +54,13 @@ int vk_compile_offline(const vc_kernel_desc *k, const char *target, void **binar
   char *glsl;
   rc = vk_kernel_glsl(k, t.denorm_preserve, &glsl, err);
   if (rc) return rc;
-  rc = vk_glslang_acquire(err);
-  if (rc) {
-    free(glsl);
-    return rc;
-  }
   uint32_t *words;
   size_t nwords;
   char *msgs;
-  rc = vk_glsl_to_spirv(glsl, &t, k->label ? k->label : "(unnamed)", &words, &nwords, &msgs, err);
-  vk_glslang_release();
+  rc = vk_glslang_hold_offline(err);
+  if (!rc)
+    rc = vk_glsl_to_spirv(glsl, &t, k->label ? k->label : "(unnamed)", &words, &nwords, &msgs,
+                          err);
   free(glsl);
   if (rc) return rc;
   *binary = words;
