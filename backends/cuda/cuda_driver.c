@@ -96,9 +96,21 @@ static int fail_open(vc_error *err, const char *path, const char *why) {
   return vc_fail(err, VC_ERR_NO_DRIVER, "no CUDA driver (%s: %s)", path, why);
 }
 
+/* Entry points whose versioned name is newer than drivers the plugin can
+   still use, with the older name of the same prototype: cuEventElapsedTime_v2
+   came with CUDA 12.8, cuDeviceGetUuid_v2 with 11.4 (they differ only in
+   corner cases the plugin does not meet). */
+static const char *older_name(const char *name) {
+  if (strcmp(name, "cuEventElapsedTime_v2") == 0) return "cuEventElapsedTime";
+  if (strcmp(name, "cuDeviceGetUuid_v2") == 0) return "cuDeviceGetUuid";
+  return NULL;
+}
+
 static int resolve(void *lib, vc_cu *cu, vc_error *err) {
   for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
     void *fn = dlsym(lib, syms[i].name);
+    const char *older = fn ? NULL : older_name(syms[i].name);
+    if (older) fn = dlsym(lib, older);
     if (!fn)
       return vc_fail(err, VC_ERR_NO_DRIVER,
                      "CUDA driver %s has no %s: the driver is older than the CUDA %d.%d API this "

@@ -10,6 +10,9 @@
  * whose copy engine is slow. Each executed launch advances a fake clock by
  * 0.25 ms, which cuEventElapsedTime reports. Kernels are not executed.
  *
+ * Built with FAKE_CUDA_OLD_NAMES it exports cuEventElapsedTime and
+ * cuDeviceGetUuid without _v2, as drivers before CUDA 12.8 do.
+ *
  * The test reaches these controls by dlopen'ing the same file. */
 #ifndef VC_FAKE_CUDA_H
 #define VC_FAKE_CUDA_H

@@ -9,6 +9,14 @@
 
 #include "tests/cuda/fake_cuda.h"
 
+#ifdef FAKE_CUDA_OLD_NAMES
+/* A driver from before CUDA 12.8: the unversioned names only. */
+#undef cuEventElapsedTime
+#undef cuDeviceGetUuid
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b);
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice d);
+#endif
+
 #define MAX_ALLOCS 1024
 #define MAX_FAILS 8
 

@@ -5,7 +5,9 @@
  *                  VC_ERR_NO_DRIVER, generating source still works;
  *   stub-driver    VYRE_CONFORM_LIBCUDA is the toolkit's stub libcuda: every
  *                  entry point resolves (the versioned names exist in the
- *                  driver's ABI), and cuInit's refusal is reported. */
+ *                  driver's ABI), and cuInit's refusal is reported;
+ *   old-driver     a fake driver without cuEventElapsedTime_v2 and
+ *                  cuDeviceGetUuid_v2 (before CUDA 12.8) still serves. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,6 +90,30 @@ static void stub_driver(void **state) {
   unsetenv("VYRE_CONFORM_LIBCUDA");
 }
 
+static void old_driver(void **state) {
+  (void)state;
+  setenv("VYRE_CONFORM_LIBCUDA", VC_FAKE_OLD_LIBCUDA, 1);
+  const vc_backend *be = plugin.ops;
+  vc_dev *dev = NULL;
+  vc_error e;
+  if (be->open(0, NULL, &dev, &e) != 0) fail_msg("open: %s", e.msg);
+  vc_device_info info;
+  assert_int_equal(be->describe(dev, &info, &e), 0);
+  assert_string_equal(info.uuid, "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = prog, .label = "segment 0"};
+  vc_kern *kern = NULL;
+  assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
+  assert_int_equal(be->launch(dev, kern, NULL, 0, &e), 0);
+  uint64_t ns = 0;
+  uint32_t count = 0;
+  assert_int_equal(be->finish(dev, &ns, 1, &count, &e), 0);
+  assert_int_equal(count, 1);
+  assert_int_equal(ns, 250000); /* the fake's clock: 0.25 ms a launch */
+  be->free_kernel(dev, kern);
+  be->close(dev);
+  unsetenv("VYRE_CONFORM_LIBCUDA");
+}
+
 /* Runs this program again for one case; 0 when that run passed. */
 static int run_case(const char *self, const char *which) {
   char cmd[4200];
@@ -101,11 +127,16 @@ static int run_case(const char *self, const char *which) {
 int main(int argc, char **argv) {
   const struct CMUnitTest nvrtc[] = {cmocka_unit_test(nvrtc_missing)};
   const struct CMUnitTest stub[] = {cmocka_unit_test(stub_driver)};
-  if (argc == 1) return run_case(argv[0], "nvrtc-missing") | run_case(argv[0], "stub-driver");
+  const struct CMUnitTest old[] = {cmocka_unit_test(old_driver)};
+  if (argc == 1)
+    return run_case(argv[0], "nvrtc-missing") | run_case(argv[0], "stub-driver") |
+           run_case(argv[0], "old-driver");
   if (argc == 2 && strcmp(argv[1], "nvrtc-missing") == 0)
     return cmocka_run_group_tests(nvrtc, setup, teardown);
   if (argc == 2 && strcmp(argv[1], "stub-driver") == 0)
     return cmocka_run_group_tests(stub, setup, teardown);
-  fprintf(stderr, "usage: test_cuda_noload [nvrtc-missing|stub-driver]\n");
+  if (argc == 2 && strcmp(argv[1], "old-driver") == 0)
+    return cmocka_run_group_tests(old, setup, teardown);
+  fprintf(stderr, "usage: test_cuda_noload [nvrtc-missing|stub-driver|old-driver]\n");
   return 2;
 }

@@ -26,19 +26,26 @@ vc_add_test(test_cuda_offline SOURCES ${VC_CUDA_TESTS}/test_cuda_offline.c ${VC_
   LIBS vc_lang vc_oracle vc_plugin LABELS cuda unit)
 target_compile_definitions(test_cuda_offline PRIVATE VC_PTXAS="${VC_PTXAS}")
 
-# Libraries opened at run time that are missing or unusable.
+# Fake drivers (fake_cuda.h): one of today, one without the _v2 names.
+foreach(fake vc-fake-libcuda vc-fake-libcuda-old)
+  add_library(${fake} MODULE ${VC_CUDA_TESTS}/fake_libcuda.c)
+  target_include_directories(${fake} SYSTEM PRIVATE
+    $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_link_libraries(${fake} PRIVATE vc_warnings)
+endforeach()
+target_compile_definitions(vc-fake-libcuda-old PRIVATE FAKE_CUDA_OLD_NAMES)
+
+# Libraries opened at run time that are missing, unusable or older.
 if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
   vc_add_test(test_cuda_noload SOURCES ${VC_CUDA_TESTS}/test_cuda_noload.c ${VC_CUDA_FIXTURE}
     LIBS vc_plugin vc_ir LABELS cuda unit)
   target_compile_definitions(test_cuda_noload PRIVATE
-    VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}")
+    VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}"
+    VC_FAKE_OLD_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda-old>")
+  add_dependencies(test_cuda_noload vc-fake-libcuda-old)
 endif()
 
-# The device code against a fake driver (fake_cuda.h).
-add_library(vc-fake-libcuda MODULE ${VC_CUDA_TESTS}/fake_libcuda.c)
-target_include_directories(vc-fake-libcuda SYSTEM PRIVATE
-  $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
-target_link_libraries(vc-fake-libcuda PRIVATE vc_warnings)
+# The device code against the fake driver.
 vc_add_test(test_cuda_fake SOURCES ${VC_CUDA_TESTS}/test_cuda_fake.c ${VC_CUDA_FIXTURE}
   LIBS vc_lang vc_plugin ${CMAKE_DL_LIBS} LABELS cuda unit)
 target_include_directories(test_cuda_fake SYSTEM PRIVATE
