@@ -10,15 +10,19 @@ typedef struct vk_options {
   bool float_controls; /* request DenormPreserve where the device supports it */
 } vk_options;
 
+static bool option_is(const char *s, size_t n, const char *opt) {
+  return n == strlen(opt) && strncmp(s, opt, n) == 0;
+}
+
 /* options: "key=value,..."; known keys: float-controls=auto|off. */
 static int parse_options(const char *s, vk_options *o, vc_error *err) {
   o->float_controls = true;
   while (s && *s) {
     const char *end = strchr(s, ',');
     size_t n = end ? (size_t)(end - s) : strlen(s);
-    if (n == strlen("float-controls=auto") && strncmp(s, "float-controls=auto", n) == 0)
+    if (option_is(s, n, "float-controls=auto"))
       o->float_controls = true;
-    else if (n == strlen("float-controls=off") && strncmp(s, "float-controls=off", n) == 0)
+    else if (option_is(s, n, "float-controls=off"))
       o->float_controls = false;
     else if (n > 0)
       return vc_fail(err, VC_ERR_USAGE,

@@ -110,13 +110,13 @@ static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log
   vk_target t = device_target(dev);
   uint32_t *words = NULL;
   size_t nwords = 0;
-  rc = vk_glsl_to_spirv(glsl, &t, kern->label, &words, &nwords, log, err);
+  rc = vk_glsl_to_spirv(glsl, &t, kern->label, &words, &nwords, log, err); /* names the kernel */
   free(glsl);
-  if (!rc) rc = make_layout(dev, kern, err);
+  if (rc) return rc;
+  rc = make_layout(dev, kern, err);
   if (!rc) rc = make_pipeline(dev, kern, words, nwords, err);
   free(words);
-  if (rc) return vc_fail_wrap(err, "compiling kernel %s", kern->label);
-  return 0;
+  return rc ? vc_fail_wrap(err, "compiling kernel %s", kern->label) : 0;
 }
 
 int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_info *info,
