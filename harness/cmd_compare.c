@@ -11,7 +11,7 @@
 
 static const char usage[] =
     "vyre-conform compare BASELINE[:RUN] CANDIDATE[:RUN] [--expectations FILE]\n"
-    "       [--threshold PCT] [--min-delta-ms MS] [--json]";
+    "       [--threshold PCT] [--min-delta-ms MS] [--no-timing] [--json]";
 
 typedef struct compare_args {
   const char *sides[2];
@@ -36,6 +36,8 @@ static int parse_args(int argc, char **argv, compare_args *a) {
     const char *val;
     if (strcmp(argv[i], "--json") == 0) {
       a->json = true;
+    } else if (strcmp(argv[i], "--no-timing") == 0) {
+      a->opts.timing = false;
     } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
       if (!val || !val[0])
         return vc_cmd_usage_error("compare", usage, "--expectations needs a file");

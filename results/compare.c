@@ -20,6 +20,7 @@ void vc_compare_opts_default(vc_compare_opts *o) {
   memset(o, 0, sizeof *o);
   o->threshold_pct = VC_COMPARE_DEFAULT_THRESHOLD_PCT;
   o->min_delta_ns = VC_COMPARE_DEFAULT_MIN_DELTA_NS;
+  o->timing = true;
   o->today = vc_today_utc();
 }
 
@@ -66,7 +67,7 @@ static int judge_pass(comparer *k, const vc_cell *b, const vc_cell *c, const vc_
   if (exp && exp->kind == VC_EXP_FAIL) return add(k, VC_F_IMPROVEMENT, false, b, c, exp);
   if (!b) return add(k, VC_F_NEW_PROGRAM, false, NULL, c, NULL);
   if (vc_status_is_failure(b->status)) return add(k, VC_F_FIXED, false, b, c, exp);
-  if (b->status != VC_ST_PASS) return 0;
+  if (b->status != VC_ST_PASS || !k->c->opts->timing) return 0;
   int change = timing_change(k->c->opts, b, c);
   if (change > 0) return add(k, VC_F_SLOWER, !exp, b, c, exp); /* exp: a flake */
   if (change < 0) return add(k, VC_F_FASTER, false, b, c, NULL);

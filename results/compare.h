@@ -37,6 +37,7 @@ typedef struct vc_finding {
 typedef struct vc_compare_opts {
   double threshold_pct;        /* a slower median must exceed the baseline's by this much */
   uint64_t min_delta_ns;       /* and by at least this many nanoseconds */
+  bool timing;                 /* judge timing at all (not on shared machines) */
   const vc_expectations *exps; /* may be NULL */
   int today;                   /* YYYYMMDD, for expiry */
 } vc_compare_opts;

@@ -86,6 +86,7 @@ static void put_summary(vc_strbuf *sb, const vc_comparison *c) {
     }
   if (c->nexpired) vc_sb_printf(sb, "%s %u expired", any ? "," : "", c->nexpired), any = true;
   if (!any) vc_sb_puts(sb, " no changes");
+  if (!c->opts->timing) vc_sb_puts(sb, " (timing not judged)");
   vc_sb_putc(sb, '\n');
   if (!c->nexpired && !c->ngating) {
     vc_sb_puts(sb, "gate: PASS\n");
@@ -213,8 +214,9 @@ void vc_comparison_print_json(const vc_comparison *c, FILE *out) {
   vc_sb_puts(&sb, ",\n  \"candidate\": ");
   json_run(&sb, c->cand);
   vc_sb_printf(&sb,
-               ",\n  \"threshold_pct\": %g,\n  \"min_delta_ns\": %" PRIu64 ",\n  \"warnings\": [",
-               c->opts->threshold_pct, c->opts->min_delta_ns);
+               ",\n  \"timing\": %s,\n  \"threshold_pct\": %g,\n  \"min_delta_ns\": %" PRIu64
+               ",\n  \"warnings\": [",
+               c->opts->timing ? "true" : "false", c->opts->threshold_pct, c->opts->min_delta_ns);
   for (uint32_t i = 0; i < c->nwarnings; i++) {
     if (i) vc_sb_puts(&sb, ", ");
     vc_esc_json(&sb, c->warnings[i]);

@@ -60,6 +60,10 @@ if command -v sqlite3 >/dev/null; then
     echo "FAIL: compare.json: $v"; failures=$((failures + 1)); fi
 fi
 
+FAKE_SCENARIO=slow nightly --backend vulkan --repeat 3 --out "$tmp/r4b" --baseline "$base" --no-timing
+check "without timing the slow run passes" 0 $?
+has "compare says timing was not judged" "$tmp/r4b/compare.txt" "(timing not judged)"
+
 for k in 0 1 2; do
   FAKE_SCENARIO=pass nightly --backend vulkan --shard "$k/3" --repeat 3 --out "$tmp/s$k"
   check "shard $k/3 records" 0 $?

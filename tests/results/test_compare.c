@@ -199,6 +199,12 @@ static void test_timing_spread(void **state) {
   vc_error err = {0};
   assert_int_equal(vc_compare_runs(o.base, o.cand, &o.opts, &o.c, &err), 0);
   assert_non_null(find(&o, VC_F_SLOWER, "d", "native"));
+  /* without timing nothing is slower or faster */
+  vc_comparison_free(&o.c);
+  o.opts.timing = false;
+  assert_int_equal(vc_compare_runs(o.base, o.cand, &o.opts, &o.c, &err), 0);
+  assert_int_equal(o.c.counts[VC_F_SLOWER] + o.c.counts[VC_F_FASTER], 0);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
   outcome_free(&o);
 }
 
