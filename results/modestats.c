@@ -1,5 +1,6 @@
 #include "results/modestats.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,12 +35,25 @@ int vc_mode_stats_build(const vc_cells *c, vc_mode_stats *out, vc_error *err) {
     for (uint32_t i = 0; i < c->n; i++)
       if (strcmp(c->items[i].mode, c->modes[m]) == 0)
         add_cell(&out[m], &c->items[i], walls, devs, &nran);
+    out[m].ran = nran;
     out[m].wall_median = vc_median_u64(walls, nran);
     out[m].device_median = vc_median_u64(devs, nran);
   }
   free(walls);
   free(devs);
   return 0;
+}
+
+void vc_mode_stats_medians(const vc_mode_stats *m, bool timestamps, char wall[VC_FMT_LEN],
+                           char device[VC_FMT_LEN]) {
+  if (m->ran)
+    vc_fmt_ns(wall, m->wall_median);
+  else
+    snprintf(wall, VC_FMT_LEN, "-");
+  if (m->ran && timestamps)
+    vc_fmt_ns(device, m->device_median);
+  else
+    snprintf(device, VC_FMT_LEN, "-");
 }
 
 int vc_run_summary_build(const vc_run_data *r, vc_run_summary *s, vc_error *err) {

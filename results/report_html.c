@@ -123,14 +123,14 @@ static void device_table(vc_strbuf *sb, const vc_run_data *r) {
   }
 }
 
-static void summary_table(vc_strbuf *sb, const vc_mode_stats *ms, uint32_t nmodes) {
+static void summary_table(vc_strbuf *sb, const vc_run_data *r, const vc_mode_stats *ms,
+                          uint32_t nmodes) {
   vc_sb_puts(sb, "<h2>Summary per mode</h2>\n<table><tr><th>mode</th><th>programs</th>");
   for (int s = 0; s < VC_STATUS_COUNT; s++) vc_sb_printf(sb, "<th>%s</th>", vc_status_name(s));
   vc_sb_puts(sb, "<th>median wall</th><th>median device</th></tr>\n");
   for (uint32_t m = 0; m < nmodes; m++) {
     char wall[VC_FMT_LEN], dev[VC_FMT_LEN];
-    vc_fmt_ns(wall, ms[m].wall_median);
-    vc_fmt_ns(dev, ms[m].device_median);
+    vc_mode_stats_medians(&ms[m], r->device.timestamps, wall, dev);
     vc_sb_puts(sb, "<tr><th>");
     vc_esc_markup(sb, ms[m].mode);
     vc_sb_printf(sb, "</th><td>%u</td>", ms[m].programs);
@@ -297,7 +297,7 @@ int vc_report_html(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   head(out, r);
   run_table(out, r, digest);
   device_table(out, r);
-  summary_table(out, sum.modes, sum.cells.nmodes);
+  summary_table(out, r, sum.modes, sum.cells.nmodes);
   rc = charts(out, r, &sum.cells, sum.modes, err);
   if (!rc) {
     matrix(out, r, &sum.cells);

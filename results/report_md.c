@@ -48,7 +48,8 @@ static void identity(vc_strbuf *sb, const vc_run_data *r, const char *digest) {
   row(sb, "Results digest", digest);
 }
 
-static void per_mode(vc_strbuf *sb, const vc_mode_stats *ms, uint32_t nmodes) {
+static void per_mode(vc_strbuf *sb, const vc_run_data *r, const vc_mode_stats *ms,
+                     uint32_t nmodes) {
   vc_sb_puts(sb, "\n## Results per mode\n\n| Mode | Programs |");
   for (int s = 0; s < VC_STATUS_COUNT; s++) vc_sb_printf(sb, " %s |", vc_status_name(s));
   vc_sb_puts(sb, " Median wall | Median device |\n| --- | ---: |");
@@ -56,8 +57,7 @@ static void per_mode(vc_strbuf *sb, const vc_mode_stats *ms, uint32_t nmodes) {
   vc_sb_puts(sb, " ---: | ---: |\n");
   for (uint32_t m = 0; m < nmodes; m++) {
     char wall[VC_FMT_LEN], dev[VC_FMT_LEN];
-    vc_fmt_ns(wall, ms[m].wall_median);
-    vc_fmt_ns(dev, ms[m].device_median);
+    vc_mode_stats_medians(&ms[m], r->device.timestamps, wall, dev);
     vc_sb_puts(sb, "| ");
     vc_esc_md(sb, ms[m].mode);
     vc_sb_printf(sb, " | %u |", ms[m].programs);
@@ -65,7 +65,7 @@ static void per_mode(vc_strbuf *sb, const vc_mode_stats *ms, uint32_t nmodes) {
     vc_sb_printf(sb, " %s | %s |\n", wall, dev);
   }
   vc_sb_puts(sb, "\nMedians are over the programs that ran to a verdict (pass or diverge), "
-                 "each program counted by its median over repeats.\n");
+                 "each program counted by its median over repeats; - where none did.\n");
 }
 
 static void failures(vc_strbuf *sb, const vc_cells *c) {
@@ -98,7 +98,7 @@ int vc_report_markdown(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   vc_report_digest(r, digest);
   vc_sb_puts(out, "# vyre-conform qualification record\n\n");
   identity(out, r, digest);
-  per_mode(out, sum.modes, sum.cells.nmodes);
+  per_mode(out, r, sum.modes, sum.cells.nmodes);
   failures(out, &sum.cells);
   vc_run_summary_free(&sum);
   return 0;

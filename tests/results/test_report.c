@@ -177,6 +177,31 @@ static void test_markdown(void **state) {
   vc_run_free(r);
 }
 
+/* A mode where nothing ran to a verdict has no medians, not zero ones. */
+static void test_markdown_without_verdicts(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "unsupported.db", path);
+  const fx_prog unsupported[] = {{"a", "upp", 4, 0}, {"b", "upp", 6, 0}};
+  fx_write_run(path, &(fx_run){.progs = unsupported, .nprogs = 2});
+  vc_run_data *r = load(path);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_error err = {0};
+  assert_int_equal(vc_report_markdown(r, &sb, &err), 0);
+  assert_non_null(strstr(vc_sb_str(&sb), "| native | 2 | 0 | 0 | 0 | 0 | 0 | 2 | 0 | 0 | - | - |"));
+  assert_non_null(
+      strstr(vc_sb_str(&sb), "| host-split | 2 | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 5 ms | 2.5 ms |"));
+  vc_sb_free(&sb);
+  r->device.timestamps = false; /* host timing only: no device medians */
+  vc_sb_init(&sb);
+  assert_int_equal(vc_report_markdown(r, &sb, &err), 0);
+  assert_non_null(
+      strstr(vc_sb_str(&sb), "| host-split | 2 | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 5 ms | - |"));
+  vc_sb_free(&sb);
+  vc_run_free(r);
+}
+
 static uint32_t attr_u32(xmlNodePtr n, const char *name) {
   xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
   assert_non_null(v);
@@ -308,6 +333,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_html, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_hostile_text_is_escaped, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_markdown, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_markdown_without_verdicts, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_junit_parses_with_matching_counts, setup,
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_digest, setup, fx_tmp_teardown),
