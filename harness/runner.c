@@ -204,6 +204,8 @@ typedef struct run_state {
   bool have_device;
   vc_device_info device;
   vc_expectations *expect; /* NULL without --expectations */
+  bool resumed;             /* --resume: the device is recorded already */
+  char resumed_device[256];
   int today;
   vc_progress prog;
   int exit_code;
@@ -240,7 +242,15 @@ static int ensure_worker(run_state *s) {
       s->have_device = true;
       s->device = info;
       vc_progress_device(&s->prog, &info, fingerprint);
-      if (vc_db_record_device(s->db, s->run_id, &info, fingerprint, &e)) status = db_fail(s, &e);
+      if (s->resumed && s->resumed_device[0] && strcmp(s->resumed_device, info.device_name)) {
+        fprintf(stderr, "vyre-conform: run %lld ran on %s, this device is %s\n",
+                (long long)s->run_id, s->resumed_device, info.device_name);
+        stop_worker(&s->w, SIGKILL);
+        status = VC_EXIT_USAGE;
+      } else if ((!s->resumed || !s->resumed_device[0]) &&
+                 vc_db_record_device(s->db, s->run_id, &info, fingerprint, &e)) {
+        status = db_fail(s, &e);
+      }
     }
   } else if (rc == 0 && type == VC_MSG_FATAL) {
     vc_errcode code = (vc_errcode)vc_get_u64(&msg);
@@ -408,6 +418,40 @@ static int screen_programs(const vc_runner_opts *o, vc_corpus *c) {
   return status;
 }
 
+/* --resume: reopens the run and leaves out the programs it has finished. */
+static int resume(run_state *s, vc_corpus *c, const char *digest, vc_error *e) {
+  vc_db_resume r;
+  int rc = vc_db_resume_run(s->db, s->o->resume_run, s->o->backend, digest, &r, e);
+  if (rc) return rc;
+  s->run_id = s->o->resume_run;
+  s->resumed = true;
+  snprintf(s->resumed_device, sizeof s->resumed_device, "%s", r.device_name);
+  uint32_t skipped = 0;
+  for (uint32_t i = c->n; i-- > 0;) {
+    vc_diags d;
+    vc_diags_init(&d);
+    vc_program *p = vc_parse_file(c->files[i].path, &d);
+    /* A file that does not parse is recorded under its file name. */
+    char name[256];
+    const char *base = strrchr(c->files[i].rel, '/');
+    snprintf(name, sizeof name, "%s", p ? p->name : base ? base + 1 : c->files[i].rel);
+    char *dot = p ? NULL : strrchr(name, '.');
+    if (dot) *dot = '\0';
+    vc_program_free(p);
+    vc_diags_free(&d);
+    for (uint32_t k = 0; k < r.ndone; k++)
+      if (strcmp(r.done[k], name) == 0) {
+        vc_corpus_remove(c, i);
+        skipped++;
+        break;
+      }
+  }
+  printf("vyre-conform: resuming run %lld: %u program%s done already\n", (long long)s->run_id,
+         skipped, skipped == 1 ? "" : "s");
+  vc_db_resume_free(&r);
+  return 0;
+}
+
 /* Entries for this backend and device that are past their date fail the run
    loudly: a known failure must be looked at again, not carried forever. */
 static uint32_t expired_entries(const run_state *s) {
@@ -498,11 +542,14 @@ int vc_run_corpus(const vc_runner_opts *o) {
   clock_gettime(CLOCK_REALTIME, &now);
   vc_run_info ri = {VC_VERSION, VC_GIT_COMMIT, o->command_line, host, paths, corpus_digest, shard,
                     o->backend, modes, opts, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec};
-  if (vc_db_begin_run(s.db, &ri, &s.run_id, &e)) {
+  int opened = o->resume_run ? resume(&s, &c, corpus_digest, &e)
+                             : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
+  if (opened) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     vc_db_close(s.db);
     vc_corpus_free(&c);
-    return VC_EXIT_DB;
+    if (s.expect) vc_expectations_free(s.expect);
+    return e.code == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_DB;
   }
   vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, c.n);
   install_handlers();

@@ -101,6 +101,19 @@ int vc_db_record_device(vc_db *db, int64_t run_id, const vc_device_info *dev,
    one transaction. */
 int vc_db_record_program(vc_db *db, int64_t run_id, const vc_program_info *prog,
                          const vc_result *results, uint32_t nresults, vc_error *err);
+/* What --resume needs of an earlier run. */
+typedef struct vc_db_resume {
+  char **done;            /* names of the programs it has results for */
+  uint32_t ndone;
+  char device_name[256];  /* the device it ran on ("" if none was recorded) */
+} vc_db_resume;
+
+/* Reopens run_id to continue it: it must exist, not be complete, and be of
+   the same backend and corpus digest. Marks it running again. */
+int vc_db_resume_run(vc_db *db, int64_t run_id, const char *backend, const char *corpus_digest,
+                     vc_db_resume *out, vc_error *err);
+void vc_db_resume_free(vc_db_resume *r);
+
 /* status: "complete", "interrupted", "failed". */
 int vc_db_end_run(vc_db *db, int64_t run_id, const char *status, vc_error *err);
 

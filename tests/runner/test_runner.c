@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -260,6 +261,61 @@ static void corrupt_database_is_refused_untouched(void **state) {
   assert_string_equal(buf, "this is not a database, and it must stay as it is\n");
 }
 
+static void nap_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Starts vyre-conform in the background; returns its pid. */
+static pid_t start(const char *args) {
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && exec %s/vyre-conform %s >bg.txt 2>&1", dir, VC_BINARY_DIR,
+             args);
+    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+static void interrupt_then_resume(void **state) {
+  (void)state;
+  /* third is the last program in sorted order and hangs: the run is
+     interrupted while it is in flight, after plain and spill are recorded. */
+  pid_t pid = start("--backend opencl --mode host-split --db i.db --inject-hang third corpus");
+  char path[512];
+  snprintf(path, sizeof path, "%s/i.db", dir);
+  int64_t done = 0;
+  for (int i = 0; i < 600 && done < 2; i++) {
+    nap_ms(100);
+    if (access(path, F_OK) == 0) done = query("i.db", "select count(*) from programs");
+  }
+  assert_int_equal(done, 2);
+  nap_ms(200);
+  kill(pid, SIGINT);
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), VC_EXIT_INTERRUPTED);
+  assert_int_equal(query("i.db", "select count(*) from runs where status='interrupted'"), 1);
+  assert_int_equal(query("i.db", "select count(*) from results"), 2);
+  int64_t first_ids = query("i.db", "select max(id) from results");
+
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db i.db --resume 1 corpus"), 0);
+  assert_true(output_contains("2 programs done already"));
+  assert_int_equal(query("i.db", "select count(*) from runs"), 1);
+  assert_int_equal(query("i.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(query("i.db", "select count(*) from programs"), 3);
+  assert_int_equal(query("i.db", "select count(*) from results"), 3);
+  /* finished programs were not redone: their rows are the first ones */
+  assert_int_equal(query("i.db", "select count(*) from results where id <= 2"), first_ids);
+  /* a complete run cannot be resumed; another corpus cannot either */
+  assert_int_equal(run(NULL, "--backend opencl --db i.db --resume 1 corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("complete"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(run_records_every_table),
@@ -270,6 +326,7 @@ int main(void) {
       cmocka_unit_test(missing_icd_is_reported),
       cmocka_unit_test(bad_input_is_named),
       cmocka_unit_test(corrupt_database_is_refused_untouched),
+      cmocka_unit_test(interrupt_then_resume),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
