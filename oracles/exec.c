@@ -41,120 +41,127 @@ static uint32_t builtin(const vc_machine *m, uint32_t local, uint32_t which) {
   }
 }
 
+/* Dispatch in the style of Lua's lvm.c: the handlers below are written
+   once. With GCC and Clang they are reached through a table of label
+   addresses, so that each handler ends in its own indirect jump, which
+   branch predictors follow about twice as well as the one jump of a shared
+   switch (docs/oracle.md); elsewhere, or with VC_ORACLE_SWITCH defined, a
+   plain switch in a loop. FETCH advances pc past the instruction it loads. */
+#if defined(__GNUC__) && !defined(VC_ORACLE_SWITCH)
+#define DISPATCH(op) goto *jump[op];
+#define CASE(sym) L_##sym:
+#define BREAK \
+  FETCH();    \
+  goto *jump[i->op]
+#else
+#define DISPATCH(op) switch ((vc_opcode)(op))
+#define CASE(sym) case VC_OP_##sym:
+#define BREAK break
+#endif
+#define FETCH() (i = &code[pc++], ops++)
+
 void vc_exec(vc_machine *m, uint32_t local) {
-  const vc_ins *code = m->o->code;
+#if defined(__GNUC__) && !defined(VC_ORACLE_SWITCH)
+#define VC_JUMP_ENTRY(sym, name, fmt) [VC_OP_##sym] = &&L_##sym,
+  static const void *const jump[VC_OP_COUNT + 1] = {
+      VC_OPCODES(VC_JUMP_ENTRY)[VC_OP_COUNT] = &&L_COUNT};
+#undef VC_JUMP_ENTRY
+#endif
+  const vc_ins *code = m->o->code, *i;
   uint32_t *r = m->regs + (size_t)local * m->o->nregs;
   vc_inv *inv = &m->inv[local];
   uint32_t pc = inv->pc;
   uint64_t ops = 0;
   m->cur = m->wg_base + local;
   for (;;) {
-    const vc_ins *i = &code[pc];
-    ops++;
-    switch ((vc_opcode)i->op) {
-    case VC_OP_MOV: r[i->a] = r[i->b]; break;
-    case VC_OP_K: r[i->a] = i->b; break;
-    case VC_OP_BUILTIN: r[i->a] = builtin(m, local, i->x); break;
-    case VC_OP_ADD: r[i->a] = r[i->b] + r[i->c]; break;
-    case VC_OP_SUB: r[i->a] = r[i->b] - r[i->c]; break;
-    case VC_OP_MUL: r[i->a] = r[i->b] * r[i->c]; break;
-    case VC_OP_DIVU: r[i->a] = vc_divu(r[i->b], r[i->c]); break;
-    case VC_OP_DIVI: r[i->a] = vc_divi(r[i->b], r[i->c]); break;
-    case VC_OP_REMU: r[i->a] = vc_remu(r[i->b], r[i->c]); break;
-    case VC_OP_REMI: r[i->a] = vc_remi(r[i->b], r[i->c]); break;
-    case VC_OP_MINU: r[i->a] = r[i->c] < r[i->b] ? r[i->c] : r[i->b]; break;
-    case VC_OP_MINI: r[i->a] = vc_lti(r[i->c], r[i->b]) ? r[i->c] : r[i->b]; break;
-    case VC_OP_MAXU: r[i->a] = r[i->c] > r[i->b] ? r[i->c] : r[i->b]; break;
-    case VC_OP_MAXI: r[i->a] = vc_lti(r[i->b], r[i->c]) ? r[i->c] : r[i->b]; break;
-    case VC_OP_AND: r[i->a] = r[i->b] & r[i->c]; break;
-    case VC_OP_OR: r[i->a] = r[i->b] | r[i->c]; break;
-    case VC_OP_XOR: r[i->a] = r[i->b] ^ r[i->c]; break;
-    case VC_OP_SHL: r[i->a] = vc_shl(r[i->b], r[i->c]); break;
-    case VC_OP_SHRU: r[i->a] = vc_shru(r[i->b], r[i->c]); break;
-    case VC_OP_SHRI: r[i->a] = vc_shri(r[i->b], r[i->c]); break;
-    case VC_OP_EQ: r[i->a] = r[i->b] == r[i->c]; break;
-    case VC_OP_NE: r[i->a] = r[i->b] != r[i->c]; break;
-    case VC_OP_LTU: r[i->a] = r[i->b] < r[i->c]; break;
-    case VC_OP_LTI: r[i->a] = vc_lti(r[i->b], r[i->c]); break;
-    case VC_OP_LEU: r[i->a] = r[i->b] <= r[i->c]; break;
-    case VC_OP_LEI: r[i->a] = vc_lei(r[i->b], r[i->c]); break;
-    case VC_OP_LAND: r[i->a] = (r[i->b] != 0) & (r[i->c] != 0); break;
-    case VC_OP_LOR: r[i->a] = (r[i->b] != 0) | (r[i->c] != 0); break;
-    case VC_OP_FADD: r[i->a] = vc_fadd(r[i->b], r[i->c]); break;
-    case VC_OP_FSUB: r[i->a] = vc_fsub(r[i->b], r[i->c]); break;
-    case VC_OP_FMUL: r[i->a] = vc_fmul(r[i->b], r[i->c]); break;
-    case VC_OP_FDIV: r[i->a] = vc_fdiv(r[i->b], r[i->c]); break;
-    case VC_OP_FMIN: r[i->a] = vc_fmin(r[i->b], r[i->c]); break;
-    case VC_OP_FMAX: r[i->a] = vc_fmax(r[i->b], r[i->c]); break;
-    case VC_OP_FEQ: r[i->a] = vc_feq(r[i->b], r[i->c]); break;
-    case VC_OP_FNE: r[i->a] = !vc_feq(r[i->b], r[i->c]); break;
-    case VC_OP_FLT: r[i->a] = vc_flt(r[i->b], r[i->c]); break;
-    case VC_OP_FLE: r[i->a] = vc_fle(r[i->b], r[i->c]); break;
-    case VC_OP_NEG: r[i->a] = 0u - r[i->b]; break;
-    case VC_OP_ABSI: r[i->a] = vc_absi(r[i->b]); break;
-    case VC_OP_NOT: r[i->a] = ~r[i->b]; break;
-    case VC_OP_LNOT: r[i->a] = r[i->b] == 0; break;
-    case VC_OP_FNEG: r[i->a] = r[i->b] ^ VC_SIGN_BIT; break;
-    case VC_OP_FABS: r[i->a] = r[i->b] & ~VC_SIGN_BIT; break;
-    case VC_OP_F2I: r[i->a] = vc_f2i(r[i->b]); break;
-    case VC_OP_F2U: r[i->a] = vc_f2u(r[i->b]); break;
-    case VC_OP_I2F: r[i->a] = vc_i2f(r[i->b]); break;
-    case VC_OP_U2F: r[i->a] = vc_u2f(r[i->b]); break;
-    case VC_OP_SEL: r[i->a] = r[i->b] ? r[i->c] : r[i->d]; break;
-    case VC_OP_LOAD: {
-      const uint32_t *e = element(m, pc, i, r[i->b], VC_ACC_READ);
-      r[i->a] = e ? *e : 0;
-      break;
-    }
-    case VC_OP_STORE: {
-      uint32_t *e = element(m, pc, i, r[i->a], VC_ACC_WRITE);
-      if (e) *e = r[i->b];
-      break;
-    }
-    case VC_OP_ATOM: {
-      uint32_t *e = element(m, pc, i, r[i->b], VC_ACC_ATOMIC), v = r[i->c];
-      r[i->a] = e ? *e : 0;
-      if (e) *e = atom_apply(i->x, *e, v);
-      break;
-    }
-    case VC_OP_CAS: {
-      uint32_t *e = element(m, pc, i, r[i->b], VC_ACC_ATOMIC), expect = r[i->c], v = r[i->d];
-      r[i->a] = e ? *e : 0;
-      if (e && *e == expect) *e = v;
-      break;
-    }
-    case VC_OP_JMP: pc = i->a; continue;
-    case VC_OP_JZ:
-      if (r[i->a] == 0) {
+    FETCH();
+    DISPATCH(i->op) {
+      CASE(MOV) r[i->a] = r[i->b]; BREAK;
+      CASE(K) r[i->a] = i->b; BREAK;
+      CASE(BUILTIN) r[i->a] = builtin(m, local, i->x); BREAK;
+      CASE(ADD) r[i->a] = r[i->b] + r[i->c]; BREAK;
+      CASE(SUB) r[i->a] = r[i->b] - r[i->c]; BREAK;
+      CASE(MUL) r[i->a] = r[i->b] * r[i->c]; BREAK;
+      CASE(DIVU) r[i->a] = vc_divu(r[i->b], r[i->c]); BREAK;
+      CASE(DIVI) r[i->a] = vc_divi(r[i->b], r[i->c]); BREAK;
+      CASE(REMU) r[i->a] = vc_remu(r[i->b], r[i->c]); BREAK;
+      CASE(REMI) r[i->a] = vc_remi(r[i->b], r[i->c]); BREAK;
+      CASE(MINU) r[i->a] = r[i->c] < r[i->b] ? r[i->c] : r[i->b]; BREAK;
+      CASE(MINI) r[i->a] = vc_lti(r[i->c], r[i->b]) ? r[i->c] : r[i->b]; BREAK;
+      CASE(MAXU) r[i->a] = r[i->c] > r[i->b] ? r[i->c] : r[i->b]; BREAK;
+      CASE(MAXI) r[i->a] = vc_lti(r[i->b], r[i->c]) ? r[i->c] : r[i->b]; BREAK;
+      CASE(AND) r[i->a] = r[i->b] & r[i->c]; BREAK;
+      CASE(OR) r[i->a] = r[i->b] | r[i->c]; BREAK;
+      CASE(XOR) r[i->a] = r[i->b] ^ r[i->c]; BREAK;
+      CASE(SHL) r[i->a] = vc_shl(r[i->b], r[i->c]); BREAK;
+      CASE(SHRU) r[i->a] = vc_shru(r[i->b], r[i->c]); BREAK;
+      CASE(SHRI) r[i->a] = vc_shri(r[i->b], r[i->c]); BREAK;
+      CASE(EQ) r[i->a] = r[i->b] == r[i->c]; BREAK;
+      CASE(NE) r[i->a] = r[i->b] != r[i->c]; BREAK;
+      CASE(LTU) r[i->a] = r[i->b] < r[i->c]; BREAK;
+      CASE(LTI) r[i->a] = vc_lti(r[i->b], r[i->c]); BREAK;
+      CASE(LEU) r[i->a] = r[i->b] <= r[i->c]; BREAK;
+      CASE(LEI) r[i->a] = vc_lei(r[i->b], r[i->c]); BREAK;
+      CASE(LAND) r[i->a] = (r[i->b] != 0) & (r[i->c] != 0); BREAK;
+      CASE(LOR) r[i->a] = (r[i->b] != 0) | (r[i->c] != 0); BREAK;
+      CASE(FADD) r[i->a] = vc_fadd(r[i->b], r[i->c]); BREAK;
+      CASE(FSUB) r[i->a] = vc_fsub(r[i->b], r[i->c]); BREAK;
+      CASE(FMUL) r[i->a] = vc_fmul(r[i->b], r[i->c]); BREAK;
+      CASE(FDIV) r[i->a] = vc_fdiv(r[i->b], r[i->c]); BREAK;
+      CASE(FMIN) r[i->a] = vc_fmin(r[i->b], r[i->c]); BREAK;
+      CASE(FMAX) r[i->a] = vc_fmax(r[i->b], r[i->c]); BREAK;
+      CASE(FEQ) r[i->a] = vc_feq(r[i->b], r[i->c]); BREAK;
+      CASE(FNE) r[i->a] = !vc_feq(r[i->b], r[i->c]); BREAK;
+      CASE(FLT) r[i->a] = vc_flt(r[i->b], r[i->c]); BREAK;
+      CASE(FLE) r[i->a] = vc_fle(r[i->b], r[i->c]); BREAK;
+      CASE(NEG) r[i->a] = 0u - r[i->b]; BREAK;
+      CASE(ABSI) r[i->a] = vc_absi(r[i->b]); BREAK;
+      CASE(NOT) r[i->a] = ~r[i->b]; BREAK;
+      CASE(LNOT) r[i->a] = r[i->b] == 0; BREAK;
+      CASE(FNEG) r[i->a] = r[i->b] ^ VC_SIGN_BIT; BREAK;
+      CASE(FABS) r[i->a] = r[i->b] & ~VC_SIGN_BIT; BREAK;
+      CASE(F2I) r[i->a] = vc_f2i(r[i->b]); BREAK;
+      CASE(F2U) r[i->a] = vc_f2u(r[i->b]); BREAK;
+      CASE(I2F) r[i->a] = vc_i2f(r[i->b]); BREAK;
+      CASE(U2F) r[i->a] = vc_u2f(r[i->b]); BREAK;
+      CASE(SEL) r[i->a] = r[i->b] ? r[i->c] : r[i->d]; BREAK;
+      CASE(LOAD) {
+        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_READ);
+        r[i->a] = e ? *e : 0;
+        BREAK;
+      }
+      CASE(STORE) {
+        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_WRITE);
+        if (e) *e = r[i->b];
+        BREAK;
+      }
+      CASE(ATOM) {
+        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), v = r[i->c];
+        r[i->a] = e ? *e : 0;
+        if (e) *e = atom_apply(i->x, *e, v);
+        BREAK;
+      }
+      CASE(CAS) {
+        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), expect = r[i->c], v = r[i->d];
+        r[i->a] = e ? *e : 0;
+        if (e && *e == expect) *e = v;
+        BREAK;
+      }
+      CASE(JMP) pc = i->a; BREAK;
+      CASE(JZ) if (r[i->a] == 0) pc = i->b; BREAK;
+      CASE(FORU) if (!(r[i->a] < r[i->b])) pc = i->c; BREAK;
+      CASE(FORI) if (!vc_lti(r[i->a], r[i->b])) pc = i->c; BREAK;
+      CASE(NEXT) {
+        r[i->a] += 1u;
         pc = i->b;
-        continue;
+        if (m->failed) goto stop; /* the checks ran out of memory: stop at a back edge */
+        BREAK;
       }
-      break;
-    case VC_OP_FORU:
-      if (!(r[i->a] < r[i->b])) {
-        pc = i->c;
-        continue;
-      }
-      break;
-    case VC_OP_FORI:
-      if (!vc_lti(r[i->a], r[i->b])) {
-        pc = i->c;
-        continue;
-      }
-      break;
-    case VC_OP_NEXT:
-      r[i->a] += 1u;
-      pc = i->b;
-      if (m->failed) goto stop; /* the checks ran out of memory: stop at a back edge */
-      continue;
-    case VC_OP_BAR: inv->status = VC_INV_WAIT; goto stop;
-    case VC_OP_RET:
-    case VC_OP_END:
-    case VC_OP_COUNT: inv->status = VC_INV_DONE; goto stop;
+      CASE(BAR) inv->status = VC_INV_WAIT; goto stop;
+      CASE(RET) CASE(END) CASE(COUNT) inv->status = VC_INV_DONE; goto stop;
     }
-    pc++;
   }
 stop:
-  inv->pc = pc;
+  inv->pc = pc - 1; /* the instruction it stopped at */
   m->ops += ops;
 }

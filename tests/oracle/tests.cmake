@@ -1,13 +1,23 @@
 # The CPU oracle: semantics, execution, checks, orders and its backend table.
-add_library(vc_oracle_testutil STATIC ${CMAKE_CURRENT_LIST_DIR}/oracle_util.c)
-target_include_directories(vc_oracle_testutil PRIVATE ${CMOCKA_INCLUDE_DIR})
-target_link_libraries(vc_oracle_testutil PUBLIC vc_oracle vc_lang vc_warnings)
-target_compile_options(vc_oracle_testutil PRIVATE -Wno-cast-qual)
+# The semantics tests also run on the switch-dispatch build of the interpreter.
+foreach(lib vc_oracle vc_oracle_switch)
+  add_library(${lib}_testutil STATIC ${CMAKE_CURRENT_LIST_DIR}/oracle_util.c)
+  target_include_directories(${lib}_testutil PRIVATE ${CMOCKA_INCLUDE_DIR})
+  target_link_libraries(${lib}_testutil PUBLIC ${lib} vc_lang vc_warnings)
+  target_compile_options(${lib}_testutil PRIVATE -Wno-cast-qual)
+endforeach()
+
+function(vc_oracle_test name lib)
+  vc_add_test(${name}
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/${ARGN}
+    LIBS ${lib}_testutil
+    LABELS oracle)
+  target_compile_options(${name} PRIVATE -ffp-contract=off)
+endfunction()
 
 foreach(t int f32 exec checks order backend)
-  vc_add_test(test_oracle_${t}
-    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_oracle_${t}.c
-    LIBS vc_oracle_testutil
-    LABELS oracle)
-  target_compile_options(test_oracle_${t} PRIVATE -ffp-contract=off)
+  vc_oracle_test(test_oracle_${t} vc_oracle test_oracle_${t}.c)
+endforeach()
+foreach(t int f32 exec checks)
+  vc_oracle_test(test_oracle_${t}_switch vc_oracle_switch test_oracle_${t}.c)
 endforeach()
