@@ -86,18 +86,21 @@ static int count_rows(loader *ld, const char *sql, uint32_t *n) {
 
 /* ---- opening and choosing the run ---- */
 
-static int open_readonly(const char *path, sqlite3 **out, vc_error *err) {
-  bool exists, is_new;
-  int rc = vc_schema_precheck(path, &exists, err);
+/* Checked first without writing; then read through a read-write connection
+   (never used to write) because only such a connection, closing last,
+   removes the -wal and -shm files; a file the OS keeps read-only is still
+   opened, read-only. */
+static int open_for_reading(const char *path, sqlite3 **out, vc_error *err) {
+  bool is_new;
+  int rc = vc_schema_check_path(path, READ_BUSY_MS, &is_new, err);
   if (rc) return rc;
-  if (!exists)
+  if (is_new)
     return vc_fail(err, VC_ERR_DB, "results database %s does not exist or is empty", path);
-  int src = sqlite3_open_v2(path, out, SQLITE_OPEN_READONLY, NULL);
+  int src = sqlite3_open_v2(path, out, SQLITE_OPEN_READWRITE, NULL);
   if (src != SQLITE_OK) return vc_sqlfail(err, *out, src, path, READ_BUSY_MS, "opening");
   sqlite3_busy_timeout(*out, READ_BUSY_MS);
   rc = vc_schema_check(*out, path, READ_BUSY_MS, &is_new, err);
-  if (!rc && is_new)
-    rc = vc_fail(err, VC_ERR_DB, "results database %s is empty: it holds no runs", path);
+  if (!rc && is_new) rc = vc_fail(err, VC_ERR_DB, "results database %s holds no runs", path);
   return rc;
 }
 
@@ -404,7 +407,7 @@ int vc_run_load(const char *path, int64_t run_id, vc_run_data **out, vc_error *e
   r->id = run_id;
   r->fingerprint = "";
   loader ld = {.r = r, .err = err};
-  int rc = open_readonly(path, &ld.sql, err);
+  int rc = open_for_reading(path, &ld.sql, err);
   if (!rc) rc = load_all(&ld);
   sqlite3_close_v2(ld.sql);
   free(ld.prog_ids);

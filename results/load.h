@@ -34,7 +34,7 @@ typedef struct vc_run_data {
 
 /* Loads run run_id of the file at path, or the run VC_RUN_LAST_COMPLETE or
    VC_RUN_LATEST names.
-   The file is opened read-only and checked like vc_db_open checks it. */
+   The file is checked like vc_db_open checks it, and never written. */
 int vc_run_load(const char *path, int64_t run_id, vc_run_data **out, vc_error *err);
 /* spec is "FILE" or "FILE:RUN". */
 int vc_run_load_spec(const char *spec, vc_run_data **out, vc_error *err);

@@ -125,11 +125,8 @@ static int create_schema(vc_db *db, vc_error *err) {
   return rc;
 }
 
-static int prepare_file(vc_db *db, vc_error *err) {
-  bool is_new;
-  int rc = vc_schema_check(db->sql, db->path, db->busy_ms, &is_new, err);
-  if (rc) return rc;
-  rc = is_new ? create_schema(db, err) : set_wal(db, err);
+static int prepare_file(vc_db *db, bool is_new, vc_error *err) {
+  int rc = is_new ? create_schema(db, err) : set_wal(db, err);
   if (!rc) rc = exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", err);
   for (int i = 0; !rc && i < ST_COUNT; i++) {
     int src =
@@ -142,8 +139,8 @@ static int prepare_file(vc_db *db, vc_error *err) {
 
 int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err) {
   *out = NULL;
-  bool exists;
-  int rc = vc_schema_precheck(path, &exists, err);
+  bool is_new;
+  int rc = vc_schema_check_path(path, busy_ms < 0 ? 0 : busy_ms, &is_new, err);
   if (rc) return rc;
   vc_db *db = calloc(1, sizeof *db);
   if (!db || !(db->path = strdup(path))) {
@@ -156,7 +153,7 @@ int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err) {
     rc = vc_sqlfail(err, db->sql, src, path, db->busy_ms, "opening");
   } else {
     sqlite3_busy_timeout(db->sql, db->busy_ms);
-    rc = prepare_file(db, err);
+    rc = prepare_file(db, is_new, err);
   }
   if (rc) {
     vc_db_close(db);

@@ -148,6 +148,23 @@ int vc_schema_check(sqlite3 *sql, const char *path, int busy_ms, bool *is_new, v
   return 0;
 }
 
+int vc_schema_check_path(const char *path, int busy_ms, bool *is_new, vc_error *err) {
+  bool exists;
+  int rc = vc_schema_precheck(path, &exists, err);
+  *is_new = !exists;
+  if (rc || !exists) return rc;
+  sqlite3 *sql = NULL;
+  int src = sqlite3_open_v2(path, &sql, SQLITE_OPEN_READONLY, NULL);
+  if (src != SQLITE_OK)
+    rc = vc_sqlfail(err, sql, src, path, busy_ms, "opening");
+  else {
+    sqlite3_busy_timeout(sql, busy_ms);
+    rc = vc_schema_check(sql, path, busy_ms, is_new, err);
+  }
+  sqlite3_close_v2(sql);
+  return rc;
+}
+
 int vc_schema_create(sqlite3 *sql, const char *path, int busy_ms, vc_error *err) {
   char stamp[128];
   snprintf(stamp, sizeof stamp, "PRAGMA application_id=%d; PRAGMA user_version=%d;",

@@ -20,6 +20,10 @@
 int vc_schema_precheck(const char *path, bool *exists, vc_error *err);
 /* The file is either empty (*is_new) or a results file of this version. */
 int vc_schema_check(sqlite3 *sql, const char *path, int busy_ms, bool *is_new, vc_error *err);
+/* The same for a path, through a read-only connection of its own: closing a
+   read-write one could checkpoint a foreign WAL file's log into it. A
+   missing or empty file is *is_new. */
+int vc_schema_check_path(const char *path, int busy_ms, bool *is_new, vc_error *err);
 /* Creates every table and stamps the file; the caller holds a write transaction. */
 int vc_schema_create(sqlite3 *sql, const char *path, int busy_ms, vc_error *err);
 

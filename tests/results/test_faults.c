@@ -123,6 +123,25 @@ static void test_foreign_database(void **state) {
   assert_refused_untouched(path, "application_id 0x12345678");
 }
 
+/* A foreign WAL database whose log still holds transactions: checking it
+   must not checkpoint the log into it. */
+static void test_foreign_wal_database(void **state) {
+  (void)state;
+  char path[512], wal[520], before[65], after[65];
+  fx_path(&fx_tmp, "foreign-wal.db", path);
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  sqlite3 *other;
+  assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+  exec_sql(other, "PRAGMA journal_mode=WAL; CREATE TABLE notes(text TEXT);"
+                  "PRAGMA wal_checkpoint; INSERT INTO notes VALUES('only in the log')");
+  assert_int_equal(sqlite3_db_config(other, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL), SQLITE_OK);
+  sqlite3_close(other);
+  fx_file_digest(wal, before);
+  assert_refused_untouched(path, "another application");
+  fx_file_digest(wal, after);
+  assert_string_equal(before, after);
+}
+
 static void set_version(const char *path, int version) {
   sqlite3 *other;
   assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
@@ -193,6 +212,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_garbage_file, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_damaged_file, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_foreign_database, fx_tmp_setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_foreign_wal_database, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_other_schema_versions, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_disk_full, fx_tmp_setup, fx_tmp_teardown),
   };

@@ -1,6 +1,7 @@
 /* The recorder: rows written through record.h come back, field by field. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
 #include "results/load.h"
@@ -136,6 +137,12 @@ static void test_rows_round_trip(void **state) {
   assert_int_equal(b->segs[2].launches, 2);
   assert_int_equal(b->segs[1].device_ns, 22);
   vc_run_free(r);
+  /* the reader closes as the last connection: no log files are left behind */
+  char aside[600];
+  snprintf(aside, sizeof aside, "%s-wal", path);
+  assert_int_not_equal(access(aside, F_OK), 0);
+  snprintf(aside, sizeof aside, "%s-shm", path);
+  assert_int_not_equal(access(aside, F_OK), 0);
 
   /* the file itself: ours, this version, WAL */
   assert_int_equal(fx_query_int(path, "PRAGMA application_id"), VC_DB_APPLICATION_ID);
