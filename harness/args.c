@@ -78,7 +78,7 @@ int vc_args_u64(const vc_opt *o, uint64_t *out, vc_error *err) {
 }
 
 int vc_args_u32(const vc_opt *o, uint32_t lo, uint32_t hi, uint32_t *out, vc_error *err) {
-  uint64_t v;
+  uint64_t v = 0;
   int rc = vc_args_u64(o, &v, err);
   if (rc) return rc;
   if (v < lo || v > hi)

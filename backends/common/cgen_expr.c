@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backends/common/cgen_internal.h"
@@ -344,14 +345,34 @@ static void elem(vc_cg *g, const vc_node *n, const char *index, vc_strbuf *out) 
     vc_sb_printf(out, "%c%u[%s]", n->space == VC_SPACE_SHARED ? 's' : 'b', n->ref, index);
 }
 
-/* Opens `if (idx < count) {` and enters it. */
-static void guard_begin(vc_cg *g, const vc_node *n, const vc_cg_val *idx) {
+enum { GUARD_SKIP, GUARD_NONE, GUARD_OPEN };
+
+/* Is the index a literal ("123u")? Compilers check constant indices even in
+   dead code (glslang refuses b.d[4294967295u] under a false guard), so a
+   literal index is decided here instead. */
+static bool literal_index(const vc_cg_val *idx, uint32_t *value) {
+  char *end;
+  if (idx->s[0] < '0' || idx->s[0] > '9') return false;
+  unsigned long v = strtoul(idx->s, &end, 10);
+  if (strcmp(end, "u") != 0) return false;
+  *value = (uint32_t)v;
+  return true;
+}
+
+/* Opens `if (idx < count) {` and enters it (GUARD_OPEN); for a literal index
+   in bounds nothing is needed (GUARD_NONE), out of bounds the access is left
+   out (GUARD_SKIP). */
+static int guard_begin(vc_cg *g, const vc_node *n, const vc_cg_val *idx) {
+  uint32_t lit;
+  if (literal_index(idx, &lit)) return lit < space_count(g, n) ? GUARD_NONE : GUARD_SKIP;
   vc_cg_indent(g);
   vc_sb_printf(g->out, "if (%s < %uu) {\n", idx->s, space_count(g, n));
   g->depth++;
+  return GUARD_OPEN;
 }
 
-static void guard_end(vc_cg *g) {
+static void guard_end(vc_cg *g, int kind) {
+  if (kind != GUARD_OPEN) return;
   g->depth--;
   vc_cg_indent(g);
   vc_sb_puts(g->out, "}\n");
@@ -365,21 +386,25 @@ static void load(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   temp_begin(g, t, v);
   vc_sb_puts(g->out, zero_of(t));
   temp_end(g);
-  guard_begin(g, n, &idx);
-  vc_cg_indent(g);
-  vc_sb_printf(g->out, "%s = ", v->s);
-  elem(g, n, idx.s, g->out);
-  vc_sb_puts(g->out, ";\n");
-  guard_end(g);
+  int gk = guard_begin(g, n, &idx);
+  if (gk != GUARD_SKIP) {
+    vc_cg_indent(g);
+    vc_sb_printf(g->out, "%s = ", v->s);
+    elem(g, n, idx.s, g->out);
+    vc_sb_puts(g->out, ";\n");
+  }
+  guard_end(g, gk);
 }
 
 void vc_cg_store(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_val *val) {
   if (!ref_ok(g, n)) return;
-  guard_begin(g, n, idx);
-  vc_cg_indent(g);
-  elem(g, n, idx->s, g->out);
-  vc_sb_printf(g->out, " = %s;\n", val->s);
-  guard_end(g);
+  int gk = guard_begin(g, n, idx);
+  if (gk != GUARD_SKIP) {
+    vc_cg_indent(g);
+    elem(g, n, idx->s, g->out);
+    vc_sb_printf(g->out, " = %s;\n", val->s);
+  }
+  guard_end(g, gk);
 }
 
 void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_val *a,
@@ -395,17 +420,19 @@ void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_
     vc_cg_indent(g);
     vc_sb_printf(g->out, "%s %s = %s;\n", vc_cg_type(g, t), result, zero_of(t));
   }
-  guard_begin(g, n, idx);
-  vc_cg_indent(g);
-  if (result) vc_sb_printf(g->out, "%s = ", result);
-  vc_strbuf lv;
-  vc_sb_init(&lv);
-  elem(g, n, idx->s, &lv);
-  g->d->atomic((vc_atomic_op)n->op, t, (vc_space)n->space, vc_sb_str(&lv), a->s, b ? b->s : NULL,
-               g->out);
-  vc_sb_free(&lv);
-  vc_sb_puts(g->out, ";\n");
-  guard_end(g);
+  int gk = guard_begin(g, n, idx);
+  if (gk != GUARD_SKIP) {
+    vc_cg_indent(g);
+    if (result) vc_sb_printf(g->out, "%s = ", result);
+    vc_strbuf lv;
+    vc_sb_init(&lv);
+    elem(g, n, idx->s, &lv);
+    g->d->atomic((vc_atomic_op)n->op, t, (vc_space)n->space, vc_sb_str(&lv), a->s,
+                 b ? b->s : NULL, g->out);
+    vc_sb_free(&lv);
+    vc_sb_puts(g->out, ";\n");
+  }
+  guard_end(g, gk);
 }
 
 static void atomic_expr(vc_cg *g, const vc_node *n, vc_cg_val *v) {

@@ -143,7 +143,10 @@ static void symbols_start_at_zero(void **state) {
 
 static void every_access_is_guarded(void **state) {
   (void)state;
-  vc_program *p = parse(simple);
+  vc_program *p = parse("(program guarded (workgroup 4)\n"
+                        "  (buffer a f32 2 read) (buffer c f32 1 read) (buffer out f32 3 write)\n"
+                        "  (entry (let gid (global_id x)) (let j (rem gid 3u))\n"
+                        "    (store out gid (add (mul (load a j) (load a gid)) (load c j)))))\n");
   char *s = gen_ok(p);
   /* two loads of a[2], one of c[1], one store to out[3] */
   assert_int_equal(count(s, " < 2u) {"), 2);
@@ -152,6 +155,30 @@ static void every_access_is_guarded(void **state) {
   assert_int_equal(count(s, "b0["), 2);
   assert_int_equal(count(s, "b1["), 1);
   assert_int_equal(count(s, "b2["), 1);
+  free(s);
+  vc_program_free(p);
+}
+
+/* A literal index is decided when generating: compilers check constant
+   indices even under a false guard (glslang refuses b.d[4294967295u]). */
+static void literal_indices_are_decided(void **state) {
+  (void)state;
+  vc_program *p = parse(simple);
+  char *s = gen_ok(p);
+  assert_int_equal(count(s, " < 2u) {"), 0); /* a[0], a[1]: in bounds, no guard */
+  assert_int_equal(count(s, "b0[0u]"), 1);
+  assert_int_equal(count(s, "b0[1u]"), 1);
+  free(s);
+  vc_program_free(p);
+  p = parse("(program oob (workgroup 1) (buffer a u32 4 read) (buffer o u32 4 write)\n"
+            "  (expect out-of-bounds)\n"
+            "  (entry (store o 0u (load a 4294967295u)) (store o 4u 7u)\n"
+            "    (atomic add o 9u 1u)))\n");
+  s = gen_ok(p);
+  assert_int_equal(count(s, "4294967295u]"), 0); /* out of bounds: no access at all */
+  assert_int_equal(count(s, "b1[4u]"), 0);
+  assert_int_equal(count(s, "b1[9u]"), 0);
+  assert_int_equal(count(s, "b1[0u]"), 1);
   free(s);
   vc_program_free(p);
 }
@@ -190,7 +217,8 @@ int main(void) {
       cmocka_unit_test(native_is_unsupported),  cmocka_unit_test(grid_barrier_is_refused),
       cmocka_unit_test(unknown_dialect_is_refused), cmocka_unit_test(pragma_comes_first),
       cmocka_unit_test(three_address),          cmocka_unit_test(symbols_start_at_zero),
-      cmocka_unit_test(every_access_is_guarded), cmocka_unit_test(helpers_only_when_used),
+      cmocka_unit_test(every_access_is_guarded),
+      cmocka_unit_test(literal_indices_are_decided), cmocka_unit_test(helpers_only_when_used),
       cmocka_unit_test(same_program_same_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
