@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "harness/commands.h"
+#include "harness/commands_results.h"
 #include "harness/exitcodes.h"
 
 #ifndef VC_VERSION
@@ -25,11 +26,9 @@ static const command commands[] = {
     {"emit", vc_cmd_emit, "print the kernel source a backend generates"},
     {"compile", vc_cmd_compile, "compile every kernel of a corpus without a device"},
     {"backends", vc_cmd_backends, "list backend plugins and their devices"},
-#ifdef VC_HAVE_RESULTS_COMMANDS
     {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},
     {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},
-#endif
 };
 static const unsigned ncommands = sizeof commands / sizeof commands[0];
 
