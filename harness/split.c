@@ -233,7 +233,9 @@ static int plan_values(splitter *sp) {
     char name[256];
     snprintf(name, sizeof name, "__spill_%s_%u", p->syms[s].name, s);
     sb->name = vc_arena_strdup(&out->arena, name);
-    sb->type = p->syms[s].type;
+    /* f32 values travel as their bits: a driver that flushes or canonicalises
+       floats on a load or store must not change what the split carries. */
+    sb->type = p->syms[s].type == VC_F32 ? VC_U32 : p->syms[s].type;
     sb->count = (uint32_t)inv;
     sb->access = VC_READ_WRITE;
     sb->init.kind = VC_INIT_ZERO;
@@ -302,13 +304,24 @@ static vc_node *linear_id(vc_program *p) {
   return e;
 }
 
+static vc_node *bitcast(vc_program *p, vc_type to, vc_node *e) {
+  vc_node *n = vc_node_new(p, VC_E_BITCAST, (vc_loc){0, 0}, 1);
+  n->type = to;
+  n->kids[0] = e;
+  return n;
+}
+
 static vc_node *spill_store(seg_builder *b, uint32_t sym, bool in_scope) {
   vc_program *p = b->prog;
   vc_node *st = vc_node_new(p, VC_S_STORE, (vc_loc){0, 0}, 2);
   st->space = VC_SPACE_BUFFER;
   st->ref = (uint32_t)b->sp->syms[sym].spill;
   st->kids[0] = name_ref(p, b->lid_sym);
-  st->kids[1] = in_scope ? name_ref(p, sym) : lit(p, p->syms[sym].type, 0);
+  vc_type t = p->syms[sym].type;
+  if (!in_scope)
+    st->kids[1] = lit(p, t == VC_F32 ? VC_U32 : t, 0); /* +0.0f has zero bits */
+  else
+    st->kids[1] = t == VC_F32 ? bitcast(p, VC_U32, name_ref(p, sym)) : name_ref(p, sym);
   return st;
 }
 
@@ -552,9 +565,9 @@ static void build_segment(splitter *sp, uint32_t k) {
     vc_node *ld = vc_node_new(p, VC_E_LOAD, (vc_loc){0, 0}, 1);
     ld->space = VC_SPACE_BUFFER;
     ld->ref = (uint32_t)sp->syms[s].spill;
-    ld->type = src->syms[s].type;
+    ld->type = sp->out->buffers[ld->ref].type;
     ld->kids[0] = name_ref(p, b.lid_sym);
-    d->kids[0] = ld;
+    d->kids[0] = src->syms[s].type == VC_F32 ? bitcast(p, VC_F32, ld) : ld;
     vc_node_append(p, entry, d);
   }
   for (uint32_t i = 0; i < seg->nremat; i++)
