@@ -29,16 +29,19 @@ static void kernel_driver_version(char *out, size_t n) {
   if (!f) return;
   char line[512];
   if (fgets(line, sizeof line, f)) {
-    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  <date>" */
-    const char *k = strstr(line, "Kernel Module");
-    if (k) {
-      k += strlen("Kernel Module");
-      while (*k == ' ') k++;
+    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  <date>" or
+       "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04 ...":
+       the first word after "Module" made of digits and dots. */
+    const char *k = strstr(line, "Module");
+    for (k = k ? k + strlen("Module") : NULL; k && *k && *k != '\n';) {
+      k += strspn(k, " ");
       size_t len = strcspn(k, " \n");
-      if (len && len < n) {
+      if (len && len < n && strspn(k, "0123456789.") == len && memchr(k, '.', len)) {
         memcpy(out, k, len);
         out[len] = '\0';
+        break;
       }
+      k += len;
     }
   }
   fclose(f);
