@@ -150,10 +150,18 @@ static vc_status status_of_error(const vc_error *e) {
 
 /* Returns VC_ERR_TIMEOUT when a launch did not finish in time: the device
    may still be busy with it, so nothing more runs on it. */
+/* What each repeat is compared with: the oracle's outputs in that repeat's
+   order of workgroups and invocations, and whether they differ from repeat
+   0's (then the program's bytes depend on scheduling). */
+typedef struct oracle_runs {
+  uint32_t ***expected; /* [repeat][buffer] */
+  bool *order_dependent;
+  uint32_t passes;
+} oracle_runs;
+
 static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const *inputs,
-                     uint32_t *const *expected, const vc_oracle_report *orep,
-                     const vc_backend *be, vc_dev *dev, const vc_conform_opts *o,
-                     const vc_conform_sink *sink) {
+                     const oracle_runs *orc, const vc_backend *be, vc_dev *dev,
+                     const vc_conform_opts *o, const vc_conform_sink *sink) {
   vc_exec x;
   vc_exec_init(&x, be, dev, p, split);
   bool stuck = false;
@@ -197,7 +205,14 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       } else {
         inject_flip(p, o, m, &mo);
         vc_output_digest(p, (const uint32_t *const *)mo.outputs, r.output_digest);
-        judge(p, expected, &mo, orep->passes, &r);
+        judge(p, orc->expected[rep], &mo, orc->passes, &r);
+        if (orc->order_dependent[rep]) {
+          r.nondeterministic = true;
+          size_t used = strlen(r.reason);
+          snprintf(r.reason + used, sizeof r.reason - used,
+                   "%sthe oracle's bytes in this repeat's order differ from repeat 1's: the "
+                   "program depends on scheduling", used ? "; " : "");
+        }
         check_traffic(split, m, &mo, &r);
         /* A device-side wait that ended without its condition makes the whole
            run meaningless, whatever the bytes say: never a pass. */
@@ -218,6 +233,68 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
   /* A kernel still running on the device must not be freed under it. */
   if (!stuck) vc_exec_free(&x);
   return stuck ? VC_ERR_TIMEOUT : 0;
+}
+
+/* The order of repeat r under the chosen --oracle-order: shuffles take the
+   next seeds, reverse alternates with forward. */
+static vc_oracle_opts order_of_repeat(const vc_oracle_opts *base, uint32_t r) {
+  vc_oracle_opts v = *base;
+  if (base->order == VC_ORDER_SHUFFLE) v.seed = base->seed + r;
+  if (base->order == VC_ORDER_REVERSE && r % 2) v.order = VC_ORDER_FORWARD;
+  return v;
+}
+
+/* Repeat 0 uses `expected` (the oracle already run); with another order than
+   forward and several repeats, each further repeat gets its own oracle run. */
+static int oracle_per_repeat(const vc_program *p, uint32_t *const *inputs, uint32_t **expected,
+                             const vc_conform_opts *o, oracle_runs *out, char *why, size_t n) {
+  memset(out, 0, sizeof *out);
+  out->expected = calloc(o->repeat, sizeof *out->expected);
+  out->order_dependent = calloc(o->repeat, sizeof *out->order_dependent);
+  if (!out->expected || !out->order_dependent) abort();
+  for (uint32_t r = 0; r < o->repeat; r++) out->expected[r] = expected;
+  if (o->oracle.order == VC_ORDER_FORWARD || o->repeat < 2) return 0;
+  char first[65];
+  vc_output_digest(p, (const uint32_t *const *)expected, first);
+  vc_oracle *orc = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  if (vc_oracle_compile(p, &orc, &e)) {
+    snprintf(why, n, "oracle: %s", e.msg);
+    return -1;
+  }
+  for (uint32_t r = 1; r < o->repeat; r++) {
+    uint32_t **bufs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *bufs);
+    if (!bufs) abort();
+    out->expected[r] = bufs;
+    for (uint32_t i = 0; i < p->nbuffers; i++) {
+      bufs[i] = malloc(vc_buffer_bytes(&p->buffers[i]));
+      if (!bufs[i]) abort();
+      memcpy(bufs[i], inputs[i], vc_buffer_bytes(&p->buffers[i]));
+    }
+    vc_oracle_opts v = order_of_repeat(&o->oracle, r);
+    vc_oracle_report rep;
+    if (vc_oracle_run(orc, bufs, &v, &rep, &e)) {
+      snprintf(why, n, "oracle (repeat %u): %s", r + 1, e.msg);
+      vc_oracle_free(orc);
+      return -1;
+    }
+    char d[65];
+    vc_output_digest(p, (const uint32_t *const *)bufs, d);
+    out->order_dependent[r] = strcmp(d, first) != 0;
+  }
+  vc_oracle_free(orc);
+  return 0;
+}
+
+static void oracle_runs_free(const vc_program *p, const vc_conform_opts *o, oracle_runs *runs) {
+  for (uint32_t r = 1; runs->expected && r < o->repeat; r++) {
+    if (runs->expected[r] == runs->expected[0]) continue;
+    for (uint32_t i = 0; i < p->nbuffers; i++) free(runs->expected[r][i]);
+    free(runs->expected[r]);
+  }
+  free(runs->expected);
+  free(runs->order_dependent);
 }
 
 static uint64_t buffer_bytes_total(const vc_program *p) {
@@ -337,7 +414,15 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     report_all(o, sink, VC_ST_INVALID, why);
     goto done;
   }
-  rc = run_modes(p, split, inputs, expected, &rep, be, dev, o, sink);
+  oracle_runs runs;
+  if (oracle_per_repeat(p, inputs, expected, o, &runs, why, sizeof why)) {
+    oracle_runs_free(p, o, &runs);
+    report_all(o, sink, VC_ST_ERROR, why);
+    goto done;
+  }
+  runs.passes = rep.passes;
+  rc = run_modes(p, split, inputs, &runs, be, dev, o, sink);
+  oracle_runs_free(p, o, &runs);
 done:
   for (uint32_t i = 0; i < p->nbuffers; i++) {
     free(inputs[i]);

@@ -316,6 +316,35 @@ static void interrupt_then_resume(void **state) {
   assert_true(output_contains("complete"));
 }
 
+/* Valid by the race rules (atomics never race), yet its bytes depend on the
+   order invocations run in: other oracle orders across repeats expose it. */
+static void oracle_order_flags_scheduling_dependence(void **state) {
+  (void)state;
+  write_file("order_dep.vyre", "(program order_dep (workgroup 4) (grid 2)\n"
+                               "  (buffer x u32 1 read_write) (buffer o u32 8 write)\n"
+                               "  (entry (store o (global_id x) (atomic exchange x 0u (global_id x)))))\n");
+  run(NULL, "--backend opencl --mode host-split --db o.db --repeat 3 --oracle-order shuffle:7 "
+            "order_dep.vyre");
+  assert_true(query("o.db", "select count(*) from results where nondeterministic=1") >= 1);
+  assert_true(query("o.db", "select count(*) from results where reason like '%depends on scheduling%'") >= 1);
+  /* an order-independent program is not flagged, in any order */
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db o2.db --repeat 3 "
+                             "--oracle-order shuffle:7 corpus/spill.vyre"), 0);
+  assert_int_equal(query("o2.db", "select count(*) from results where nondeterministic=1"), 0);
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db o2.db --repeat 2 "
+                             "--oracle-order reverse corpus/spill.vyre"), 0);
+}
+
+/* A program above the buffer budget is refused with both figures, before any
+   device allocation. */
+static void buffer_budget_refuses_clearly(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db l.db "
+                             "--max-buffer-bytes 200 corpus/spill.vyre"), 0);
+  assert_int_equal(query("l.db", "select count(*) from results where status='unsupported' and "
+                                 "reason like '%256 bytes%budget of 200%'"), 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(run_records_every_table),
@@ -327,6 +356,8 @@ int main(void) {
       cmocka_unit_test(bad_input_is_named),
       cmocka_unit_test(corrupt_database_is_refused_untouched),
       cmocka_unit_test(interrupt_then_resume),
+      cmocka_unit_test(oracle_order_flags_scheduling_dependence),
+      cmocka_unit_test(buffer_budget_refuses_clearly),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
