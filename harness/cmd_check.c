@@ -25,6 +25,7 @@ static const char help[] =
     "Programs with (expect reject \"...\") pass when refused with that text.\n"
     "\n"
     "  --filter GLOB        only programs whose name or relative path matches\n"
+    "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --oracle-order O     forward, reverse or shuffle:SEED (forward)\n"
     "  --require-digests    a program without (expect (digest ...)) fails\n"
     "  --write-digests      write the oracle's digest into each program file\n"
@@ -38,6 +39,8 @@ int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err);
 
 typedef struct check_opts {
   vc_oracle_opts oracle;
+  const char *const *exclude;
+  uint32_t nexclude;
   bool require_digests, write_digests, quiet;
 } check_opts;
 
@@ -116,6 +119,12 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
     return;
   }
   vc_diags_free(&d);
+  for (uint32_t i = 0; i < co->nexclude; i++)
+    if (vc_program_has_tag(p, co->exclude[i])) {
+      set(out, VC_EXIT_OK, "skip  %s: tagged %s", path, co->exclude[i]);
+      vc_program_free(p);
+      return;
+    }
   vc_check_result r;
   vc_check_program(p, &co->oracle, &r);
   const vc_expect *reject = vc_program_expect(p, VC_EXPECT_REJECT);
@@ -159,7 +168,7 @@ int vc_cmd_check(int argc, char **argv) {
     fputs(help, stdout);
     return VC_EXIT_OK;
   }
-  vc_opt opts[] = {VC_OPT("filter", true, false),          VC_OPT("oracle-order", true, false),
+  vc_opt opts[] = {VC_OPT("filter", true, false), VC_OPT("exclude-tag", true, true),          VC_OPT("oracle-order", true, false),
                    VC_OPT("require-digests", false, false), VC_OPT("write-digests", false, false),
                    VC_OPT("quiet", false, false)};
   const uint32_t nopts = sizeof opts / sizeof opts[0];
@@ -175,6 +184,10 @@ int vc_cmd_check(int argc, char **argv) {
   co.require_digests = vc_args_get(opts, nopts, "require-digests") != NULL;
   co.write_digests = vc_args_get(opts, nopts, "write-digests") != NULL;
   co.quiet = vc_args_get(opts, nopts, "quiet") != NULL;
+  if ((o = vc_args_get(opts, nopts, "exclude-tag"))) {
+    co.exclude = o->values;
+    co.nexclude = o->count;
+  }
   if (!a.npos) {
     vc_fail(&e, VC_ERR_USAGE, "no PATH given");
     goto usage;
