@@ -1,0 +1,166 @@
+/* OpenCL C spelling of native kernels (cgen_native_internal.h).
+ *
+ * Two orderings, chosen by the plugin (vc_native_opts):
+ *  - device scope (OpenCL C 2.0, or 3.0 with __opencl_c_atomic_scope_device
+ *    and __opencl_c_atomic_order_acq_rel): control words through
+ *    atomic_*_explicit with acquire/release orders at memory_scope_device,
+ *    and work_group_barrier(..., memory_scope_device) around each arrival,
+ *    so that every invocation's writes before a grid barrier happen before
+ *    every read after it;
+ *  - OpenCL 1.2: the 1.1 atomic built-ins (atomic_or(p, 0) as the load),
+ *    mem_fence(CLK_GLOBAL_MEM_FENCE) around them and before the workgroup
+ *    barrier, and every buffer volatile so that no value is kept in a
+ *    register across a barrier. OpenCL 1.2 defines no ordering between
+ *    workgroups; this is the strongest it can say. */
+#include "backends/common/cgen_native_internal.h"
+
+static const char *const types[3] = {"uint", "int", "float"};
+
+static bool device_scope(const vc_native_opts *o) { return o->opencl_device_scope; }
+
+static void volatile_params(const vc_cgen_layout *l, vc_strbuf *out) {
+  for (uint32_t k = 0; k < l->nbuffers; k++)
+    vc_sb_printf(out, "__global volatile %s *b%u, ", types[l->buffers[k].type], k);
+  for (uint32_t k = 0; k < l->nshared; k++)
+    vc_sb_printf(out, "__local %s *s%u, ", types[l->shared[k].type], k);
+}
+
+static void seg_dialect(const vc_native_opts *o, vc_cgen_dialect *d) {
+  *d = vc_cgen_dialect_opencl;
+  if (!device_scope(o)) d->seg_params = volatile_params;
+}
+
+static int check(const vc_native_opts *o, vc_error *err) {
+  if (o->opencl_device_scope && o->opencl_c_version < 200)
+    return vc_fail(err, VC_ERR_USAGE,
+                   "native kernel: device-scope atomics need OpenCL C 2.0 or later, not %u.%u",
+                   o->opencl_c_version / 100, o->opencl_c_version / 10 % 10);
+  return 0;
+}
+
+static void prologue(const vc_native_layout *nl, vc_strbuf *out) {
+  /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
+  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
+  if (device_scope(nl->o)) {
+    vc_sb_puts(out,
+               "#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 200\n"
+               "#error \"this kernel needs OpenCL C 2.0 or later (device-scope atomics)\"\n"
+               "#endif\n"
+               "#if __OPENCL_C_VERSION__ >= 300 && !(defined(__opencl_c_atomic_scope_device) && "
+               "defined(__opencl_c_atomic_order_acq_rel))\n"
+               "#error \"this kernel needs __opencl_c_atomic_scope_device and "
+               "__opencl_c_atomic_order_acq_rel\"\n"
+               "#endif\n");
+  }
+  vc_sb_printf(out, "/* grid barrier ordering: %s */\n",
+               device_scope(nl->o) ? "OpenCL C 2.0 atomics, acquire/release, memory_scope_device"
+                                   : "OpenCL 1.2 atomics, mem_fence, volatile buffers");
+}
+
+static const char prims_device_scope[] =
+    "#define VC_NC_A(i) ((volatile __global atomic_uint *)&ctrl[i])\n"
+    "uint vc_nc_load(__global volatile uint *ctrl, uint i) {\n"
+    "  return atomic_load_explicit(VC_NC_A(i), memory_order_acquire, memory_scope_device);\n"
+    "}\n"
+    "uint vc_nc_peek(__global volatile uint *ctrl, uint i) {\n"
+    "  return atomic_load_explicit(VC_NC_A(i), memory_order_relaxed, memory_scope_device);\n"
+    "}\n"
+    "void vc_nc_store(__global volatile uint *ctrl, uint i, uint v) {\n"
+    "  atomic_store_explicit(VC_NC_A(i), v, memory_order_release, memory_scope_device);\n"
+    "}\n"
+    "uint vc_nc_add(__global volatile uint *ctrl, uint i, uint v) {\n"
+    "  return atomic_fetch_add_explicit(VC_NC_A(i), v, memory_order_acq_rel, "
+    "memory_scope_device);\n"
+    "}\n"
+    "uint vc_nc_or(__global volatile uint *ctrl, uint i, uint v) {\n"
+    "  return atomic_fetch_or_explicit(VC_NC_A(i), v, memory_order_acq_rel, "
+    "memory_scope_device);\n"
+    "}\n"
+    "uint vc_nc_cas(__global volatile uint *ctrl, uint i, uint e, uint d) {\n"
+    "  uint old = e;\n"
+    "  atomic_compare_exchange_strong_explicit(VC_NC_A(i), &old, d, memory_order_acq_rel,\n"
+    "      memory_order_acquire, memory_scope_device);\n"
+    "  return old;\n"
+    "}\n"
+    "void vc_nc_sync(void) {\n"
+    "  work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_scope_device);\n"
+    "}\n\n";
+
+static const char prims_cl12[] =
+    "uint vc_nc_load(__global volatile uint *ctrl, uint i) {\n"
+    "  return atomic_or(&ctrl[i], 0u);\n"
+    "}\n"
+    "uint vc_nc_peek(__global volatile uint *ctrl, uint i) {\n"
+    "  return ctrl[i];\n"
+    "}\n"
+    "void vc_nc_store(__global volatile uint *ctrl, uint i, uint v) {\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  atomic_xchg(&ctrl[i], v);\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "}\n"
+    "uint vc_nc_add(__global volatile uint *ctrl, uint i, uint v) {\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  uint r = atomic_add(&ctrl[i], v);\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  return r;\n"
+    "}\n"
+    "uint vc_nc_or(__global volatile uint *ctrl, uint i, uint v) {\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  uint r = atomic_or(&ctrl[i], v);\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  return r;\n"
+    "}\n"
+    "uint vc_nc_cas(__global volatile uint *ctrl, uint i, uint e, uint d) {\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  uint r = atomic_cmpxchg(&ctrl[i], e, d);\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  return r;\n"
+    "}\n"
+    "void vc_nc_sync(void) {\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
+    "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "}\n\n";
+
+static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
+  vc_sb_puts(out, device_scope(nl->o) ? prims_device_scope : prims_cl12);
+}
+
+static void kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {
+  const vc_native_desc *d = nl->d;
+  const uint32_t *wg = nl->prog->workgroup;
+  const char *vol = device_scope(nl->o) ? "" : "volatile ";
+  vc_sb_printf(out, "__kernel __attribute__((reqd_work_group_size(%u, %u, %u)))\nvoid vc_main(",
+               wg[0], wg[1], wg[2]);
+  for (uint32_t k = 0; k < d->nbuffers; k++)
+    vc_sb_printf(out, "__global %s%s *b%u /* %s */,\n    ", vol, types[d->buffers[k].type], k,
+                 d->buffers[k].name);
+  vc_sb_puts(out, "__global volatile uint *ctrl) {\n");
+  for (uint32_t k = 0; k < d->nshared; k++)
+    vc_sb_printf(out, "  __local %s s%u[%u]; /* %s */\n", types[d->shared[k].type], k,
+                 d->shared[k].count, d->shared[k].name);
+  vc_sb_puts(out, "  __local uint vc_bc[3];\n");
+}
+
+static void seg_args(const vc_native_layout *nl, uint32_t s, vc_strbuf *out) {
+  const vc_program *g = nl->d->segments[s];
+  for (uint32_t k = 0; k < g->nbuffers; k++) vc_sb_printf(out, "b%u, ", nl->d->bind[s][k]);
+  for (uint32_t k = 0; k < g->nshared; k++) vc_sb_printf(out, "s%u, ", nl->d->shared_bind[s][k]);
+}
+
+static void plan_elem(uint32_t k, const char *i, vc_strbuf *out) {
+  vc_sb_printf(out, "b%u[%s]", k, i);
+}
+
+const vc_native_spell vc_native_spell_opencl = {
+    .name = "OpenCL C",
+    .seg_dialect = seg_dialect,
+    .check = check,
+    .prologue = prologue,
+    .primitives = primitives,
+    .ctrl_param = "__global volatile uint *ctrl",
+    .ctrl_arg = "ctrl",
+    .kernel_begin = kernel_begin,
+    .seg_args = seg_args,
+    .plan_elem = plan_elem,
+};
