@@ -141,28 +141,6 @@ static void pick_cl_std(cl_device_id d, char *out, size_t n) {
   snprintf(out, n, "CL%u.%u", major, minor);
 }
 
-/* options: "cl-std=CLx.y" and "build=<extra build flags>", comma separated. */
-static int parse_options(vc_dev *d, const char *options, vc_error *err) {
-  for (const char *s = options; s && *s;) {
-    size_t len = strcspn(s, ",");
-    const char *eq = memchr(s, '=', len);
-    size_t klen = eq ? (size_t)(eq - s) : len;
-    const char *val = eq ? eq + 1 : s + len;
-    size_t vlen = (size_t)(s + len - val);
-    if (klen == 6 && !strncmp(s, "cl-std", 6) && vlen && vlen < sizeof d->cl_std)
-      snprintf(d->cl_std, sizeof d->cl_std, "%.*s", (int)vlen, val);
-    else if (klen == 5 && !strncmp(s, "build", 5) && vlen < sizeof d->build_extra)
-      snprintf(d->build_extra, sizeof d->build_extra, "%.*s", (int)vlen, val);
-    else if (len)
-      return vc_fail(err, VC_ERR_USAGE,
-                     "OpenCL: bad option \"%.*s\" (known: cl-std=CLx.y, build=<flags>)", (int)len,
-                     s);
-    s += len;
-    if (*s == ',') s++;
-  }
-  return 0;
-}
-
 int vc_ocl_open(uint32_t index, const char *options, vc_dev **out, vc_error *err) {
   *out = NULL;
   vc_dev *d = calloc(1, sizeof *d);
@@ -181,11 +159,13 @@ int vc_ocl_open(uint32_t index, const char *options, vc_dev **out, vc_error *err
                       d->max_items, NULL) != CL_SUCCESS)
     d->max_items[0] = d->max_items[1] = d->max_items[2] = d->max_wg;
   d->local_mem = dev_ulong(d->device, CL_DEVICE_LOCAL_MEM_SIZE);
-  rc = parse_options(d, options, err);
+  d->compute_units = dev_uint(d->device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  rc = vc_ocl_parse_options(d, options, err);
   if (rc) {
     free(d);
     return rc;
   }
+  vc_ocl_native_caps(d);
   cl_int st;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
   d->ctx = clCreateContext(props, 1, &d->device, NULL, NULL, &st);
@@ -293,6 +273,11 @@ int vc_ocl_describe(vc_dev *d, vc_device_info *info, vc_error *err) {
     extra_line(info, strings[i].key, s);
   }
   extra_line(info, "build_std", d->cl_std);
+  char nstd[16];
+  vc_ocl_native_std(d, nstd, sizeof nstd);
+  extra_line(info, "native_build_std", nstd);
+  extra_line(info, "native_ordering", d->native_device_scope ? "device-scope acquire/release"
+                                                             : "opencl-1.2 atomics and fences");
   extra_u64(info, "profiling_timer_resolution_ns",
             dev_size(d->device, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
   extra_u64(info, "max_clock_mhz", dev_uint(d->device, CL_DEVICE_MAX_CLOCK_FREQUENCY));

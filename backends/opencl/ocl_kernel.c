@@ -1,6 +1,7 @@
 /* Kernels: the generated OpenCL C, built for the device with the device's
  * OpenCL C version and no fast-math flags, checked against the device's
- * workgroup and local-memory limits. */
+ * workgroup and local-memory limits. Native kernels come from the native
+ * generator with the ordering the device allows (ocl_native.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,19 @@ static uint64_t now_ns(void) {
 
 static const char *label_of(const vc_kernel_desc *k) { return k->label ? k->label : "kernel"; }
 
+/* Without a device, native kernels get the portable OpenCL 1.2 ordering. */
 int vc_ocl_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
-  (void)dev;
   vc_strbuf sb;
   vc_sb_init(&sb);
   *source = NULL;
-  int rc = vc_cgen_kernel(k, VC_DIALECT_OPENCL_C, &sb, err);
+  int rc;
+  if (k && k->kind == VC_KERNEL_NATIVE) {
+    vc_native_opts o;
+    vc_ocl_native_opts(dev, &o);
+    rc = vc_cgen_native(k, &o, &sb, err);
+  } else {
+    rc = vc_cgen_kernel(k, VC_DIALECT_OPENCL_C, &sb, err);
+  }
   if (rc) {
     vc_sb_free(&sb);
     return rc;
@@ -88,8 +96,12 @@ static int build(vc_dev *d, const vc_kernel_desc *k, const char *src, vc_kern *k
   cl_int st;
   kern->program = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &st);
   if (st != CL_SUCCESS) return vc_ocl_fail(err, VC_ERR_COMPILE, d, "clCreateProgramWithSource", st);
-  char opts[320];
-  snprintf(opts, sizeof opts, "-cl-std=%s %s", d->cl_std, d->build_extra);
+  char std[16], opts[320];
+  if (k->kind == VC_KERNEL_NATIVE)
+    vc_ocl_native_std(d, std, sizeof std);
+  else
+    snprintf(std, sizeof std, "%s", d->cl_std);
+  snprintf(opts, sizeof opts, "-cl-std=%s %s", std, d->build_extra);
   st = clBuildProgram(kern->program, 1, &d->device, opts, NULL, NULL);
   *log = build_log(d, kern->program);
   if (st != CL_SUCCESS)
@@ -132,9 +144,13 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
     info->compile_ns = 0;
     info->log = NULL;
   }
-  if (k->kind == VC_KERNEL_NATIVE)
+  if (k->kind == VC_KERNEL_NATIVE && d->native.atomics == VC_OCL_ATOMICS_DEVICE &&
+      !d->scope_available)
     return vc_fail(err, VC_ERR_UNSUPPORTED,
-                   "%s: %s: native mode is not implemented for OpenCL yet", d->label, label_of(k));
+                   "%s: %s: native-atomics=device, but the device has no device-scope "
+                   "acquire/release atomics (OpenCL C 2.0, or 3.0 with "
+                   "__opencl_c_atomic_scope_device and __opencl_c_atomic_order_acq_rel)",
+                   d->label, label_of(k));
   int rc = check_limits(d, k, err);
   if (rc) return rc;
   uint64_t t0 = now_ns();
@@ -156,6 +172,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   rc = build(d, k, src, kern, &log, err);
   free(src);
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
+  if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
   if (info) {
     info->compile_ns = now_ns() - t0;
     info->log = log;
@@ -173,6 +190,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
 void vc_ocl_free_kernel(vc_dev *d, vc_kern *kern) {
   (void)d;
   if (!kern) return;
+  if (kern->ctrl) clReleaseMemObject(kern->ctrl);
   if (kern->kernel) clReleaseKernel(kern->kernel);
   if (kern->program) clReleaseProgram(kern->program);
   free(kern);
