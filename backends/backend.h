@@ -111,8 +111,9 @@ typedef struct vc_backend {
 
   /* Generated source for a kernel; dev may be NULL. */
   int (*emit)(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err);
-  /* Compile without a device for target (e.g. "sm_90", "spirv1.3"); NULL entry
-     where the API cannot. *binary is malloc'ed (PTX text, SPIR-V words). */
+  /* Compile without a device for target (e.g. "sm_90", "spirv1.3"; NULL: the
+     plugin's default); NULL entry where the API cannot. *binary is malloc'ed
+     (PTX text, SPIR-V words). */
   int (*compile_offline)(const vc_kernel_desc *k, const char *target, void **binary,
                          size_t *size, char **log, vc_error *err);
   int (*compile)(vc_dev *dev, const vc_kernel_desc *k, vc_kern **kern, vc_compile_info *info,

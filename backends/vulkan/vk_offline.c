@@ -22,9 +22,10 @@ static const struct {
 
 /* "vulkan1.1", "spirv1.3", "vulkan1.2", "spirv1.5", each optionally followed
    by "+denorm-preserve" (the float-controls request a device that supports
-   it gets). */
+   it gets). NULL is the default, vulkan1.1: what every Vulkan 1.1 device takes. */
 int vk_target_parse(const char *name, vk_target *t, vc_error *err) {
   memset(t, 0, sizeof *t);
+  if (!name) name = "vulkan1.1";
   size_t n = name ? strlen(name) : 0;
   size_t sl = strlen(DENORM_SUFFIX);
   if (n > sl && strcmp(name + n - sl, DENORM_SUFFIX) == 0) {

@@ -1,0 +1,46 @@
+# The corpus as CI runs it (label corpus): split-on-oracle with golden
+# digests over the whole corpus, every mode on PoCL and on lavapipe, and every
+# kernel compiled for CUDA (checked by ptxas) and for Vulkan (checked by
+# spirv-val).
+set(VC_CORPUS_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+add_test(NAME corpus_check COMMAND vyre-conform check --require-digests --quiet corpus/
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(corpus_check PROPERTIES LABELS corpus TIMEOUT 1800)
+
+foreach(api opencl vulkan)
+  if(TARGET vc-backend-${api})
+    add_test(NAME corpus_${api}
+      COMMAND sh ci/run-corpus ${api} ${CMAKE_BINARY_DIR} ${CMAKE_BINARY_DIR}/corpus-${api}.db
+              --progress plain
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(corpus_${api} PROPERTIES LABELS corpus TIMEOUT 1800 RUN_SERIAL TRUE)
+  endif()
+endforeach()
+if(TARGET vc-backend-vulkan)
+  file(GLOB VC_LVP_JSON /usr/share/vulkan/icd.d/lvp_icd.*.json)
+  set_tests_properties(corpus_vulkan PROPERTIES ENVIRONMENT
+    "VK_DRIVER_FILES=${VC_LVP_JSON};MESA_VK_IGNORE_CONFORMANCE_WARNING=1")
+  find_program(VC_SPIRV_VAL_CORPUS spirv-val)
+  add_test(NAME corpus_spirv_val
+    COMMAND sh ${VC_CORPUS_DIR}/compile_and_validate.sh $<TARGET_FILE:vyre-conform> vulkan
+            ${VC_SPIRV_VAL_CORPUS} --target-env vulkan1.1
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(corpus_spirv_val PROPERTIES LABELS corpus TIMEOUT 1800)
+endif()
+if(TARGET vc-backend-cuda)
+  find_package(CUDAToolkit QUIET)
+  find_program(VC_PTXAS ptxas HINTS ${CUDAToolkit_BIN_DIR} /usr/local/cuda/bin)
+  if(VC_PTXAS)
+    add_test(NAME corpus_nvrtc_ptxas
+      COMMAND sh ${VC_CORPUS_DIR}/compile_and_validate.sh $<TARGET_FILE:vyre-conform> cuda
+              ${VC_PTXAS} -arch=sm_90
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  else()
+    # Without ptxas the PTX is still compiled by NVRTC and must not fail.
+    add_test(NAME corpus_nvrtc_ptxas
+      COMMAND sh ${VC_CORPUS_DIR}/compile_and_validate.sh $<TARGET_FILE:vyre-conform> cuda true
+      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  endif()
+  set_tests_properties(corpus_nvrtc_ptxas PROPERTIES LABELS corpus TIMEOUT 1800)
+endif()
