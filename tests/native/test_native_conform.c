@@ -1,0 +1,129 @@
+/* Native mode through the vyre-conform program on PoCL: the native cases
+ * and the corpus's barrier-detection programs pass, with their participant
+ * and barrier counts recorded; a run whose grid-barrier waits were cut
+ * short is recorded as unsupported, never as a pass. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static int make_dir(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/vc-native-XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state) {
+  (void)state;
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs vyre-conform native on opencl with extra arguments into db;
+   returns its exit status. */
+static int conform(const char *db, const char *args) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "%s/vyre-conform --backend opencl --mode native --progress plain --db %s/%s %s "
+           ">%s/out.txt 2>&1",
+           VC_BINARY_DIR, dir, db, args, dir);
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static sqlite3 *open_db(const char *name) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  sqlite3 *db = NULL;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    fail_msg("cannot open %s", path);
+  return db;
+}
+
+/* One integer from a query. */
+static long long query(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+    fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+  long long v = -1;
+  if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
+static void show_output(void) {
+  char path[128], line[512];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  FILE *f = fopen(path, "r");
+  while (f && fgets(line, sizeof line, f)) fputs(line, stderr);
+  if (f) fclose(f);
+}
+
+static void cases_and_barrier_detection_pass(void **state) {
+  (void)state;
+  int rc = conform("pass.db", VC_SOURCE_DIR "/tests/native/cases " VC_SOURCE_DIR
+                              "/corpus/barrier-detect");
+  if (rc != 0) {
+    show_output();
+    fail_msg("vyre-conform exited with %d", rc);
+  }
+  sqlite3 *db = open_db("pass.db");
+  long long all = query(db, "SELECT count(*) FROM results WHERE mode = 'native'");
+  long long pass = query(db, "SELECT count(*) FROM results WHERE mode = 'native' "
+                             "AND status = 'pass'");
+  assert_true(all >= 17); /* 9 cases, 8 barrier-detection programs */
+  assert_int_equal(pass, all);
+  /* every run recorded its participants; barrier programs their barriers */
+  assert_int_equal(query(db, "SELECT count(*) FROM results WHERE participants < 1 "
+                             "OR virtual_per_participant < 1"),
+                   0);
+  assert_int_equal(query(db, "SELECT r.device_barriers FROM results r JOIN programs p "
+                             "ON p.id = r.program_id WHERE p.name = 'native_spin_barriers'"),
+                   3);
+  assert_int_equal(query(db, "SELECT r.device_barriers FROM results r JOIN programs p "
+                             "ON p.id = r.program_id WHERE p.name = 'native_fixpoint_flag'"),
+                   191);
+  assert_int_equal(query(db, "SELECT r.passes FROM results r JOIN programs p "
+                             "ON p.id = r.program_id WHERE p.name = 'native_fixpoint_flag'"),
+                   48);
+  sqlite3_close(db);
+}
+
+static void cut_short_waits_are_unsupported(void **state) {
+  (void)state;
+  int rc = conform("cut.db", "--device-options native-cap=1,native-phantoms=1,native-spin=1 " VC_SOURCE_DIR
+                             "/tests/native/cases/spin_barriers.vyre " VC_SOURCE_DIR
+                             "/tests/native/cases/no_barrier.vyre");
+  sqlite3 *db = open_db("cut.db");
+  long long unsupported =
+      query(db, "SELECT count(*) FROM results r JOIN programs p ON p.id = r.program_id "
+                "WHERE p.name = 'native_spin_barriers' AND r.status = 'unsupported' "
+                "AND r.reason LIKE '%untrustworthy%grid-barrier wait%'");
+  long long control = query(db, "SELECT count(*) FROM results r JOIN programs p ON "
+                                "p.id = r.program_id WHERE p.name = 'native_no_barrier' "
+                                "AND r.status = 'pass'");
+  if (unsupported != 1 || control != 1) {
+    show_output();
+    fail_msg("exit %d: %lld unsupported, %lld passing control", rc, unsupported, control);
+  }
+  sqlite3_close(db);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(cases_and_barrier_detection_pass),
+      cmocka_unit_test(cut_short_waits_are_unsupported),
+  };
+  return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

@@ -1,0 +1,411 @@
+/* The native kernel generator without a device: what each language's
+ * kernel must contain (the ordering the options ask for, one segment
+ * function per segment, the grid barriers a pass needs, workgroup barriers
+ * between virtual workgroups where workgroup memory is used, no early
+ * return), descriptors it must refuse, and the host-side judgement of the
+ * control buffer (native_ctrl.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "backends/common/cgen_native.h"
+#include "backends/common/native_ctrl.h"
+#include "native_util.h"
+
+#define CASES VC_SOURCE_DIR "/tests/native/cases/"
+
+/* The source of c's native kernel with options o; fails the test on an error. */
+static char *gen(const native_case *c, const vc_native_opts *o) {
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_error err = {0};
+  int rc = vc_cgen_native(&c->kd, o, &sb, &err);
+  if (rc) fail_msg("%s: %s", c->prog->name, err.msg);
+  return vc_sb_take(&sb);
+}
+
+static char *gen_default(const native_case *c, vc_dialect d) {
+  vc_native_opts o;
+  vc_native_opts_default(d, &o);
+  return gen(c, &o);
+}
+
+static vc_native_opts device_scope(void) {
+  vc_native_opts o;
+  vc_native_opts_default(VC_DIALECT_OPENCL_C, &o);
+  o.opencl_device_scope = true;
+  o.opencl_c_version = 300;
+  return o;
+}
+
+static const char *kernel_of(const char *src) {
+  const char *k = strstr(src, "vc_main(");
+  if (!k) k = strstr(src, "void main(");
+  assert_non_null(k);
+  return k;
+}
+
+static void opencl_1_2_ordering(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spills_3d.vyre");
+  char *src = gen_default(&c, VC_DIALECT_OPENCL_C);
+  /* every buffer volatile, in the kernel and in the segment functions */
+  assert_int_equal(native_count(kernel_of(src), "__global volatile uint *b"), c.desc.nbuffers);
+  assert_null(strstr(src, "__global uint *"));
+  assert_non_null(strstr(src, "atomic_or(&ctrl[i], 0u)"));
+  assert_non_null(strstr(src, "mem_fence(CLK_GLOBAL_MEM_FENCE)"));
+  assert_null(strstr(src, "memory_scope_device"));
+  assert_null(strstr(src, "atomic_load_explicit"));
+  free(src);
+  native_case_free(&c);
+}
+
+static void opencl_device_scope_ordering(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spills_3d.vyre");
+  vc_native_opts o = device_scope();
+  char *src = gen(&c, &o);
+  assert_non_null(strstr(src, "memory_order_acquire, memory_scope_device"));
+  assert_non_null(strstr(src, "memory_order_release, memory_scope_device"));
+  assert_non_null(strstr(src, "work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, "
+                              "memory_scope_device)"));
+  assert_non_null(strstr(src, "__opencl_c_atomic_scope_device"));
+  assert_null(strstr(src, "volatile uint *b"));
+  free(src);
+  o.opencl_c_version = 120; /* device scope needs OpenCL C 2.0 */
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_error err = {0};
+  assert_int_equal(vc_cgen_native(&c.kd, &o, &sb, &err), VC_ERR_USAGE);
+  assert_non_null(strstr(err.msg, "2.0"));
+  vc_sb_free(&sb);
+  native_case_free(&c);
+}
+
+/* The kernel binds the plan buffers in order, then the control buffer, and
+   calls each segment function with that segment's plan buffers. */
+static void binds_plan_then_control(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spills_3d.vyre");
+  char *src = gen_default(&c, VC_DIALECT_OPENCL_C);
+  const char *k = kernel_of(src);
+  char want[64];
+  for (uint32_t i = 0; i < c.desc.nbuffers; i++) {
+    snprintf(want, sizeof want, "uint *b%u /* %s */", i, c.desc.buffers[i].name);
+    assert_non_null(strstr(k, want));
+  }
+  assert_non_null(strstr(k, "__global volatile uint *ctrl) {"));
+  assert_int_equal(native_count(src, "void vc_seg"), c.desc.nsegments);
+  for (uint32_t s = 0; s < c.desc.nsegments; s++) {
+    char call[512] = "";
+    size_t n = (size_t)snprintf(call, sizeof call, "vc_seg%u(", s);
+    for (uint32_t j = 0; j < c.desc.segments[s]->nbuffers; j++)
+      n += (size_t)snprintf(call + n, sizeof call - n, "b%u, ", c.desc.bind[s][j]);
+    if (!strstr(k, call)) fail_msg("the kernel lacks the call %s", call);
+  }
+  free(src);
+  native_case_free(&c);
+}
+
+/* Grid barriers written per pass: between segments; with a count, after
+   the last one too unless it is the last pass; with a flag, after the
+   reset, after every segment and after the read. */
+static void grid_barriers_of_a_pass(void **state) {
+  (void)state;
+  static const struct {
+    const char *file;
+    size_t calls, conditional;
+  } want[] = {{"no_barrier.vyre", 0, 0},     {"spin_barriers.vyre", 3, 0},
+              {"fixpoint_count.vyre", 2, 1}, {"fixpoint_flag.vyre", 4, 0},
+              {"fixpoint_one_segment.vyre", 3, 0}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    native_case c;
+    char path[512];
+    snprintf(path, sizeof path, CASES "%s", want[i].file);
+    native_case_load(&c, path);
+    char *src = gen_default(&c, VC_DIALECT_OPENCL_C);
+    const char *k = kernel_of(src);
+    size_t calls = native_count(k, "vc_nat_grid_barrier(ctrl, lead, np);");
+    size_t cond = native_count(k, "if (pass + 1u < ");
+    if (calls != want[i].calls || cond != want[i].conditional)
+      fail_msg("%s: %zu grid barriers (%zu conditional), want %zu (%zu)", want[i].file, calls,
+               cond, want[i].calls, want[i].conditional);
+    free(src);
+    native_case_free(&c);
+  }
+}
+
+/* A segment that uses workgroup memory gets a workgroup barrier after each
+   virtual workgroup; one without does not. */
+static void separates_virtual_workgroups(void **state) {
+  (void)state;
+  const char *files[] = {CASES "shared_reuse.vyre", CASES "many_workgroups.vyre"};
+  for (int i = 0; i < 2; i++) {
+    native_case c;
+    native_case_load(&c, files[i]);
+    char *src = gen_default(&c, VC_DIALECT_OPENCL_C);
+    const char *call = strstr(kernel_of(src), "vc_seg0(");
+    assert_non_null(call);
+    const char *end = strstr(call, ");\n");
+    assert_non_null(end);
+    bool barrier = strncmp(end + 3, "      barrier(", 14) == 0;
+    assert_int_equal(barrier, i == 0);
+    free(src);
+    native_case_free(&c);
+  }
+}
+
+/* Late workgroups must not leave the kernel early: PoCL 3.1 ran a kernel
+   with a return before its barriers with one invocation's branches for
+   the whole workgroup. */
+static void no_early_return(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "return_before_barrier.vyre");
+  for (vc_dialect d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_CUDA; d++) {
+    char *src = gen_default(&c, d);
+    assert_null(strstr(kernel_of(src), "return"));
+    assert_non_null(strstr(src, "return;")); /* the program's own, in a segment */
+    free(src);
+  }
+  native_case_free(&c);
+}
+
+static void glsl_text(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spills_3d.vyre");
+  vc_native_opts o;
+  vc_native_opts_default(VC_DIALECT_GLSL, &o);
+  char *src = gen(&c, &o);
+  assert_memory_equal(strstr(src, "#version 450"), "#version 450\n", 13);
+  char want[128];
+  snprintf(want, sizeof want, "binding = %u) coherent volatile buffer VcCtrl", c.desc.nbuffers);
+  assert_non_null(strstr(src, want));
+  assert_int_equal(native_count(src, ") coherent buffer B"), c.desc.nbuffers);
+  assert_null(strstr(src, "GL_KHR_memory_scope_semantics"));
+  /* a segment's buffer k is its plan buffer: segment 2 of spills_3d binds
+     data, slot, out and a spill, by plan index */
+  const char *seg2 = strstr(src, "void vc_seg2(");
+  assert_non_null(seg2);
+  for (uint32_t k = 0; k < c.desc.segments[2]->nbuffers; k++) {
+    snprintf(want, sizeof want, "b%u.d[", c.desc.bind[2][k]);
+    if (!strstr(seg2, want)) fail_msg("segment 2 does not use plan buffer %s", want);
+  }
+  free(src);
+  o.vulkan_memory_model = true;
+  src = gen(&c, &o);
+  assert_non_null(strstr(src, "#extension GL_KHR_memory_scope_semantics : require"));
+  assert_non_null(strstr(src, "capabilities = [5346]"));
+  assert_int_equal(native_count(src, ") nonprivate buffer B"), c.desc.nbuffers);
+  assert_non_null(strstr(src, "gl_ScopeDevice"));
+  assert_null(strstr(src, "memoryBarrierBuffer"));
+  free(src);
+  native_case_free(&c);
+}
+
+static void cuda_text(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "fixpoint_flag.vyre");
+  char *src = gen_default(&c, VC_DIALECT_CUDA);
+  assert_non_null(strstr(src, "#include <cooperative_groups.h>"));
+  assert_non_null(strstr(src, "cooperative_groups::this_grid().sync();"));
+  assert_non_null(strstr(src, "return blockIdx.x;"));
+  assert_non_null(strstr(src, "return gridDim.x;"));
+  assert_null(strstr(src, "vc_nat_wait")); /* no spinning: co-residency is promised */
+  assert_non_null(strstr(src, "unsigned int *ctrl) {"));
+  free(src);
+  native_case_free(&c);
+}
+
+static void deterministic(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spin_barriers.vyre");
+  for (vc_dialect d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_CUDA; d++) {
+    char *a = gen_default(&c, d), *b = gen_default(&c, d);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+  }
+  native_case_free(&c);
+}
+
+static int refused(const native_case *c, const vc_native_desc *d, vc_error *err) {
+  vc_kernel_desc k = c->kd;
+  k.native = d;
+  vc_native_opts o;
+  vc_native_opts_default(VC_DIALECT_OPENCL_C, &o);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  int rc = vc_cgen_native(&k, &o, &sb, err);
+  vc_sb_free(&sb);
+  return rc;
+}
+
+static void refuses_bad_descriptors(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "fixpoint_flag.vyre");
+  vc_error err = {0};
+  vc_native_desc d = c.desc;
+  d.nsegments = 0;
+  assert_int_equal(refused(&c, &d, &err), VC_ERR_USAGE);
+  d = c.desc;
+  uint32_t bad[8] = {99, 99, 99, 99, 99, 99, 99, 99};
+  const uint32_t *binds[16];
+  for (uint32_t s = 0; s < d.nsegments; s++) binds[s] = s ? d.bind[s] : bad;
+  d.bind = binds;
+  assert_int_equal(refused(&c, &d, &err), VC_ERR_USAGE);
+  assert_non_null(strstr(err.msg, "segment 0"));
+  d = c.desc;
+  d.fixpoint.flag = d.nbuffers; /* not a plan buffer */
+  assert_int_equal(refused(&c, &d, &err), VC_ERR_USAGE);
+  assert_non_null(strstr(err.msg, "flag"));
+  vc_kernel_desc k = c.kd;
+  k.native = NULL;
+  vc_native_opts o;
+  vc_native_opts_default(VC_DIALECT_OPENCL_C, &o);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  assert_int_equal(vc_cgen_native(&k, &o, &sb, &err), VC_ERR_USAGE);
+  o.dialect = (vc_dialect)7;
+  assert_int_equal(vc_cgen_native(&c.kd, &o, &sb, &err), VC_ERR_USAGE);
+  vc_sb_free(&sb);
+  native_case_free(&c);
+}
+
+/* ---- the control buffer, judged on the host ---- */
+
+static vc_native_shape shape(uint32_t vwgs, uint32_t segs, uint32_t maxp, bool flag) {
+  vc_native_shape s = {vwgs, segs, maxp, flag, false};
+  return s;
+}
+
+static void expected_barriers(void **state) {
+  (void)state;
+  vc_native_shape s = shape(10, 3, 1, false);
+  assert_int_equal(vc_native_expected_barriers(&s, 1), 2);
+  s = shape(10, 1, 1, false);
+  assert_int_equal(vc_native_expected_barriers(&s, 1), 0);
+  s = shape(10, 2, 5, false); /* fixpoint_count: 5 passes of 2 */
+  assert_int_equal(vc_native_expected_barriers(&s, 5), 9);
+  s = shape(10, 2, 100, true); /* fixpoint_flag: 48 passes */
+  assert_int_equal(vc_native_expected_barriers(&s, 48), 191);
+  assert_int_equal(vc_native_expected_barriers(&s, 0), 0);
+}
+
+/* The words of a run that did everything right. */
+static void good_words(uint32_t w[VC_NC_WORDS], const vc_native_shape *s, uint32_t np,
+                       uint32_t passes) {
+  vc_native_ctrl_opts o = {0, 0, 0, 0};
+  vc_native_ctrl_init(w, &o);
+  w[VC_NC_PARTICIPANTS] = np;
+  w[VC_NC_PASSES] = passes;
+  w[VC_NC_GEN] = (uint32_t)vc_native_expected_barriers(s, passes);
+  w[VC_NC_VWG_RUNS] = s->virtual_wgs * s->nsegments * passes;
+  w[VC_NC_LATE] = 3;
+}
+
+static void judges_control_words(void **state) {
+  (void)state;
+  vc_native_shape s = shape(1000, 3, 1, false);
+  uint32_t w[VC_NC_WORDS];
+  vc_native_stats st;
+  good_words(w, &s, 7, 1);
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_false(st.untrustworthy);
+  assert_int_equal(st.participants, 7);
+  assert_int_equal(st.virtual_per_participant, 143);
+  assert_int_equal(st.barriers, 2);
+  assert_int_equal(st.passes, 1);
+  assert_non_null(strstr(st.note, "3 late"));
+
+  good_words(w, &s, 7, 1);
+  w[VC_NC_UNTRUST] = VC_NC_WHY_WAIT;
+  w[VC_NC_UNTRUST_AT] = 1;
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_true(st.untrustworthy);
+  assert_non_null(strstr(st.note, "grid-barrier wait ended without its condition"));
+  assert_non_null(strstr(st.note, "barrier 1"));
+
+  good_words(w, &s, 7, 1);
+  w[VC_NC_UNTRUST] = VC_NC_WHY_VWG;
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_true(st.untrustworthy);
+  assert_non_null(strstr(st.note, "virtual-workgroup loop"));
+
+  good_words(w, &s, 7, 1);
+  w[VC_NC_VWG_RUNS]--; /* a virtual workgroup skipped, with no bit set */
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_true(st.untrustworthy);
+  assert_non_null(strstr(st.note, "2999 virtual workgroup runs, the passes need 3000"));
+
+  good_words(w, &s, 7, 1);
+  w[VC_NC_GEN] = 4; /* a leaky barrier completes too often */
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_true(st.untrustworthy);
+  assert_non_null(strstr(st.note, "4 grid barriers completed, the passes need 2"));
+
+  good_words(w, &s, 11, 1); /* more participants than workgroups launched */
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_true(st.untrustworthy);
+
+  s.cooperative = true; /* every launched block must participate */
+  good_words(w, &s, 7, 1);
+  vc_native_ctrl_stats(w, &s, 10, &st);
+  assert_true(st.untrustworthy);
+  vc_native_ctrl_stats(w, &s, 7, &st);
+  assert_false(st.untrustworthy);
+
+  s = shape(40, 2, 5, false); /* a count fixpoint runs exactly its passes */
+  good_words(w, &s, 2, 4);
+  vc_native_ctrl_stats(w, &s, 2, &st);
+  assert_true(st.untrustworthy);
+  assert_non_null(strstr(st.note, "exactly 5"));
+}
+
+static void ctrl_init_sets_settings(void **state) {
+  (void)state;
+  uint32_t w[VC_NC_WORDS];
+  memset(w, 0xab, sizeof w);
+  vc_native_ctrl_opts o = {1, 2, 3, 4};
+  vc_native_ctrl_init(w, &o);
+  assert_int_equal(w[VC_NC_CAP], 1);
+  assert_int_equal(w[VC_NC_SPIN_LIMIT], 2);
+  assert_int_equal(w[VC_NC_WINDOW], 3);
+  assert_int_equal(w[VC_NC_PHANTOMS], 4);
+  assert_int_equal(w[VC_NC_UNTRUST_AT], 0xffffffffu);
+  assert_int_equal(w[VC_NC_POLL] | w[VC_NC_ARRIVE] | w[VC_NC_GEN] | w[VC_NC_UNTRUST] |
+                       w[VC_NC_PASSES] | w[VC_NC_VWG_RUNS] | w[VC_NC_LATE],
+                   0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(opencl_1_2_ordering),
+      cmocka_unit_test(opencl_device_scope_ordering),
+      cmocka_unit_test(binds_plan_then_control),
+      cmocka_unit_test(grid_barriers_of_a_pass),
+      cmocka_unit_test(separates_virtual_workgroups),
+      cmocka_unit_test(no_early_return),
+      cmocka_unit_test(glsl_text),
+      cmocka_unit_test(cuda_text),
+      cmocka_unit_test(deterministic),
+      cmocka_unit_test(refuses_bad_descriptors),
+      cmocka_unit_test(expected_barriers),
+      cmocka_unit_test(judges_control_words),
+      cmocka_unit_test(ctrl_init_sets_settings),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
