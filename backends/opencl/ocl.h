@@ -27,6 +27,7 @@ typedef struct vc_ocl_native_cfg {
   uint32_t max_wgs;      /* physical workgroups launched at most; 0 = compute units x 16 */
   vc_native_ctrl_opts ctrl;
   bool window_given;     /* native-window was set; else a default by device type */
+  bool spin_given;       /* native-spin was set; else a default by ordering */
   int atomics;           /* VC_OCL_ATOMICS_* */
 } vc_ocl_native_cfg;
 

@@ -54,6 +54,11 @@ static unsigned max_c_version(cl_device_id d) {
    cores: 2^24 polls, about 10 ms, nearly always see the second one). */
 #define WINDOW_GPU 4096u
 #define WINDOW_CPU (1u << 24)
+/* Rounds of 1024 polls before a wait gives up: a backstop for a wait that
+   can never end, tens of seconds on PoCL 3.1 (a device-scope poll took
+   0.5 ns there, an OpenCL 1.2 one, an atomic read-modify-write, 34 ns). */
+#define SPIN_DEVICE_SCOPE (1u << 25)
+#define SPIN_CL12 (1u << 20)
 
 void vc_ocl_native_caps(vc_dev *d) {
   if (!d->native.window_given) {
@@ -75,6 +80,8 @@ void vc_ocl_native_caps(vc_dev *d) {
     d->scope_c_version = 200;
   }
   d->native_device_scope = d->native.atomics == VC_OCL_ATOMICS_CL12 ? false : d->scope_available;
+  if (!d->native.spin_given)
+    d->native.ctrl.spin_limit = d->native_device_scope ? SPIN_DEVICE_SCOPE : SPIN_CL12;
 }
 
 void vc_ocl_native_opts(const vc_dev *d, vc_native_opts *o) {

@@ -1,5 +1,6 @@
 /* The device options: "key=value,..." from --device-options (docs/backend-opencl.md,
- * docs/native.md). Defaults are set here too, before the options apply. */
+ * docs/native.md). The deadline's default is set here; the native defaults
+ * that depend on the device come later (ocl_native.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +8,7 @@
 
 #include "backends/opencl/ocl.h"
 
-/* Defaults of the native settings: see docs/native.md for the reasons. */
 #define DEFAULT_DEADLINE_S 30u
-#define DEFAULT_SPIN_LIMIT (1u << 25)
 
 static const char known[] =
     "known: cl-std=CLx.y, build=<flags>, deadline=<seconds>, native-wgs=N, native-cap=N, "
@@ -62,6 +61,7 @@ static int apply(vc_dev *d, const char *s, size_t len, vc_error *err) {
   if (u) {
     if (parse_u32(val, vlen, u)) return bad(err, s, len, ": not a number from 0 to 2^32-1");
     if (u == &d->native.ctrl.window) d->native.window_given = true;
+    if (u == &d->native.ctrl.spin_limit) d->native.spin_given = true;
   } else if (klen == 6 && !strncmp(s, "cl-std", 6) && vlen && vlen < sizeof d->cl_std) {
     snprintf(d->cl_std, sizeof d->cl_std, "%.*s", (int)vlen, val);
   } else if (klen == 5 && !strncmp(s, "build", 5) && vlen < sizeof d->build_extra) {
@@ -87,7 +87,6 @@ static int apply(vc_dev *d, const char *s, size_t len, vc_error *err) {
 
 int vc_ocl_parse_options(vc_dev *d, const char *options, vc_error *err) {
   d->deadline_ms = DEFAULT_DEADLINE_S * 1000u;
-  d->native.ctrl.spin_limit = DEFAULT_SPIN_LIMIT;
   for (const char *s = options; s && *s;) {
     size_t len = strcspn(s, ",");
     if (len) {
