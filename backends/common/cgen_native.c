@@ -43,6 +43,30 @@ void vc_native_put(const vc_native_layout *nl, vc_strbuf *out, const char *t) {
   }
 }
 
+void vc_native_args_by_plan(const vc_native_layout *nl, uint32_t s, vc_strbuf *out) {
+  const vc_program *g = nl->d->segments[s];
+  for (uint32_t k = 0; k < g->nbuffers; k++) vc_sb_printf(out, "b%u, ", nl->d->bind[s][k]);
+  for (uint32_t k = 0; k < g->nshared; k++) vc_sb_printf(out, "s%u, ", nl->d->shared_bind[s][k]);
+}
+
+void vc_native_array_elem(uint32_t k, const char *i, vc_strbuf *out) {
+  vc_sb_printf(out, "b%u[%s]", k, i);
+}
+
+void vc_native_kernel_params(const vc_native_layout *nl, const char *buf_prefix,
+                             const char *shared_kw, vc_strbuf *out) {
+  const vc_native_desc *d = nl->d;
+  const char *const *t = nl->seg->type_name;
+  for (uint32_t k = 0; k < d->nbuffers; k++)
+    vc_sb_printf(out, "%s%s *b%u /* %s */,\n    ", buf_prefix, t[d->buffers[k].type], k,
+                 d->buffers[k].name);
+  vc_sb_printf(out, "%s) {\n", nl->sp->ctrl_param);
+  for (uint32_t k = 0; k < d->nshared; k++)
+    vc_sb_printf(out, "  %s %s s%u[%u]; /* %s */\n", shared_kw, t[d->shared[k].type], k,
+                 d->shared[k].count, d->shared[k].name);
+  vc_sb_printf(out, "  %s %s vc_bc[3];\n", shared_kw, t[VC_U32]);
+}
+
 /* ---- the descriptor ---- */
 
 static int check_segment(const vc_native_desc *d, const vc_program *p, uint32_t s, vc_error *err) {

@@ -8,8 +8,6 @@
  * Block 0 counts the barriers in the control buffer for native_stats. */
 #include "backends/common/cgen_native_internal.h"
 
-static const char *const types[3] = {"unsigned int", "int", "float"};
-
 static void seg_dialect(const vc_native_opts *o, vc_cgen_dialect *d) {
   (void)o;
   *d = vc_cgen_dialect_cuda;
@@ -70,27 +68,10 @@ static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {
 
 /* Parameter k is plan buffer k's device address, the control buffer's last. */
 static void kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {
-  const vc_native_desc *d = nl->d;
   const uint32_t *wg = nl->prog->workgroup;
   vc_sb_printf(out, "extern \"C\" __global__ void __launch_bounds__(%u)\nvc_main(",
                wg[0] * wg[1] * wg[2]);
-  for (uint32_t k = 0; k < d->nbuffers; k++)
-    vc_sb_printf(out, "%s *b%u /* %s */,\n    ", types[d->buffers[k].type], k, d->buffers[k].name);
-  vc_sb_puts(out, "unsigned int *ctrl) {\n");
-  for (uint32_t k = 0; k < d->nshared; k++)
-    vc_sb_printf(out, "  __shared__ %s s%u[%u]; /* %s */\n", types[d->shared[k].type], k,
-                 d->shared[k].count, d->shared[k].name);
-  vc_sb_puts(out, "  __shared__ unsigned int vc_bc[3];\n");
-}
-
-static void seg_args(const vc_native_layout *nl, uint32_t s, vc_strbuf *out) {
-  const vc_program *g = nl->d->segments[s];
-  for (uint32_t k = 0; k < g->nbuffers; k++) vc_sb_printf(out, "b%u, ", nl->d->bind[s][k]);
-  for (uint32_t k = 0; k < g->nshared; k++) vc_sb_printf(out, "s%u, ", nl->d->shared_bind[s][k]);
-}
-
-static void plan_elem(uint32_t k, const char *i, vc_strbuf *out) {
-  vc_sb_printf(out, "b%u[%s]", k, i);
+  vc_native_kernel_params(nl, "", "__shared__", out);
 }
 
 const vc_native_spell vc_native_spell_cuda = {
@@ -102,6 +83,6 @@ const vc_native_spell vc_native_spell_cuda = {
     .ctrl_param = "unsigned int *ctrl",
     .ctrl_arg = "ctrl",
     .kernel_begin = kernel_begin,
-    .seg_args = seg_args,
-    .plan_elem = plan_elem,
+    .seg_args = vc_native_args_by_plan,
+    .plan_elem = vc_native_array_elem,
 };

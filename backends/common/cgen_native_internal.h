@@ -76,6 +76,18 @@ extern const vc_native_spell vc_native_spell_opencl;
 extern const vc_native_spell vc_native_spell_glsl;
 extern const vc_native_spell vc_native_spell_cuda;
 
+/* Spellings two languages share (cgen_native.c): the plan buffers and the
+   program's shared arrays a segment binds, as arguments "b3, s0, "; and
+   element i of plan buffer k as "b<k>[i]". */
+void vc_native_args_by_plan(const vc_native_layout *nl, uint32_t s, vc_strbuf *out);
+void vc_native_array_elem(uint32_t k, const char *i, vc_strbuf *out);
+/* The rest of a kernel's opening, after "...vc_main(", where buffers are
+   parameters (OpenCL C, CUDA C): plan buffer k as "<buf_prefix><type> *b<k>",
+   the control parameter, then in the body the shared arrays and vc_bc,
+   declared with shared_kw ("__local", "__shared__"). */
+void vc_native_kernel_params(const vc_native_layout *nl, const char *buf_prefix,
+                             const char *shared_kw, vc_strbuf *out);
+
 /* Appends template t, expanded for nl (see above). */
 void vc_native_put(const vc_native_layout *nl, vc_strbuf *out, const char *t);
 

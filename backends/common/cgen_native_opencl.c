@@ -127,29 +127,11 @@ static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
 }
 
 static void kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {
-  const vc_native_desc *d = nl->d;
   const uint32_t *wg = nl->prog->workgroup;
-  const char *vol = device_scope(nl->o) ? "" : "volatile ";
   vc_sb_printf(out, "__kernel __attribute__((reqd_work_group_size(%u, %u, %u)))\nvoid vc_main(",
                wg[0], wg[1], wg[2]);
-  for (uint32_t k = 0; k < d->nbuffers; k++)
-    vc_sb_printf(out, "__global %s%s *b%u /* %s */,\n    ", vol, types[d->buffers[k].type], k,
-                 d->buffers[k].name);
-  vc_sb_puts(out, "__global volatile uint *ctrl) {\n");
-  for (uint32_t k = 0; k < d->nshared; k++)
-    vc_sb_printf(out, "  __local %s s%u[%u]; /* %s */\n", types[d->shared[k].type], k,
-                 d->shared[k].count, d->shared[k].name);
-  vc_sb_puts(out, "  __local uint vc_bc[3];\n");
-}
-
-static void seg_args(const vc_native_layout *nl, uint32_t s, vc_strbuf *out) {
-  const vc_program *g = nl->d->segments[s];
-  for (uint32_t k = 0; k < g->nbuffers; k++) vc_sb_printf(out, "b%u, ", nl->d->bind[s][k]);
-  for (uint32_t k = 0; k < g->nshared; k++) vc_sb_printf(out, "s%u, ", nl->d->shared_bind[s][k]);
-}
-
-static void plan_elem(uint32_t k, const char *i, vc_strbuf *out) {
-  vc_sb_printf(out, "b%u[%s]", k, i);
+  vc_native_kernel_params(nl, device_scope(nl->o) ? "__global " : "__global volatile ", "__local",
+                          out);
 }
 
 const vc_native_spell vc_native_spell_opencl = {
@@ -161,6 +143,6 @@ const vc_native_spell vc_native_spell_opencl = {
     .ctrl_param = "__global volatile uint *ctrl",
     .ctrl_arg = "ctrl",
     .kernel_begin = kernel_begin,
-    .seg_args = seg_args,
-    .plan_elem = plan_elem,
+    .seg_args = vc_native_args_by_plan,
+    .plan_elem = vc_native_array_elem,
 };

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -132,6 +134,22 @@ bool native_case_try(native_case *c, const char *path) {
   vc_split_native_desc(s, &c->desc);
   c->kd = (vc_kernel_desc){VC_KERNEL_NATIVE, p, &c->desc, "native"};
   return true;
+}
+
+int native_tmpdir(char *dir, size_t n, const char *prefix) {
+  snprintf(dir, n, "/tmp/%sXXXXXX", prefix);
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+int native_rmdir(const char *dir) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return native_sh(cmd) == 0 ? 0 : -1;
+}
+
+int native_sh(const char *cmd) {
+  int st = system(cmd);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 size_t native_count(const char *hay, const char *needle) {

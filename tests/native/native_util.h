@@ -35,6 +35,14 @@ char **native_all_programs(size_t *n);
    not parse or split, such as the corpus's programs that must be refused. */
 bool native_case_try(native_case *c, const char *path);
 
+/* A fresh folder /tmp/<prefix>XXXXXX in dir (size n), and its removal
+   with everything in it; 0 on success, as cmocka's group setup wants. */
+int native_tmpdir(char *dir, size_t n, const char *prefix);
+int native_rmdir(const char *dir);
+
+/* Runs a shell command; its exit status, -1 when it did not exit. */
+int native_sh(const char *cmd);
+
 /* Occurrences of needle in hay. */
 size_t native_count(const char *hay, const char *needle);
 

@@ -12,22 +12,19 @@
 
 #include <cmocka.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "native_util.h"
 
 static char dir[64];
 
 static int make_dir(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-native-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  return native_tmpdir(dir, sizeof dir, "vc-native-");
 }
 
 static int remove_dir(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return native_rmdir(dir);
 }
 
 /* Runs vyre-conform native on opencl with extra arguments into db;
@@ -38,8 +35,7 @@ static int conform(const char *db, const char *args) {
            "%s/vyre-conform --backend opencl --mode native --progress plain --db %s/%s %s "
            ">%s/out.txt 2>&1",
            VC_BINARY_DIR, dir, db, args, dir);
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return native_sh(cmd);
 }
 
 static sqlite3 *open_db(const char *name) {

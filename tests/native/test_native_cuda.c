@@ -15,8 +15,6 @@
 
 #include <cmocka.h>
 #include <nvrtc.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "backends/common/cgen_native.h"
 #include "native_util.h"
@@ -25,15 +23,12 @@ static char dir[64];
 
 static int make_dir(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-native-cuda-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  return native_tmpdir(dir, sizeof dir, "vc-native-cuda-");
 }
 
 static int remove_dir(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return native_rmdir(dir);
 }
 
 /* NVRTC to PTX, then ptxas; false on failure (the logs on stderr). */
@@ -79,8 +74,7 @@ static bool compiles(const native_case *c) {
   free(ptx);
 #ifdef VC_PTXAS
   snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 -o %s/k.cubin %s", VC_PTXAS, dir, path);
-  int st = system(cmd);
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+  if (native_sh(cmd) != 0) {
     fprintf(stderr, "%s: ptxas refused the PTX\n", c->prog->name);
     return false;
   }

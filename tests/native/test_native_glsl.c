@@ -13,8 +13,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "backends/common/cgen_native.h"
 #include "native_util.h"
@@ -23,20 +21,12 @@ static char dir[64];
 
 static int make_dir(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-native-glsl-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  return native_tmpdir(dir, sizeof dir, "vc-native-glsl-");
 }
 
 static int remove_dir(void **state) {
   (void)state;
-  char cmd[128];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static int sh(const char *cmd) {
-  int st = system(cmd);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return native_rmdir(dir);
 }
 
 static void show(const char *path) {
@@ -67,7 +57,7 @@ static bool compiles(const native_case *c, bool vmm, const char *env) {
   vc_sb_free(&sb);
   snprintf(cmd, sizeof cmd, "'%s' -V --target-env %s -o %s %s >%s 2>&1 && '%s' --target-env %s %s >>%s 2>&1",
            VC_GLSLANG, env, spv, src, log, VC_SPIRV_VAL, env, spv, log);
-  if (sh(cmd) == 0) return true;
+  if (native_sh(cmd) == 0) return true;
   fprintf(stderr, "%s (%s):\n", c->prog->name, vmm ? "memory model" : "coherent");
   show(log);
   return false;

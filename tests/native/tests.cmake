@@ -23,7 +23,7 @@ if(TARGET vc-backend-opencl)
   find_package(SQLite3 REQUIRED)
   vc_add_test(test_native_conform
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_native_conform.c
-    LIBS SQLite::SQLite3
+    LIBS vc_native_test_util SQLite::SQLite3
     LABELS native opencl pocl integration)
   add_dependencies(test_native_conform vyre-conform vc-backend-opencl)
   set_tests_properties(test_native_conform PROPERTIES TIMEOUT 900)
