@@ -181,8 +181,10 @@ static void segment_loop(const vc_native_layout *nl, uint32_t s, vc_strbuf *out)
   vc_native_put(nl, out, "    if (it != n && lead != 0u) vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_VWG);\n");
 }
 
-/* One pass: [reset the flag, barrier,] each segment and its barrier; the
-   last segment's barrier only where something follows it. */
+/* One pass: [reset the flag, barrier,] the segments with a barrier
+   between them and, with a flag, after the last; then the test that ends
+   the loop, and a barrier before the next pass. No barrier stands under a
+   branch (see join). */
 static void pass_body(const vc_native_layout *nl, vc_strbuf *out) {
   const vc_native_desc *d = nl->d;
   const vc_fixpoint *fx = &d->fixpoint;
@@ -196,13 +198,7 @@ static void pass_body(const vc_native_layout *nl, vc_strbuf *out) {
   }
   for (uint32_t s = 0; s < d->nsegments; s++) {
     segment_loop(nl, s, out);
-    bool last = s + 1 == d->nsegments;
-    if (!last || flag) {
-      grid_barrier(nl, "    ", out);
-    } else if (maxp > 1) {
-      vc_sb_printf(out, "    if (pass + 1u < %uu) ", maxp);
-      grid_barrier(nl, "", out);
-    }
+    if (s + 1 < d->nsegments || flag) grid_barrier(nl, "    ", out);
   }
   vc_sb_puts(out, "    pass = pass + 1u;\n");
   if (flag) {
@@ -212,10 +208,11 @@ static void pass_body(const vc_native_layout *nl, vc_strbuf *out) {
     vc_sb_puts(out, ";\n");
     wg_barrier(nl, "    ", out);
     vc_sb_printf(out, "    if (p == VC_NC_NONE || vc_bc[2] == 0u || pass == %uu) break;\n", maxp);
-    grid_barrier(nl, "    ", out); /* no reset of the next pass races a read */
   } else {
     vc_sb_printf(out, "    if (p == VC_NC_NONE || pass == %uu) break;\n", maxp);
   }
+  /* the next pass; with a flag, also so that no reset races a read */
+  if (flag || maxp > 1) grid_barrier(nl, "    ", out);
 }
 
 void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out) {
