@@ -10,14 +10,7 @@
 
 #include "harness/digest.h"
 #include "harness/sha256.h"
-
-static char *dup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (!d) abort();
-  memcpy(d, s, n);
-  return d;
-}
+#include "harness/strbuf.h"
 
 static void add(vc_corpus *c, const char *path, const char *rel) {
   if (c->n == c->cap) {
@@ -27,8 +20,8 @@ static void add(vc_corpus *c, const char *path, const char *rel) {
   }
   vc_corpus_file *f = &c->files[c->n++];
   memset(f, 0, sizeof *f);
-  f->path = dup(path);
-  f->rel = dup(rel);
+  f->path = vc_strdup(path);
+  f->rel = vc_strdup(rel);
 }
 
 static bool ends_with(const char *s, const char *suffix) {

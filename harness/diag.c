@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/strbuf.h"
+
 void vc_diags_init(vc_diags *d) { memset(d, 0, sizeof *d); }
 
 void vc_diags_free(vc_diags *d) {
@@ -14,14 +16,6 @@ void vc_diags_free(vc_diags *d) {
   free(d->items);
   free(d->expect_reject);
   vc_diags_init(d);
-}
-
-static char *dup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *c = malloc(n);
-  if (!c) abort();
-  memcpy(c, s, n);
-  return c;
 }
 
 void vc_diags_add(vc_diags *d, const char *file, vc_loc loc, const char *fmt, ...) {
@@ -36,9 +30,9 @@ void vc_diags_add(vc_diags *d, const char *file, vc_loc loc, const char *fmt, ..
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   vc_diag *x = &d->items[d->count++];
-  x->file = dup(file ? file : "<input>");
+  x->file = vc_strdup(file ? file : "<input>");
   x->loc = loc;
-  x->msg = dup(buf);
+  x->msg = vc_strdup(buf);
 }
 
 void vc_diags_print(const vc_diags *d, FILE *out) {

@@ -5,13 +5,8 @@
 #include "harness/commands.h"
 #include "harness/commands_results.h"
 #include "harness/exitcodes.h"
+#include "harness/version.h"
 
-#ifndef VC_VERSION
-#define VC_VERSION "0.0.0"
-#endif
-#ifndef VC_GIT_COMMIT
-#define VC_GIT_COMMIT "unknown"
-#endif
 
 typedef struct command {
   const char *name;

@@ -106,20 +106,31 @@ static void alloc_outputs(const vc_split *s, vc_mode_out *out) {
   if (!out->outputs) abort();
 }
 
+/* What both split modes do first: compile every segment kernel, and make
+   room for one timing row per segment of each pass. */
+static int split_begin(vc_exec *x, vc_mode_out *out, uint32_t *maxp, uint32_t *cap,
+                       vc_error *err) {
+  int rc = compile_segments(x, &out->compile_ns, err);
+  if (rc) return rc;
+  *maxp = pass_limit(x->prog);
+  *cap = x->split->nsegs * *maxp;
+  out->segs = calloc(*cap, sizeof *out->segs);
+  if (!out->segs) abort();
+  return 0;
+}
+
 static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out *out,
                           vc_error *err) {
   const vc_split *s = x->split;
   const vc_backend *be = x->be;
   const vc_fixpoint *fx = &x->prog->fixpoint;
-  int rc = compile_segments(x, &out->compile_ns, err);
+  uint32_t maxp, cap;
+  int rc = split_begin(x, out, &maxp, &cap, err);
   if (rc) return rc;
-  uint32_t maxp = pass_limit(x->prog);
-  uint32_t cap = s->nsegs * maxp;
-  out->segs = calloc(cap, sizeof *out->segs);
-  uint32_t **host = calloc(s->nbuffers, sizeof *host);
-  dev_bufs d = {calloc(s->nbuffers, sizeof(vc_buf *)), s->nbuffers};
+  uint32_t **host = calloc(s->nbuffers ? s->nbuffers : 1, sizeof *host);
+  dev_bufs d = {calloc(s->nbuffers ? s->nbuffers : 1, sizeof(vc_buf *)), s->nbuffers};
   vc_buf **bound = calloc(s->nbuffers ? s->nbuffers : 1, sizeof *bound);
-  if (!out->segs || !host || !d.b || !bound) abort();
+  if (!host || !d.b || !bound) abort();
   for (uint32_t i = 0; i < s->nbuffers; i++) {
     host[i] = malloc(vc_buffer_bytes(&s->buffers[i]));
     if (!host[i]) {
@@ -228,15 +239,13 @@ static int run_resident_split(vc_exec *x, const uint32_t *const *inputs, vc_mode
   const vc_split *s = x->split;
   const vc_backend *be = x->be;
   const vc_fixpoint *fx = &x->prog->fixpoint;
-  int rc = compile_segments(x, &out->compile_ns, err);
+  uint32_t maxp, cap;
+  int rc = split_begin(x, out, &maxp, &cap, err);
   if (rc) return rc;
-  uint32_t maxp = pass_limit(x->prog);
-  uint32_t cap = s->nsegs * maxp;
-  out->segs = calloc(cap ? cap : 1, sizeof *out->segs);
   dev_bufs d = {calloc(s->nbuffers ? s->nbuffers : 1, sizeof(vc_buf *)), s->nbuffers};
   vc_buf **bound = calloc(s->nbuffers ? s->nbuffers : 1, sizeof *bound);
-  uint64_t *times = calloc(s->nsegs * (size_t)maxp, sizeof *times);
-  if (!out->segs || !d.b || !bound || !times) abort();
+  uint64_t *times = calloc(cap, sizeof *times);
+  if (!d.b || !bound || !times) abort();
   uint64_t start = vc_now_ns();
   if ((rc = upload_all(x, &d, inputs, out, err))) goto done;
   uint32_t pending = 0; /* rows launched since the last finish */

@@ -13,17 +13,13 @@
 #include "harness/clock.h"
 #include "harness/corpus.h"
 #include "harness/exitcodes.h"
+#include "harness/version.h"
 #include "harness/parse.h"
 #include "harness/progress.h"
+#include "harness/strbuf.h"
 #include "harness/wire.h"
 #include "results/expectations.h"
 
-#ifndef VC_VERSION
-#define VC_VERSION "0.0.0"
-#endif
-#ifndef VC_GIT_COMMIT
-#define VC_GIT_COMMIT "unknown"
-#endif
 
 static volatile sig_atomic_t g_interrupted;
 
@@ -395,8 +391,7 @@ static int screen_programs(const vc_runner_opts *o, vc_corpus *c) {
     for (uint32_t t = 0; p && t < o->nexclude_tags && !ex; t++)
       ex = vc_program_has_tag(p, o->exclude_tags[t]);
     if (p && !ex) {
-      names[i] = strdup(p->name);
-      if (!names[i]) abort();
+      names[i] = vc_strdup(p->name);
     }
     vc_program_free(p);
     vc_diags_free(&d);

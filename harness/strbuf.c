@@ -66,3 +66,14 @@ char *vc_sb_take(vc_strbuf *sb) {
 }
 
 const char *vc_sb_str(const vc_strbuf *sb) { return sb->data ? sb->data : ""; }
+
+char *vc_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (!d) {
+    fputs("vyre-conform: out of memory\n", stderr);
+    abort();
+  }
+  memcpy(d, s, n);
+  return d;
+}

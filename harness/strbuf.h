@@ -21,5 +21,7 @@ void vc_sb_vprintf(vc_strbuf *sb, const char *fmt, va_list ap) __attribute__((fo
 /* Hands the buffer to the caller (free() it); the strbuf is left empty. */
 char *vc_sb_take(vc_strbuf *sb);
 const char *vc_sb_str(const vc_strbuf *sb);
+/* A malloc'ed copy of s (free() it); like the rest, stops only on out-of-memory. */
+char *vc_strdup(const char *s);
 
 #endif

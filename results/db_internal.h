@@ -14,6 +14,6 @@ const char *vc_db_path(const vc_db *db);
 int vc_db_end_run_at(vc_db *db, int64_t run_id, const char *status, int64_t ended_ns,
                      vc_error *err);
 /* Unix time in nanoseconds. */
-int64_t vc_now_ns(void);
+int64_t vc_unix_ns(void);
 
 #endif

@@ -41,7 +41,7 @@ struct vc_db {
 sqlite3 *vc_db_sqlite(vc_db *db) { return db->sql; }
 const char *vc_db_path(const vc_db *db) { return db->path; }
 
-int64_t vc_now_ns(void) {
+int64_t vc_unix_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -386,5 +386,5 @@ int vc_db_end_run_at(vc_db *db, int64_t run_id, const char *status, int64_t ende
 }
 
 int vc_db_end_run(vc_db *db, int64_t run_id, const char *status, vc_error *err) {
-  return vc_db_end_run_at(db, run_id, status, vc_now_ns(), err);
+  return vc_db_end_run_at(db, run_id, status, vc_unix_ns(), err);
 }

@@ -3,16 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/strbuf.h"
 #include "results/db_internal.h"
 #include "results/sqlerr.h"
-
-static char *dup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (!d) abort();
-  memcpy(d, s, n);
-  return d;
-}
 
 void vc_db_resume_free(vc_db_resume *r) {
   for (uint32_t i = 0; i < r->ndone; i++) free(r->done[i]);
@@ -69,7 +62,7 @@ int vc_db_resume_run(vc_db *db, int64_t run_id, const char *backend, const char 
       out->done = realloc(out->done, cap * sizeof *out->done);
       if (!out->done) abort();
     }
-    out->done[out->ndone++] = dup((const char *)sqlite3_column_text(st, 0));
+    out->done[out->ndone++] = vc_strdup((const char *)sqlite3_column_text(st, 0));
   }
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {

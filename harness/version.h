@@ -1,0 +1,12 @@
+/* The harness version and the commit it was built from (set by CMake). */
+#ifndef VC_VERSION_H
+#define VC_VERSION_H
+
+#ifndef VC_VERSION
+#define VC_VERSION "0.0.0"
+#endif
+#ifndef VC_GIT_COMMIT
+#define VC_GIT_COMMIT "unknown"
+#endif
+
+#endif
