@@ -220,9 +220,8 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
           char was[48];
           snprintf(was, sizeof was, "%s", vc_status_name(r.status));
           r.status = VC_ST_UNSUPPORTED;
-          snprintf(r.reason, sizeof r.reason,
-                   "native run untrustworthy (bytes: %s): a device-side wait ended without its "
-                   "condition: %s", was, mo.native.note);
+          snprintf(r.reason, sizeof r.reason, "native run untrustworthy (bytes: %s): %s", was,
+                   mo.native.note[0] ? mo.native.note : "the device reported it");
         }
       }
       sink->result(sink->ctx, &r);
