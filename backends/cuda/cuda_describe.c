@@ -110,6 +110,14 @@ static void extra_lines(vc_dev *dev, vc_device_info *info) {
     vc_sb_printf(&sb, "nvrtc=%d.%d %s\n", major, minor, path);
   else
     vc_sb_puts(&sb, "nvrtc=absent\n");
+  /* what native kernels need and get */
+  char inc[512];
+  if (vc_nvrtc_include_dir(dev->opts.include, inc, sizeof inc, &e) == 0)
+    vc_sb_printf(&sb, "native_include=%s\n", inc);
+  else
+    vc_sb_puts(&sb, "native_include=absent\n");
+  if (dev->opts.native_blocks) vc_sb_printf(&sb, "native_blocks=%u\n", dev->opts.native_blocks);
+  vc_sb_printf(&sb, "deadline_s=%u\n", dev->opts.deadline_ms / 1000u);
   snprintf(info->extra, sizeof info->extra, "%s", vc_sb_str(&sb));
   vc_sb_free(&sb);
 }

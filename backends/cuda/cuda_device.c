@@ -2,6 +2,7 @@
  * closing. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,22 +30,66 @@ static int parse_bytes(const char *key, const char *v, size_t n, uint64_t *out, 
   return 0;
 }
 
+/* "key=N" with lo <= N <= hi. */
+static int parse_count(const char *key, const char *v, size_t n, uint64_t lo, uint64_t hi,
+                       uint64_t *out, vc_error *err) {
+  uint64_t x = 0;
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (v[i] < '0' || v[i] > '9' || x > hi) rc = VC_ERR_USAGE;
+    else x = x * 10 + (uint64_t)(v[i] - '0');
+  }
+  if (n == 0 || rc != 0 || x < lo || x > hi)
+    return vc_fail(err, VC_ERR_USAGE, "CUDA option %s=%.*s: expected a number from %" PRIu64
+                   " to %" PRIu64, key, (int)n, v, lo, hi);
+  *out = x;
+  return 0;
+}
+
+static bool key_is(const char *item, size_t klen, const char *key) {
+  return klen == strlen(key) && memcmp(item, key, klen) == 0;
+}
+
 static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_error *err) {
   const char *eq = memchr(item, '=', n);
   size_t klen = eq ? (size_t)(eq - item) : n;
-  if (eq && klen == 7 && memcmp(item, "staging", 7) == 0) {
-    int rc = parse_bytes("staging", eq + 1, n - klen - 1, &opts->staging, err);
+  const char *v = eq ? eq + 1 : NULL;
+  size_t vlen = eq ? n - klen - 1 : 0;
+  uint64_t x = 0;
+  int rc;
+  if (eq && key_is(item, klen, "staging")) {
+    rc = parse_bytes("staging", v, vlen, &opts->staging, err);
     if (rc == 0 && opts->staging < VC_CUDA_MIN_STAGING)
       rc = vc_fail(err, VC_ERR_USAGE, "CUDA option staging=%" PRIu64 ": at least %u bytes",
                    opts->staging, VC_CUDA_MIN_STAGING);
     return rc;
   }
-  return vc_fail(err, VC_ERR_USAGE, "unknown CUDA option '%.*s' (known: staging=BYTES)", (int)n,
-                 item);
+  if (eq && key_is(item, klen, "deadline")) {
+    rc = parse_count("deadline", v, vlen, 1, VC_CUDA_MAX_DEADLINE_S, &x, err);
+    opts->deadline_ms = (uint32_t)x * 1000u;
+    return rc;
+  }
+  if (eq && key_is(item, klen, "native-blocks")) {
+    rc = parse_count("native-blocks", v, vlen, 1, INT32_MAX, &x, err);
+    opts->native_blocks = (uint32_t)x;
+    return rc;
+  }
+  if (eq && key_is(item, klen, "include")) {
+    if (vlen == 0 || vlen >= sizeof opts->include)
+      return vc_fail(err, VC_ERR_USAGE, "CUDA option include: expected a folder");
+    snprintf(opts->include, sizeof opts->include, "%.*s", (int)vlen, v);
+    return 0;
+  }
+  return vc_fail(err, VC_ERR_USAGE,
+                 "unknown CUDA option '%.*s' (known: staging=BYTES, deadline=SECONDS, "
+                 "native-blocks=N, include=DIR)",
+                 (int)n, item);
 }
 
 int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {
+  memset(opts, 0, sizeof *opts);
   opts->staging = VC_CUDA_DEFAULT_STAGING;
+  opts->deadline_ms = VC_CUDA_DEFAULT_DEADLINE_S * 1000u;
   for (const char *p = text; p && *p;) {
     const char *comma = strchr(p, ',');
     size_t n = comma ? (size_t)(comma - p) : strlen(p);
@@ -166,6 +211,7 @@ int vc_cuda_open(uint32_t index, const char *options, vc_dev **out, vc_error *er
   if (!dev) return vc_fail(err, VC_ERR_NOMEM, "CUDA device %u: no memory", index);
   rc = vc_cu_get(&dev->cu, err);
   dev->index = index;
+  dev->opts = opts;
   if (rc == 0) rc = setup(dev, &opts, err);
   if (rc != 0) {
     vc_cuda_close(dev);
@@ -182,10 +228,7 @@ void vc_cuda_close(vc_dev *dev) {
   if (dev->ctx) {
     cu->cuCtxSetCurrent(dev->ctx);
     if (dev->stream) cu->cuStreamSynchronize(dev->stream);
-    for (uint32_t i = 0; i < dev->created; i++) {
-      cu->cuEventDestroy(dev->timings[i].start);
-      cu->cuEventDestroy(dev->timings[i].end);
-    }
+    for (uint32_t i = 0; i < dev->created_events; i++) cu->cuEventDestroy(dev->events[i]);
     for (int h = 0; h < 2; h++)
       if (dev->stage_done[h]) cu->cuEventDestroy(dev->stage_done[h]);
     if (dev->stage) cu->cuMemFreeHost(dev->stage);
@@ -194,5 +237,6 @@ void vc_cuda_close(vc_dev *dev) {
     cu->cuDevicePrimaryCtxRelease(dev->device);
   }
   free(dev->timings);
+  free(dev->events);
   free(dev);
 }

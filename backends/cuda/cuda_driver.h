@@ -20,11 +20,11 @@
   X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)               \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                               \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)                 \
-  X(cuEventElapsedTime)                                                                     \
+  X(cuEventQuery) X(cuEventElapsedTime)                                                     \
   X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemFreeHost)                             \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemsetD32Async) X(cuMemsetD8Async)         \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)      \
-  X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuLaunchKernel) X(cuLaunchCooperativeKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 /* __typeof__ of the header's declaration keeps each pointer's type in step
    with cuda.h (C23 spells it typeof). A field named cuMemAlloc is really

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "backends/common/cgen.h"
+#include "backends/common/cgen_native.h"
 #include "backends/cuda/cuda_internal.h"
 #include "backends/cuda/cuda_nvrtc.h"
 #include "harness/strbuf.h"
@@ -45,22 +46,39 @@ int vc_cuda_target_arch(const char *target, char *arch, size_t n, vc_error *err)
   return 0;
 }
 
-/* The kernel's CUDA C; native kernels wait for the cooperative mode. */
+static bool is_native(const vc_kernel_desc *k) { return k->kind == VC_KERNEL_NATIVE; }
+
+/* The kernel's CUDA C: a segment kernel, or a native kernel (one option
+   set: the CUDA kernel's grid sync does not depend on the device). */
 static int generate(const vc_kernel_desc *k, const char *label, char **source, vc_error *err) {
   *source = NULL;
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "CUDA: a kernel without a program");
-  if (k->kind == VC_KERNEL_NATIVE)
-    return vc_fail(err, VC_ERR_UNSUPPORTED, "%s: native mode is not implemented for CUDA yet",
-                   label);
+  if (is_native(k) && !k->native)
+    return vc_fail(err, VC_ERR_USAGE, "%s: a native kernel without its description", label);
   vc_strbuf sb;
   vc_sb_init(&sb);
-  int rc = vc_cgen_kernel(k, VC_DIALECT_CUDA, &sb, err);
+  int rc;
+  if (is_native(k)) {
+    vc_native_opts o;
+    vc_native_opts_default(VC_DIALECT_CUDA, &o);
+    rc = vc_cgen_native(k, &o, &sb, err);
+  } else {
+    rc = vc_cgen_kernel(k, VC_DIALECT_CUDA, &sb, err);
+  }
   if (rc != 0) {
     vc_sb_free(&sb);
-    return rc;
+    return vc_fail_wrap(err, "%s", label);
   }
   *source = vc_sb_take(&sb);
   return 0;
+}
+
+/* Native kernels include cooperative_groups.h; given: the device's include
+   option, or NULL. */
+static int include_for(const vc_kernel_desc *k, const char *given, char *dir, size_t n,
+                       vc_error *err) {
+  dir[0] = '\0';
+  return is_native(k) ? vc_nvrtc_include_dir(given, dir, n, err) : 0;
 }
 
 int vc_cuda_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
@@ -79,11 +97,16 @@ int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **
   int rc = vc_cuda_target_arch(target ? target : VC_CUDA_DEFAULT_TARGET, arch, sizeof arch, err);
   if (rc != 0) return rc;
   if (k) kernel_label(k, label, sizeof label);
-  char *src;
+  char *src, inc[512];
   rc = generate(k, k ? label : "kernel", &src, err);
   if (rc != 0) return rc;
+  rc = include_for(k, NULL, inc, sizeof inc, err);
+  if (rc != 0) {
+    free(src);
+    return vc_fail_wrap(err, "%s", label);
+  }
   char *ptx, *nvlog;
-  rc = vc_nvrtc_compile(src, arch, label, &ptx, &nvlog, err);
+  rc = vc_nvrtc_compile(src, arch, inc[0] ? inc : NULL, label, &ptx, &nvlog, err);
   free(src);
   if (log) *log = nvlog;
   else free(nvlog);
@@ -154,25 +177,40 @@ static vc_kern *new_kernel(const vc_kernel_desc *k) {
   vc_kern *kern = calloc(1, sizeof *kern);
   if (!kern) return NULL;
   kernel_label(k, kern->label, sizeof kern->label);
-  kern->nbufs = k->prog->nbuffers;
+  kern->nbufs = is_native(k) && k->native ? k->native->nbuffers : k->prog->nbuffers;
   memcpy(kern->shape.block, k->prog->workgroup, sizeof kern->shape.block);
   memcpy(kern->shape.grid, k->prog->grid, sizeof kern->shape.grid);
   return kern;
 }
 
+/* Source, include folder (native kernels) and PTX for the device. */
+static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **ptx, char **log,
+                  vc_error *err) {
+  int rc = 0;
+  if (!dev->arch[0])
+    rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
+  char *src = NULL, inc[512] = "";
+  if (rc == 0) rc = generate(k, kern->label, &src, err);
+  if (rc == 0 && (rc = include_for(k, dev->opts.include, inc, sizeof inc, err)) != 0)
+    vc_fail_wrap(err, "%s", kern->label);
+  if (rc == 0)
+    rc = vc_nvrtc_compile(src, dev->arch, inc[0] ? inc : NULL, kern->label, ptx, log, err);
+  free(src);
+  return rc;
+}
+
 static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log,
                  vc_error *err) {
   int rc = vc_cuda_enter(dev, "compile", err);
-  if (rc == 0 && !dev->arch[0])
-    rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
-  char *src = NULL, *ptx = NULL;
-  if (rc == 0) rc = generate(k, kern->label, &src, err);
-  if (rc == 0) rc = vc_nvrtc_compile(src, dev->arch, kern->label, &ptx, log, err);
-  free(src);
+  /* before NVRTC's second of parsing cooperative_groups.h */
+  if (rc == 0 && is_native(k)) rc = vc_cuda_native_check(dev, kern->label, err);
+  char *ptx = NULL;
+  if (rc == 0) rc = to_ptx(dev, k, kern, &ptx, log, err);
   if (rc != 0) return rc;
   char *jit_log = calloc(1, VC_JIT_LOG_BYTES);
   if (!jit_log) rc = vc_fail(err, VC_ERR_NOMEM, "%s: no memory for the JIT log", kern->label);
   if (rc == 0) rc = load_module(dev, kern, ptx, jit_log, err);
+  if (rc == 0 && is_native(k)) rc = vc_cuda_native_setup(dev, k, kern, err);
   *log = join_logs(*log, jit_log);
   free(jit_log);
   free(ptx);
@@ -206,12 +244,15 @@ int vc_cuda_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_comp
   return 0;
 }
 
-/* Launches still queued may use the module: they finish first. */
+/* Launches still queued may use the module and the control buffer: they
+   finish first. */
 void vc_cuda_free_kernel(vc_dev *dev, vc_kern *kern) {
   if (!kern) return;
-  if (kern->module && vc_cuda_enter(dev, "free_kernel", NULL) == 0) {
+  bool entered = vc_cuda_enter(dev, "free_kernel", NULL) == 0;
+  if (entered) {
     dev->cu->cuStreamSynchronize(dev->stream);
-    dev->cu->cuModuleUnload(kern->module);
+    if (kern->module) dev->cu->cuModuleUnload(kern->module);
   }
+  if (kern->native) vc_cuda_native_free(dev, kern, entered);
   free(kern);
 }

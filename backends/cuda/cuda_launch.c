@@ -1,44 +1,90 @@
 /* Launches on the device's stream, each bracketed by a pair of events, and
- * finish, which waits and reads each launch's device time. */
+ * finish, which waits (up to the deadline) and reads each launch's device
+ * time.
+ *
+ * Back-to-back launches share events: the event that ends one launch is
+ * where the next one starts, since nothing else stands between them on the
+ * stream. That is the same measurement as a fresh start event (recorded at
+ * the same place in the stream) at one event record per launch instead of
+ * two. Anything else enqueued in between (a copy, a memset, a control
+ * buffer reset) breaks the chain (vc_cuda_unchain). */
+#include <sched.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "backends/cuda/cuda_internal.h"
 
-/* The event pair for the next launch, creating it the first time. */
-static int next_timing(vc_dev *dev, vc_cuda_timing **t, vc_error *err) {
-  const vc_cu *cu = dev->cu;
-  if (dev->pending == dev->cap) {
-    uint32_t cap = dev->cap ? 2 * dev->cap : 64;
-    vc_cuda_timing *n = realloc(dev->timings, cap * sizeof *n);
-    if (!n) return vc_fail(err, VC_ERR_NOMEM, "launch on %s: no memory for events", dev->label);
-    dev->timings = n;
-    dev->cap = cap;
-  }
-  if (dev->pending == dev->created) {
-    vc_cuda_timing *c = &dev->timings[dev->created];
-    CUresult r = cu->cuEventCreate(&c->start, CU_EVENT_DEFAULT);
-    if (r != CUDA_SUCCESS) return vc_cu_fail(cu, err, r, "launch: cuEventCreate on %s", dev->label);
-    r = cu->cuEventCreate(&c->end, CU_EVENT_DEFAULT);
-    if (r != CUDA_SUCCESS) {
-      cu->cuEventDestroy(c->start);
-      return vc_cu_fail(cu, err, r, "launch: cuEventCreate on %s", dev->label);
-    }
-    dev->created++;
-  }
-  *t = &dev->timings[dev->pending];
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int grow(void **p, uint32_t *cap, size_t size, vc_dev *dev, vc_error *err) {
+  uint32_t n = *cap ? 2 * *cap : 64;
+  void *q = realloc(*p, n * size);
+  if (!q) return vc_fail(err, VC_ERR_NOMEM, "launch on %s: no memory for events", dev->label);
+  *p = q;
+  *cap = n;
   return 0;
 }
 
-int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
-                   vc_error *err) {
-  if (nbufs != kern->nbufs || nbufs > VC_MAX_BUFFERS)
-    return vc_fail(err, VC_ERR_USAGE, "%s on %s: %u buffers bound, the kernel has %u",
-                   kern->label, dev->label, nbufs, kern->nbufs);
-  int rc = vc_cuda_check_limits(&dev->limits, &kern->shape, kern->label, dev->label, err);
-  if (rc == 0) rc = vc_cuda_enter(dev, "launch", err);
-  vc_cuda_timing *t = NULL;
-  if (rc == 0) rc = next_timing(dev, &t, err);
+/* The next free event of the pool, creating it the first time. */
+static int next_event(vc_dev *dev, uint32_t *index, vc_error *err) {
+  if (dev->used_events == dev->event_cap) {
+    void *p = dev->events;
+    int rc = grow(&p, &dev->event_cap, sizeof *dev->events, dev, err);
+    dev->events = p;
+    if (rc != 0) return rc;
+  }
+  if (dev->used_events == dev->created_events) {
+    CUresult r = dev->cu->cuEventCreate(&dev->events[dev->created_events], CU_EVENT_DEFAULT);
+    if (r != CUDA_SUCCESS)
+      return vc_cu_fail(dev->cu, err, r, "launch: cuEventCreate on %s", dev->label);
+    dev->created_events++;
+  }
+  *index = dev->used_events++;
+  return 0;
+}
+
+/* The launch record and its start event (the last launch's end when the
+   chain holds, else a fresh one recorded now). */
+static int begin_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing **out, vc_error *err) {
+  if (dev->pending == dev->cap) {
+    void *p = dev->timings;
+    int rc = grow(&p, &dev->cap, sizeof *dev->timings, dev, err);
+    dev->timings = p;
+    if (rc != 0) return rc;
+  }
+  vc_cuda_timing *t = &dev->timings[dev->pending];
+  memcpy(t->label, kern->label, sizeof t->label);
+  if (dev->chain) {
+    t->start = dev->chain - 1;
+  } else {
+    int rc = next_event(dev, &t->start, err);
+    if (rc != 0) return rc;
+    CUresult r = dev->cu->cuEventRecord(dev->events[t->start], dev->stream);
+    if (r != CUDA_SUCCESS)
+      return vc_cu_fail(dev->cu, err, r, "%s: cuEventRecord on %s", kern->label, dev->label);
+  }
+  *out = t;
+  return 0;
+}
+
+static int end_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing *t, vc_error *err) {
+  int rc = next_event(dev, &t->end, err);
   if (rc != 0) return rc;
+  CUresult r = dev->cu->cuEventRecord(dev->events[t->end], dev->stream);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(dev->cu, err, r, "%s: cuEventRecord on %s", kern->label, dev->label);
+  dev->chain = t->end + 1;
+  dev->pending++;
+  return 0;
+}
+
+static int launch_segment(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
+                          vc_error *err) {
   /* kernel parameter k is buffer k's device address (backends/common/cgen.h) */
   CUdeviceptr ptrs[VC_MAX_BUFFERS];
   void *params[VC_MAX_BUFFERS];
@@ -46,37 +92,99 @@ int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbu
     ptrs[i] = bufs[i]->ptr;
     params[i] = &ptrs[i];
   }
-  const vc_cu *cu = dev->cu;
   const uint32_t *g = kern->shape.grid, *b = kern->shape.block;
-  CUresult r = cu->cuEventRecord(t->start, dev->stream);
-  if (r == CUDA_SUCCESS)
-    r = cu->cuLaunchKernel(kern->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, dev->stream,
-                           nbufs ? params : NULL, NULL);
+  CUresult r = dev->cu->cuLaunchKernel(kern->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0,
+                                       dev->stream, nbufs ? params : NULL, NULL);
   if (r != CUDA_SUCCESS)
-    return vc_cu_fail(cu, err, r, "%s: cuLaunchKernel (grid %ux%ux%u, block %ux%ux%u) on %s",
-                      kern->label, g[0], g[1], g[2], b[0], b[1], b[2], dev->label);
-  r = cu->cuEventRecord(t->end, dev->stream);
-  if (r != CUDA_SUCCESS)
-    return vc_cu_fail(cu, err, r, "%s: cuEventRecord on %s", kern->label, dev->label);
-  dev->pending++;
+    return vc_cu_fail(dev->cu, err, r,
+                      "%s: cuLaunchKernel (grid %ux%ux%u, block %ux%ux%u) on %s", kern->label,
+                      g[0], g[1], g[2], b[0], b[1], b[2], dev->label);
   return 0;
+}
+
+/* One-dimensional grid of the co-resident blocks; parameters prepared by
+   vc_cuda_native_prepare. */
+static int launch_native(vc_dev *dev, vc_kern *kern, vc_error *err) {
+  const uint32_t *g = kern->shape.grid, *b = kern->shape.block;
+  CUresult r = dev->cu->cuLaunchCooperativeKernel(kern->fn, g[0], 1, 1, b[0], b[1], b[2], 0,
+                                                  dev->stream, kern->params);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(dev->cu, err, r,
+                      "%s: cuLaunchCooperativeKernel (%u blocks of %ux%ux%u) on %s", kern->label,
+                      g[0], b[0], b[1], b[2], dev->label);
+  return 0;
+}
+
+int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
+                   vc_error *err) {
+  if (nbufs != kern->nbufs || (!kern->native && nbufs > VC_MAX_BUFFERS))
+    return vc_fail(err, VC_ERR_USAGE, "%s on %s: %u buffers bound, the kernel has %u",
+                   kern->label, dev->label, nbufs, kern->nbufs);
+  int rc = vc_cuda_check_limits(&dev->limits, &kern->shape, kern->label, dev->label, err);
+  if (rc == 0) rc = vc_cuda_enter(dev, "launch", err);
+  /* the control words are reset before the start event: not device time */
+  if (rc == 0 && kern->native) rc = vc_cuda_native_prepare(dev, kern, bufs, err);
+  vc_cuda_timing *t = NULL;
+  if (rc == 0) rc = begin_timing(dev, kern, &t, err);
+  if (rc == 0) rc = kern->native ? launch_native(dev, kern, err)
+                                 : launch_segment(dev, kern, bufs, nbufs, err);
+  if (rc == 0) return end_timing(dev, kern, t, err);
+  vc_cuda_unchain(dev);
+  return rc;
+}
+
+/* Polls the last launch's end event: the first 2 ms by yielding (a short
+   kernel is seen within microseconds), then every 100 us. VC_ERR_TIMEOUT
+   names the first launch not yet done. */
+static int wait_deadline(vc_dev *dev, uint32_t n, vc_error *err) {
+  const vc_cu *cu = dev->cu;
+  CUevent last = dev->events[dev->timings[n - 1].end];
+  uint64_t start = now_ns(), limit = (uint64_t)dev->opts.deadline_ms * 1000000u;
+  for (;;) {
+    CUresult r = cu->cuEventQuery(last);
+    if (r == CUDA_SUCCESS) return 0;
+    if (r != CUDA_ERROR_NOT_READY)
+      return vc_cu_fail(cu, err, r, "finish: cuEventQuery after %u launches on %s", n,
+                        dev->label);
+    uint64_t waited = now_ns() - start;
+    if (waited >= limit) break;
+    if (waited < 2000000u) {
+      sched_yield();
+    } else {
+      struct timespec nap = {0, 100000};
+      nanosleep(&nap, NULL);
+    }
+  }
+  uint32_t first = 0;
+  while (first + 1 < n && cu->cuEventQuery(dev->events[dev->timings[first].end]) == CUDA_SUCCESS)
+    first++;
+  return vc_fail(err, VC_ERR_TIMEOUT,
+                 "%s: %s (launch %u of %u) did not finish within %u s (the deadline option); it "
+                 "may still be running",
+                 dev->label, dev->timings[first].label, first + 1, n, dev->opts.deadline_ms / 1000u);
 }
 
 int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count,
                    vc_error *err) {
   *count = 0;
   uint32_t n = dev->pending;
-  dev->pending = 0; /* the events are free again, whatever happens below */
+  /* the events are free again, whatever happens below */
+  dev->pending = 0;
+  dev->used_events = 0;
+  vc_cuda_unchain(dev);
   int rc = vc_cuda_enter(dev, "finish", err);
+  if (rc == 0 && n) rc = wait_deadline(dev, n, err);
   if (rc != 0) return rc;
   const vc_cu *cu = dev->cu;
+  /* returns at once after the wait; reports what the launches left */
   CUresult r = cu->cuStreamSynchronize(dev->stream);
   if (r != CUDA_SUCCESS)
     return vc_cu_fail(cu, err, r, "finish: cuStreamSynchronize after %u launches on %s", n,
                       dev->label);
   for (uint32_t i = 0; i < n && i < cap; i++) {
+    const vc_cuda_timing *t = &dev->timings[i];
     float ms = 0;
-    r = cu->cuEventElapsedTime(&ms, dev->timings[i].start, dev->timings[i].end);
+    r = cu->cuEventElapsedTime(&ms, dev->events[t->start], dev->events[t->end]);
     if (r != CUDA_SUCCESS)
       return vc_cu_fail(cu, err, r, "finish: cuEventElapsedTime of launch %u on %s", i,
                         dev->label);
@@ -84,10 +192,4 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
     *count = i + 1;
   }
   return 0;
-}
-
-int vc_cuda_native_stats(vc_dev *dev, vc_kern *kern, vc_native_stats *stats, vc_error *err) {
-  (void)stats;
-  return vc_fail(err, VC_ERR_UNSUPPORTED, "%s on %s: native mode is not implemented for CUDA yet",
-                 kern ? kern->label : "kernel", dev->label);
 }

@@ -38,6 +38,7 @@ void vc_cuda_free_buffer(vc_dev *dev, vc_buf *buf) {
 }
 
 static int check_size(vc_dev *dev, const char *op, vc_buf *buf, uint64_t bytes, vc_error *err) {
+  vc_cuda_unchain(dev);
   if (bytes > buf->bytes)
     return vc_fail(err, VC_ERR_USAGE,
                    "%s of %" PRIu64 " bytes on %s: the buffer has only %" PRIu64 " bytes", op,
@@ -129,6 +130,7 @@ int vc_cuda_download(vc_dev *dev, vc_buf *buf, void *dst, uint64_t bytes, vc_err
 }
 
 int vc_cuda_zero(vc_dev *dev, vc_buf *buf, vc_error *err) {
+  vc_cuda_unchain(dev);
   int rc = vc_cuda_enter(dev, "zero", err);
   if (rc != 0) return rc;
   /* alloc rounded the allocation up to whole words */

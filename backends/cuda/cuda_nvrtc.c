@@ -1,17 +1,24 @@
+/* dladdr: which file the dynamic linker found for "libnvrtc.so.13" */
+#define _GNU_SOURCE
 #include "backends/cuda/cuda_nvrtc.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <nvrtc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "harness/strbuf.h"
 
 #ifndef VC_CUDA_NVRTC_DIR
 #define VC_CUDA_NVRTC_DIR "/usr/local/cuda/lib64"
+#endif
+#ifndef VC_CUDA_INCLUDE_DIR
+#define VC_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
 #endif
 
 #define VC_NVRTC_FUNCS(X)                                                                   \
@@ -27,7 +34,8 @@ typedef struct nvrtc_api {
   int major, minor;
   int archs[64]; /* supported virtual architectures, 10 * major + minor, ascending */
   int narchs;
-  char path[512];
+  char path[512];     /* what was opened */
+  char file[PATH_MAX]; /* the file the dynamic linker loaded for it */
 } nvrtc_api;
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -76,6 +84,11 @@ static bool try_open(const char *path, nvrtc_api *a, vc_strbuf *tried) {
     dlclose(lib);
     return false;
   }
+  Dl_info info;
+  void *fn;
+  memcpy(&fn, &a->nvrtcVersion, sizeof fn);
+  if (dladdr(fn, &info) && info.dli_fname) snprintf(a->file, sizeof a->file, "%s", info.dli_fname);
+  else snprintf(a->file, sizeof a->file, "%s", path);
   return true;
 }
 
@@ -123,7 +136,7 @@ int vc_nvrtc_version(int *major, int *minor, const char **path, vc_error *err) {
   if (rc != 0) return rc;
   *major = a->major;
   *minor = a->minor;
-  if (path) *path = a->path;
+  if (path) *path = a->file;
   return 0;
 }
 
@@ -173,26 +186,96 @@ static int take_ptx(const nvrtc_api *a, nvrtcProgram prog, const char *label, ch
   return 0;
 }
 
-int vc_nvrtc_compile(const char *source, const char *arch, const char *label, char **ptx,
-                     char **log, vc_error *err) {
+/* A folder holding cooperative_groups.h. */
+static bool has_cg(const char *dir) {
+  char path[PATH_MAX + 32];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/cooperative_groups.h", dir);
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_dir(const char *dir) {
+  struct stat st;
+  return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* "<folder of file>/../include", tried and noted in tried. */
+static bool beside(const char *file, char *dir, size_t n, vc_strbuf *tried) {
+  const char *slash = strrchr(file, '/');
+  if (!slash) return false;
+  snprintf(dir, n, "%.*s/../include", (int)(slash - file), file);
+  vc_sb_printf(tried, "%s%s", tried->len ? ", " : "", dir);
+  return has_cg(dir);
+}
+
+static int explicit_dir(const char *dir, const char *what, char *out, size_t n, vc_error *err) {
+  if (!has_cg(dir))
+    return vc_fail(err, VC_ERR_USAGE, "CUDA include folder %s (%s) has no cooperative_groups.h",
+                   dir, what);
+  snprintf(out, n, "%s", dir);
+  return 0;
+}
+
+int vc_nvrtc_include_dir(const char *given, char *out, size_t n, vc_error *err) {
+  if (given && *given) return explicit_dir(given, "the include option", out, n, err);
+  const char *env = getenv(VC_CUDA_INCLUDE_ENV);
+  if (env && *env) return explicit_dir(env, VC_CUDA_INCLUDE_ENV, out, n, err);
+  const nvrtc_api *a;
+  int rc = get_api(&a, err);
+  if (rc != 0) return rc;
+  vc_strbuf tried;
+  vc_sb_init(&tried);
+  /* the toolkit NVRTC came from: its own folder, then the resolved one
+     (lib64 is often a link into targets/<arch>/lib) */
+  char real[PATH_MAX];
+  bool ok = beside(a->file, out, n, &tried) ||
+            (realpath(a->file, real) && beside(real, out, n, &tried));
+  static const char *const fixed[] = {VC_CUDA_INCLUDE_DIR, "/usr/local/cuda/include"};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && !ok; i++) {
+    snprintf(out, n, "%s", fixed[i]);
+    vc_sb_printf(&tried, ", %s", out);
+    ok = has_cg(out);
+  }
+  if (!ok)
+    rc = vc_fail(err, VC_ERR_NO_DRIVER,
+                 "no cooperative_groups.h for native kernels beside NVRTC %s (tried %s); set the "
+                 "include=DIR device option or %s",
+                 a->file, vc_sb_str(&tried), VC_CUDA_INCLUDE_ENV);
+  vc_sb_free(&tried);
+  return rc;
+}
+
+int vc_nvrtc_compile(const char *source, const char *arch, const char *include, const char *label,
+                     char **ptx, char **log, vc_error *err) {
   *ptx = NULL;
   *log = NULL;
   const nvrtc_api *a;
   int rc = get_api(&a, err);
   if (rc != 0) return vc_fail_wrap(err, "%s", label);
-  char arch_opt[64];
+  char arch_opt[64], inc[PATH_MAX + 8], cccl[PATH_MAX + 16];
   snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", arch);
   /* docs/semantics.md: no contraction (a*b+c rounds the product), denormals
      preserved, correctly rounded division and square root. NVRTC's defaults
      contract (--fmad=true); say all of it explicitly. */
-  const char *opts[] = {arch_opt, "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
-                        "-ftz=false"};
+  const char *opts[7] = {arch_opt, "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
+                         "-ftz=false"};
+  int nopts = 5;
+  if (include) {
+    /* cooperative_groups.h; CUDA 13 keeps the libcu++ it includes in cccl/ */
+    snprintf(inc, sizeof inc, "-I%s", include);
+    opts[nopts++] = inc;
+    snprintf(cccl, sizeof cccl, "%s/cccl", include);
+    if (is_dir(cccl)) {
+      snprintf(cccl, sizeof cccl, "-I%s/cccl", include);
+      opts[nopts++] = cccl;
+    }
+  }
   nvrtcProgram prog;
   nvrtcResult r = a->nvrtcCreateProgram(&prog, source, "vc_kernel.cu", 0, NULL, NULL);
   if (r != NVRTC_SUCCESS)
     return vc_fail(err, VC_ERR_COMPILE, "%s: nvrtcCreateProgram: %s", label,
                    a->nvrtcGetErrorString(r));
-  r = a->nvrtcCompileProgram(prog, (int)(sizeof opts / sizeof opts[0]), opts);
+  r = a->nvrtcCompileProgram(prog, nopts, opts);
   *log = program_log(a, prog);
   if (r != NVRTC_SUCCESS)
     rc = vc_fail(err, VC_ERR_COMPILE, "%s: NVRTC %d.%d for %s: %s%s%s", label, a->major,

@@ -14,14 +14,27 @@
 #include "harness/error.h"
 
 #define VC_CUDA_NVRTC_ENV "VYRE_CONFORM_NVRTC"
+/* The folder holding cooperative_groups.h, for native kernels. */
+#define VC_CUDA_INCLUDE_ENV "VYRE_CONFORM_CUDA_INCLUDE"
 
 /* Compiles source to PTX for a virtual architecture ("compute_90"), with the
    options the semantics need (no contraction, no flushing, IEEE division).
-   label names the kernel in messages. *ptx (NUL-terminated) and *log (NULL
-   when NVRTC said nothing) are malloc'ed; *log is filled on failure too.
-   Errors: VC_ERR_NO_DRIVER without NVRTC, VC_ERR_COMPILE with NVRTC's log. */
-int vc_nvrtc_compile(const char *source, const char *arch, const char *label, char **ptx,
-                     char **log, vc_error *err);
+   include (NULL for none) is a folder from vc_nvrtc_include_dir: -I it, and
+   -I its cccl/ where it has one. label names the kernel in messages. *ptx
+   (NUL-terminated) and *log (NULL when NVRTC said nothing) are malloc'ed;
+   *log is filled on failure too. Errors: VC_ERR_NO_DRIVER without NVRTC,
+   VC_ERR_COMPILE with NVRTC's log. */
+int vc_nvrtc_compile(const char *source, const char *arch, const char *include, const char *label,
+                     char **ptx, char **log, vc_error *err);
+
+/* The include folder native kernels need: NVRTC 13 has no built-in
+   cooperative_groups.h. given (the device's include option) alone when set,
+   else $VYRE_CONFORM_CUDA_INCLUDE alone when set (VC_ERR_USAGE when either
+   lacks the header), else the toolkit NVRTC was loaded from
+   (<its folder>/../include, also after resolving links), the toolkit found
+   at build time, /usr/local/cuda/include. VC_ERR_NO_DRIVER, naming every
+   folder tried, when none has it. */
+int vc_nvrtc_include_dir(const char *given, char *dir, size_t n, vc_error *err);
 
 /* The virtual architecture to compile for a device of compute capability
    major.minor: the newest one this NVRTC supports that is not newer than the
@@ -29,7 +42,7 @@ int vc_nvrtc_compile(const char *source, const char *arch, const char *label, ch
    device is older than every architecture NVRTC knows. */
 int vc_nvrtc_arch_for(int major, int minor, char *arch, size_t n, vc_error *err);
 
-/* NVRTC's version, and the file it was loaded from. */
+/* NVRTC's version, and the file the dynamic linker loaded for it. */
 int vc_nvrtc_version(int *major, int *minor, const char **path, vc_error *err);
 
 #endif

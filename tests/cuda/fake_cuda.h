@@ -3,12 +3,18 @@
  *
  * It keeps "device" memory in host memory and checks what a driver checks
  * (a current context, copies inside live allocations, parameters that are
- * device addresses, launch dimensions). Its stream is lazy on purpose:
+ * device addresses, launch dimensions). Its streams are lazy on purpose:
  * queued copies, memsets and launches run only when something waits
  * (cuStreamSynchronize, cuEventSynchronize), so a staging buffer reused
  * before its copy finished shows up as wrong bytes, as it would on a GPU
  * whose copy engine is slow. Each executed launch advances a fake clock by
- * 0.25 ms, which cuEventElapsedTime reports. Kernels are not executed.
+ * 0.25 ms, which cuEventElapsedTime reports. Kernels are not executed; a
+ * test may play one (fake_cuda_set_kernel), e.g. write the control words a
+ * native kernel would; another process may ask, through FAKE_CUDA_PLAY_ENV,
+ * for vc-cuda-bench's chain segment ("chain": every launch but a
+ * cooperative one adds 1 to the first 1024 words of its first parameter).
+ * A test may also make launches hang (they never complete while the hang
+ * is set: cuEventQuery says not ready).
  *
  * Built with FAKE_CUDA_OLD_NAMES it exports cuEventElapsedTime and
  * cuDeviceGetUuid without _v2, as drivers before CUDA 12.8 do.
@@ -21,6 +27,7 @@
 #include <stdint.h>
 
 #define FAKE_CUDA_LAUNCH_MS 0.25f
+#define FAKE_CUDA_PLAY_ENV "VC_FAKE_CUDA_PLAY"
 
 typedef struct fake_cuda_stats {
   uint32_t device_allocs, host_allocs; /* live */
@@ -28,6 +35,8 @@ typedef struct fake_cuda_stats {
   int ctx_retains;
   int ctx_current;                     /* 1 if a context is current */
   uint32_t launches;                   /* executed */
+  uint32_t cooperative_launches;       /* executed, of them cuLaunchCooperativeKernel */
+  uint32_t event_records;              /* cuEventRecord calls */
   uint32_t pageable_async_copies;      /* async copies from or to unpinned memory */
   uint32_t unsafe_frees;               /* memory or modules freed with work still queued */
   /* the last launch */
@@ -36,6 +45,15 @@ typedef struct fake_cuda_stats {
   uint64_t param_bytes[64];            /* size of the allocation each parameter points to */
   char last_ptx_entry[64];             /* ".entry NAME" of the last module loaded */
 } fake_cuda_stats;
+
+/* What a played kernel sees when its launch executes. */
+typedef struct fake_cuda_launch {
+  uint32_t grid[3], block[3];
+  int cooperative;
+  uint32_t nparams;
+  void *params[64]; /* the device memory each parameter points to */
+} fake_cuda_launch;
+typedef void (*fake_cuda_kernel_fn)(const fake_cuda_launch *l);
 
 typedef void (*fake_cuda_stats_fn)(fake_cuda_stats *out);
 /* The nth call (1 = the next) of the entry point named (without _v2)
@@ -46,6 +64,13 @@ typedef void (*fake_cuda_set_attr_fn)(int attr, int value);
 /* CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK of kernels loaded from now on. */
 typedef void (*fake_cuda_set_kernel_threads_fn)(int threads);
 typedef void (*fake_cuda_set_devices_fn)(int count);
+/* Blocks per SM cuOccupancyMaxActiveBlocksPerMultiprocessor answers; -1:
+   8 up to 256 threads, else 2048 / threads. */
+typedef void (*fake_cuda_set_occupancy_fn)(int per_sm);
+/* While on, no launch completes. */
+typedef void (*fake_cuda_set_hang_fn)(int on);
+/* Run at each executed launch (NULL: none). */
+typedef void (*fake_cuda_set_kernel_fn)(fake_cuda_kernel_fn fn);
 
 /* The controls, by these names. */
 void fake_cuda_stats_get(fake_cuda_stats *out);
@@ -53,5 +78,8 @@ void fake_cuda_fail(const char *name, unsigned nth, int r);
 void fake_cuda_set_attr(int attr, int value);
 void fake_cuda_set_kernel_threads(int threads);
 void fake_cuda_set_devices(int count);
+void fake_cuda_set_occupancy(int per_sm);
+void fake_cuda_set_hang(int on);
+void fake_cuda_set_kernel(fake_cuda_kernel_fn fn);
 
 #endif

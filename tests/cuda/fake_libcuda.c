@@ -27,6 +27,7 @@ struct CUctx_st {
 struct CUevent_st {
   bool done;
   float t_ms;
+  CUstream stream; /* of its last record */
 };
 
 typedef enum op_kind { OP_HTOD, OP_DTOH, OP_MEMSET32, OP_MEMSET8, OP_LAUNCH, OP_RECORD } op_kind;
@@ -38,6 +39,7 @@ typedef struct op {
   size_t n;
   unsigned value;
   CUevent ev;
+  fake_cuda_launch launch; /* OP_LAUNCH */
 } op;
 
 struct CUstream_st {
@@ -45,13 +47,15 @@ struct CUstream_st {
   size_t head, n, cap;
 };
 
+struct CUfunc_st {
+  CUmodule mod;
+};
+
+/* One function per module: every module the plugin loads has one vc_main. */
 struct CUmod_st {
   char *ptx;
   int max_threads, shared_bytes;
-};
-
-struct CUfunc_st {
-  CUmodule mod;
+  struct CUfunc_st fn;
 };
 
 typedef struct alloc {
@@ -67,7 +71,6 @@ typedef struct fail {
 } fail;
 
 static struct CUctx_st primary;
-static struct CUfunc_st the_func;
 static CUcontext current;
 static alloc allocs[MAX_ALLOCS];
 static fail fails[MAX_FAILS];
@@ -75,7 +78,10 @@ static fake_cuda_stats st;
 static float clock_ms;
 static int attr_override[256];
 static bool attr_set[256];
-static int kernel_threads = 1024, device_count = 1;
+static int kernel_threads = 1024, device_count = 1, occupancy = -1;
+static bool hang;
+static fake_cuda_kernel_fn played;
+static bool play_chain; /* FAKE_CUDA_PLAY_ENV=chain */
 
 /* ---- controls ---- */
 
@@ -103,6 +109,9 @@ void fake_cuda_set_attr(int attr, int value) {
 
 void fake_cuda_set_kernel_threads(int threads) { kernel_threads = threads; }
 void fake_cuda_set_devices(int count) { device_count = count; }
+void fake_cuda_set_occupancy(int per_sm) { occupancy = per_sm; }
+void fake_cuda_set_hang(int on) { hang = on != 0; }
+void fake_cuda_set_kernel(fake_cuda_kernel_fn fn) { played = fn; }
 
 /* An injected failure for this call of name, or CUDA_SUCCESS. */
 static CUresult injected(const char *name) {
@@ -176,6 +185,17 @@ static CUresult push(CUstream s, op o) {
   return CUDA_SUCCESS;
 }
 
+/* A segment of vc-cuda-bench's chain program: the first 1024 words of
+   the first parameter go up by one. */
+static void chain_step(const fake_cuda_launch *l) {
+  if (l->nparams == 0) return;
+  const alloc *a = find(l->params[0], 4, false);
+  if (!a) return;
+  uint32_t *w = l->params[0];
+  size_t room = (size_t)(a->base + a->size - (char *)w) / 4;
+  for (size_t i = 0; i < room && i < 1024; i++) w[i]++;
+}
+
 static void execute(const op *o) {
   switch (o->kind) {
   case OP_HTOD: memcpy((void *)(uintptr_t)o->dev, o->host, o->n); break;
@@ -187,6 +207,9 @@ static void execute(const op *o) {
   case OP_LAUNCH:
     clock_ms += FAKE_CUDA_LAUNCH_MS;
     st.launches++;
+    if (o->launch.cooperative) st.cooperative_launches++;
+    if (played) played(&o->launch);
+    else if (play_chain && !o->launch.cooperative) chain_step(&o->launch);
     break;
   case OP_RECORD:
     o->ev->done = true;
@@ -195,18 +218,26 @@ static void execute(const op *o) {
   }
 }
 
-/* Runs queued work up to and including operation `upto` (exclusive end). */
-static void run_until(CUstream s, size_t end) {
-  while (s->head < end) execute(&s->q[s->head++]);
+/* Runs queued work up to operation `end` (exclusive); false when a hung
+   launch stopped it. */
+static bool run_until(CUstream s, size_t end) {
+  while (s->head < end) {
+    if (hang && s->q[s->head].kind == OP_LAUNCH) return false;
+    execute(&s->q[s->head++]);
+  }
   if (s->head == s->n) s->head = s->n = 0;
+  return true;
 }
 
-static CUstream the_stream; /* the plugin creates one; events record on it */
+#define MAX_STREAMS 8
+static CUstream streams[MAX_STREAMS]; /* the plugin's, and a benchmark's own */
 
 /* ---- entry points ---- */
 
 CUresult CUDAAPI cuInit(unsigned int flags) {
   ENTER("cuInit");
+  const char *play = getenv(FAKE_CUDA_PLAY_ENV);
+  play_chain = play && strcmp(play, "chain") == 0;
   return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
@@ -224,6 +255,9 @@ static const char *result_name(CUresult r) {
   case CUDA_ERROR_UNSUPPORTED_PTX_VERSION: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
   case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
   case CUDA_ERROR_NOT_READY: return "CUDA_ERROR_NOT_READY";
+  case CUDA_ERROR_LAUNCH_TIMEOUT: return "CUDA_ERROR_LAUNCH_TIMEOUT";
+  case CUDA_ERROR_NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
+  case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: return "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE";
   default: return NULL;
   }
 }
@@ -328,9 +362,12 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) {
 CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags) {
   (void)flags;
   NEED_CONTEXT();
+  int slot = 0;
+  while (slot < MAX_STREAMS && streams[slot]) slot++;
+  if (slot == MAX_STREAMS) return CUDA_ERROR_OUT_OF_MEMORY;
   *s = calloc(1, sizeof **s);
   if (!*s) return CUDA_ERROR_OUT_OF_MEMORY;
-  the_stream = *s;
+  streams[slot] = *s;
   st.streams++;
   return CUDA_SUCCESS;
 }
@@ -338,18 +375,19 @@ CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags) {
 CUresult CUDAAPI cuStreamDestroy(CUstream s) {
   NEED_CONTEXT();
   run_until(s, s->n);
+  for (int i = 0; i < MAX_STREAMS; i++)
+    if (streams[i] == s) streams[i] = NULL;
   free(s->q);
   free(s);
-  if (s == the_stream) the_stream = NULL;
   st.streams--;
   return CUDA_SUCCESS;
 }
 
+/* A real driver would wait for ever behind a hung launch; the fake says so. */
 CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
   ENTER("cuStreamSynchronize");
   NEED_CONTEXT();
-  run_until(s, s->n);
-  return CUDA_SUCCESS;
+  return run_until(s, s->n) ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_TIMEOUT;
 }
 
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
@@ -369,20 +407,33 @@ CUresult CUDAAPI cuEventDestroy(CUevent e) {
 
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
   NEED_CONTEXT();
+  st.event_records++;
   e->done = false;
+  e->stream = s;
   return push(s, (op){.kind = OP_RECORD, .ev = e});
 }
 
-/* Runs the stream up to the last record of e. */
+/* Runs the stream up to the last record of e; false when a hung launch
+   stands before it. */
+static bool run_to_event(CUevent e) {
+  CUstream s = NULL;
+  for (int i = 0; i < MAX_STREAMS; i++)
+    if (streams[i] && streams[i] == e->stream) s = e->stream;
+  for (size_t i = s ? s->n : 0; i > (s ? s->head : 0); i--)
+    if (s->q[i - 1].kind == OP_RECORD && s->q[i - 1].ev == e) return run_until(s, i);
+  return true;
+}
+
 CUresult CUDAAPI cuEventSynchronize(CUevent e) {
   NEED_CONTEXT();
-  CUstream s = the_stream;
-  for (size_t i = s ? s->n : 0; i > (s ? s->head : 0); i--)
-    if (s->q[i - 1].kind == OP_RECORD && s->q[i - 1].ev == e) {
-      run_until(s, i);
-      break;
-    }
-  return CUDA_SUCCESS;
+  return run_to_event(e) ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_TIMEOUT;
+}
+
+CUresult CUDAAPI cuEventQuery(CUevent e) {
+  ENTER("cuEventQuery");
+  NEED_CONTEXT();
+  run_to_event(e);
+  return e->done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
 CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
@@ -402,7 +453,8 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *p, size_t n) {
 
 /* Freeing what queued work may still use is a use after free on a GPU. */
 static void note_free(void) {
-  if (the_stream && the_stream->n > the_stream->head) st.unsafe_frees++;
+  for (int i = 0; i < MAX_STREAMS; i++)
+    if (streams[i] && streams[i]->n > streams[i]->head) st.unsafe_frees++;
 }
 
 CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
@@ -505,8 +557,8 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name
   char entry[128];
   snprintf(entry, sizeof entry, ".entry %s(", name);
   if (!strstr(m->ptx, entry)) return CUDA_ERROR_NOT_FOUND;
-  the_func.mod = m;
-  *f = &the_func;
+  m->fn.mod = m;
+  *f = &m->fn;
   return CUDA_SUCCESS;
 }
 
@@ -523,34 +575,69 @@ static bool dims_ok(const unsigned g[3], const unsigned b[3]) {
          g[2] <= 65535 && (unsigned long)b[0] * b[1] * b[2] <= 1024;
 }
 
-CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
-                                unsigned int bx, unsigned int by, unsigned int bz,
-                                unsigned int shared, CUstream s, void **params, void **extra) {
-  ENTER("cuLaunchKernel");
+static int blocks_per_sm(int block) {
+  if (occupancy >= 0) return occupancy;
+  return block <= 256 ? 8 : 2048 / block;
+}
+
+static CUresult launch(CUfunction f, const unsigned g[3], const unsigned b[3], unsigned shared,
+                       CUstream s, void **params, void **extra, int cooperative) {
   NEED_CONTEXT();
-  const unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
   if (!f || extra || shared || !dims_ok(g, b)) return CUDA_ERROR_INVALID_VALUE;
-  memcpy(st.grid, g, sizeof g);
-  memcpy(st.block, b, sizeof b);
+  memcpy(st.grid, g, sizeof st.grid);
+  memcpy(st.block, b, sizeof st.block);
+  op o = {.kind = OP_LAUNCH};
+  o.launch.cooperative = cooperative;
+  memcpy(o.launch.grid, g, sizeof o.launch.grid);
+  memcpy(o.launch.block, b, sizeof o.launch.block);
   /* the PTX says how many parameters; each must hold a device address */
   uint32_t n = 0;
   for (const char *p = strstr(f->mod->ptx, ".param .u64"); p; p = strstr(p + 1, ".param .u64"))
     n++;
   st.nparams = n;
+  o.launch.nparams = n;
   for (uint32_t i = 0; i < n && i < 64; i++) {
     CUdeviceptr d;
     memcpy(&d, params[i], sizeof d);
     const alloc *a = find((void *)(uintptr_t)d, 1, false);
     if (!a) return CUDA_ERROR_INVALID_VALUE;
     st.param_bytes[i] = a->size;
+    o.launch.params[i] = (void *)(uintptr_t)d;
   }
-  return push(s, (op){.kind = OP_LAUNCH});
+  return push(s, o);
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                                unsigned int bx, unsigned int by, unsigned int bz,
+                                unsigned int shared, CUstream s, void **params, void **extra) {
+  ENTER("cuLaunchKernel");
+  const unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
+  return launch(f, g, b, shared, s, params, extra, 0);
+}
+
+/* Refused, as a driver does, beyond the co-resident blocks. */
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy,
+                                           unsigned int gz, unsigned int bx, unsigned int by,
+                                           unsigned int bz, unsigned int shared, CUstream s,
+                                           void **params) {
+  ENTER("cuLaunchCooperativeKernel");
+  int coop = 0;
+  cuDeviceGetAttribute(&coop, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0);
+  if (!coop) return CUDA_ERROR_NOT_SUPPORTED;
+  int sms = 0;
+  cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0);
+  unsigned long long blocks = (unsigned long long)gx * gy * gz;
+  if (blocks > (unsigned long long)blocks_per_sm((int)(bx * by * bz)) * (unsigned)sms)
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+  const unsigned g[3] = {gx, gy, gz}, b[3] = {bx, by, bz};
+  return launch(f, g, b, shared, s, params, NULL, 1);
 }
 
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction f, int block,
                                                              size_t dyn) {
+  ENTER("cuOccupancyMaxActiveBlocksPerMultiprocessor");
   (void)f;
   (void)dyn;
-  *n = block <= 256 ? 8 : 2048 / block;
+  *n = blocks_per_sm(block);
   return CUDA_SUCCESS;
 }

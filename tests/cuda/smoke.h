@@ -24,7 +24,7 @@ void smoke_report(smoke *s, bool ok, const char *what, const char *fmt, ...)
 void smoke_program(smoke *s, const char *path);
 
 /* smoke_checks.c: the plugin's own promises (staging round trips, zero,
-   limit and usage refusals, native refusal) and the figures worth
+   limit and usage refusals, a native kernel compiles) and the figures worth
    recording (launch cost, copy bandwidth, event timing). */
 void smoke_checks(smoke *s);
 void smoke_figures(smoke *s);

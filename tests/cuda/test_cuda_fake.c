@@ -12,10 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
+#include "backends/common/native_ctrl.h"
 #include "harness/parse.h"
+#include "harness/split.h"
 #include "tests/cuda/cuda_fixture.h"
 #include "tests/cuda/fake_cuda.h"
 
@@ -27,6 +30,9 @@ static fake_cuda_fail_fn fail_next;
 static fake_cuda_set_attr_fn set_attr;
 static fake_cuda_set_kernel_threads_fn set_kernel_threads;
 static fake_cuda_set_devices_fn set_devices;
+static fake_cuda_set_occupancy_fn set_occupancy;
+static fake_cuda_set_hang_fn set_hang;
+static fake_cuda_set_kernel_fn set_kernel;
 
 static void *control(const char *name) {
   void *f = dlsym(fake, name);
@@ -42,15 +48,21 @@ static int setup(void **state) {
   fake = dlopen(VC_FAKE_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
   if (!fake) return -1;
   /* POSIX: dlsym results convert to function pointers */
-  void *f[5] = {control("fake_cuda_stats_get"), control("fake_cuda_fail"),
-                control("fake_cuda_set_attr"), control("fake_cuda_set_kernel_threads"),
-                control("fake_cuda_set_devices")};
+  void *f[8] = {control("fake_cuda_stats_get"),          control("fake_cuda_fail"),
+                control("fake_cuda_set_attr"),           control("fake_cuda_set_kernel_threads"),
+                control("fake_cuda_set_devices"),        control("fake_cuda_set_occupancy"),
+                control("fake_cuda_set_hang"),           control("fake_cuda_set_kernel")};
+  for (int i = 0; i < 8; i++)
+    if (!f[i]) return -1;
   memcpy(&stats_of, &f[0], sizeof f[0]);
   memcpy(&fail_next, &f[1], sizeof f[1]);
   memcpy(&set_attr, &f[2], sizeof f[2]);
   memcpy(&set_kernel_threads, &f[3], sizeof f[3]);
   memcpy(&set_devices, &f[4], sizeof f[4]);
-  return stats_of && fail_next && set_attr && set_kernel_threads && set_devices ? 0 : -1;
+  memcpy(&set_occupancy, &f[5], sizeof f[5]);
+  memcpy(&set_hang, &f[6], sizeof f[6]);
+  memcpy(&set_kernel, &f[7], sizeof f[7]);
+  return 0;
 }
 
 static int teardown(void **state) {
@@ -106,6 +118,8 @@ static void identity(void **state) {
   assert_non_null(strstr(info.extra, "clock_khz=1980000\n"));
   assert_non_null(strstr(info.extra, "libcuda=" VC_FAKE_LIBCUDA "\n"));
   assert_non_null(strstr(info.extra, "nvrtc=13."));
+  assert_non_null(strstr(info.extra, "native_include=/")); /* found beside NVRTC */
+  assert_non_null(strstr(info.extra, "deadline_s=30\n"));
   /* attributes the driver does not know are left out, not recorded as -1 */
   assert_null(strstr(info.extra, "l2_cache_bytes"));
   assert_null(strstr(info.extra, "=-1"));
@@ -204,9 +218,11 @@ static void compile_launch_finish(void **state) {
   alloc_all(dev, p, bufs);
   fake_cuda_stats st;
   stats_of(&st);
-  uint32_t before = st.launches;
+  uint32_t before = st.launches, records = st.event_records;
   for (int i = 0; i < 3; i++) assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
   stats_of(&st);
+  /* back to back, each launch starts at the event that ended the last */
+  assert_int_equal(st.event_records, records + 4);
   assert_string_equal(st.last_ptx_entry, ".entry vc_main");
   assert_int_equal(st.launches, before); /* queued, not yet run */
   assert_int_equal(st.grid[0], 4);
@@ -226,6 +242,19 @@ static void compile_launch_finish(void **state) {
   for (int i = 0; i < 3; i++) assert_int_equal(ns[i], 250000);
   stats_of(&st);
   assert_int_equal(st.launches, before + 3);
+  /* a copy between launches: the next one records its own start, so the
+     copy is not counted as its device time */
+  stats_of(&st);
+  records = st.event_records;
+  assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
+  assert_int_equal(be->zero(dev, bufs[1], &e), 0);
+  assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
+  stats_of(&st);
+  assert_int_equal(st.event_records, records + 4);
+  assert_int_equal(be->finish(dev, ns, 4, &count, &e), 0);
+  assert_int_equal(count, 2);
+  assert_int_equal(ns[0], 250000);
+  assert_int_equal(ns[1], 250000);
   /* more launches than room: the first ones, then nothing pending */
   for (int i = 0; i < 3; i++) assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
   assert_int_equal(be->finish(dev, ns, 2, &count, &e), 0);
@@ -235,7 +264,9 @@ static void compile_launch_finish(void **state) {
   /* a wrong buffer count never reaches the driver */
   assert_int_equal(be->launch(dev, kern, bufs, 3, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "3 buffers bound, the kernel has 4"));
-  assert_int_equal(be->native_stats(dev, kern, NULL, &e), VC_ERR_UNSUPPORTED);
+  vc_native_stats ns_;
+  assert_int_equal(be->native_stats(dev, kern, &ns_, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "not native"));
   /* buffers, then the kernel, freed with a launch still queued: the plugin
      lets it finish first */
   assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
@@ -352,6 +383,205 @@ static void driver_failures(void **state) {
   be->close(dev);
 }
 
+/* ---- native kernels ---- */
+
+/* Three segments over 2000 workgroups of 64, a value spilled across both
+   barriers: more workgroups than the fake's 8 x 132 co-resident blocks. */
+static const char *native_text =
+    "(program nat (workgroup 64) (grid 2000)\n"
+    "  (buffer a u32 128000 read_write (init iota))\n"
+    "  (buffer o u32 128000 write)\n"
+    "  (entry (let i (global_id x)) (let v (load a i)) (store a i (add v 1u))\n"
+    "    (barrier grid) (store o i (load a (sub 127999u i)))\n"
+    "    (barrier grid) (store o i (add (load o i) v))))";
+
+typedef struct native_run {
+  vc_program *prog;
+  vc_split *split;
+  vc_native_desc nd;
+  vc_kern *kern;
+  vc_buf *bufs[8];
+} native_run;
+
+static int native_compile(vc_dev *dev, native_run *n, vc_error *e) {
+  memset(n, 0, sizeof *n);
+  n->prog = parse(native_text);
+  if (vc_split_program(n->prog, &n->split, e) != 0) fail_msg("split: %s", e->msg);
+  assert_true(n->split->nbuffers <= 8);
+  vc_split_native_desc(n->split, &n->nd);
+  vc_kernel_desc k = {.kind = VC_KERNEL_NATIVE, .prog = n->prog, .native = &n->nd,
+                      .label = "native"};
+  return be->compile(dev, &k, &n->kern, NULL, e);
+}
+
+static void native_alloc(vc_dev *dev, native_run *n) {
+  vc_error e;
+  for (uint32_t i = 0; i < n->split->nbuffers; i++)
+    if (be->alloc(dev, vc_buffer_bytes(&n->split->buffers[i]), &n->bufs[i], &e) != 0)
+      fail_msg("%s", e.msg);
+}
+
+static void native_free(vc_dev *dev, native_run *n) {
+  for (uint32_t i = 0; n->split && i < n->split->nbuffers; i++) be->free_buffer(dev, n->bufs[i]);
+  be->free_kernel(dev, n->kern);
+  vc_split_free(n->split);
+  vc_program_free(n->prog);
+}
+
+/* The device's side, played: what a cooperative native kernel of nat
+   leaves in its control buffer. Counts are added, so words that were not
+   reset before a launch show. */
+static uint32_t played_barriers = 2;
+
+static void play_native(const fake_cuda_launch *l) {
+  if (!l->cooperative || l->nparams == 0) return;
+  uint32_t *ctrl = l->params[l->nparams - 1];
+  ctrl[VC_NC_PARTICIPANTS] += l->grid[0];
+  ctrl[VC_NC_GEN] += played_barriers;
+  ctrl[VC_NC_PASSES] += 1;
+  ctrl[VC_NC_VWG_RUNS] += 2000 * 3;
+}
+
+static void native_stats_of(vc_dev *dev, vc_kern *kern, vc_native_stats *ns) {
+  vc_error e;
+  uint64_t t[2];
+  uint32_t count = 0;
+  assert_int_equal(be->finish(dev, t, 2, &count, &e), 0);
+  assert_int_equal(count, 1);
+  assert_int_equal(t[0], 250000); /* the launch alone, not the control reset */
+  if (be->native_stats(dev, kern, ns, &e) != 0) fail_msg("%s", e.msg);
+}
+
+/* One cooperative launch of the co-resident blocks with the plan buffers
+   and the control buffer, reset before every launch and judged after. */
+static void native_launch(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  native_run n;
+  vc_error e;
+  if (native_compile(dev, &n, &e) != 0) fail_msg("%s", e.msg);
+  vc_native_stats ns;
+  assert_int_equal(be->native_stats(dev, n.kern, &ns, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "native_stats before any launch"));
+  native_alloc(dev, &n);
+  set_kernel(play_native);
+  fake_cuda_stats st;
+  stats_of(&st);
+  uint32_t coop = st.cooperative_launches;
+  for (int round = 0; round < 2; round++) {
+    assert_int_equal(be->launch(dev, n.kern, n.bufs, n.split->nbuffers, &e), 0);
+    stats_of(&st);
+    assert_int_equal(st.grid[0], 1056); /* 8 blocks of 64 on each of 132 SMs */
+    assert_int_equal(st.grid[1], 1);
+    assert_int_equal(st.block[0], 64);
+    assert_int_equal(st.nparams, n.split->nbuffers + 1);
+    for (uint32_t i = 0; i < n.split->nbuffers; i++)
+      assert_int_equal(st.param_bytes[i], vc_buffer_bytes(&n.split->buffers[i]));
+    assert_int_equal(st.param_bytes[n.split->nbuffers], VC_NC_WORDS * 4);
+    native_stats_of(dev, n.kern, &ns);
+    if (ns.untrustworthy) fail_msg("round %d: %s", round, ns.note);
+    assert_int_equal(ns.participants, 1056);
+    assert_int_equal(ns.virtual_per_participant, 2);
+    assert_int_equal(ns.barriers, 2);
+    assert_int_equal(ns.passes, 1);
+  }
+  stats_of(&st);
+  assert_int_equal(st.cooperative_launches, coop + 2);
+  /* a barrier too many on the device: the words come back and say so */
+  played_barriers = 3;
+  assert_int_equal(be->launch(dev, n.kern, n.bufs, n.split->nbuffers, &e), 0);
+  native_stats_of(dev, n.kern, &ns);
+  played_barriers = 2;
+  assert_true(ns.untrustworthy);
+  assert_non_null(strstr(ns.note, "3 grid barriers completed, the passes need 2"));
+  set_kernel(NULL);
+  assert_int_equal(be->launch(dev, n.kern, n.bufs, 2, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "2 buffers bound, the kernel has 3"));
+  native_free(dev, &n);
+  stats_of(&st);
+  assert_int_equal(st.unsafe_frees, 0);
+  be->close(dev);
+}
+
+/* native-blocks caps the grid; finish gives up at the deadline naming the
+   kernel, and the device stays usable once the launch ends. */
+static void native_blocks_and_deadline(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("native-blocks=100,deadline=1");
+  native_run n;
+  vc_error e;
+  if (native_compile(dev, &n, &e) != 0) fail_msg("%s", e.msg);
+  native_alloc(dev, &n);
+  set_hang(1);
+  assert_int_equal(be->launch(dev, n.kern, n.bufs, n.split->nbuffers, &e), 0);
+  fake_cuda_stats st;
+  stats_of(&st);
+  assert_int_equal(st.grid[0], 100);
+  uint64_t t[1];
+  uint32_t count = 9;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  assert_int_equal(be->finish(dev, t, 1, &count, &e), VC_ERR_TIMEOUT);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double waited = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  assert_true(waited >= 1.0);
+  assert_int_equal(count, 0);
+  assert_string_equal(e.msg, "Fake GPU (CUDA device 0): kernel nat (native) (launch 1 of 1) did "
+                             "not finish within 1 s (the deadline option); it may still be "
+                             "running");
+  set_hang(0);
+  set_kernel(play_native);
+  assert_int_equal(be->launch(dev, n.kern, n.bufs, n.split->nbuffers, &e), 0);
+  assert_int_equal(be->finish(dev, t, 1, &count, &e), 0);
+  assert_int_equal(count, 1);
+  vc_native_stats ns;
+  assert_int_equal(be->native_stats(dev, n.kern, &ns, &e), 0);
+  set_kernel(NULL);
+  /* the hung launch ran first, when finish waited; the reset before the
+     second one kept its counts out */
+  assert_int_equal(ns.participants, 100);
+  assert_int_equal(ns.virtual_per_participant, 20);
+  assert_false(ns.untrustworthy);
+  native_free(dev, &n);
+  be->close(dev);
+}
+
+/* Refusals before a launch: no cooperative launch (before NVRTC runs), no
+   co-resident block, an include folder without cooperative_groups.h. */
+static void native_refusals(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  native_run n;
+  vc_error e;
+  fake_cuda_stats st;
+  set_attr(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 0);
+  assert_int_equal(native_compile(dev, &n, &e), VC_ERR_UNSUPPORTED);
+  assert_null(n.kern);
+  assert_string_equal(e.msg, "kernel nat (native): Fake GPU (CUDA device 0) cannot launch "
+                             "cooperatively (CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH is 0), and "
+                             "native mode needs its grid sync");
+  native_free(dev, &n);
+  set_attr(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 1);
+  set_occupancy(0);
+  assert_int_equal(native_compile(dev, &n, &e), VC_ERR_LIMIT);
+  assert_null(n.kern);
+  assert_non_null(strstr(e.msg, "kernel nat (native): no block of 64 threads"));
+  assert_non_null(strstr(e.msg, "(occupancy 0 per SM, 132 SMs)"));
+  native_free(dev, &n);
+  set_occupancy(-1);
+  stats_of(&st);
+  assert_int_equal(st.modules, 0);
+  assert_int_equal(st.device_allocs, 0);
+  assert_int_equal(st.host_allocs, 1); /* the staging buffer only */
+  be->close(dev);
+  dev = open_dev("include=/nonexistent/include");
+  assert_int_equal(native_compile(dev, &n, &e), VC_ERR_USAGE);
+  assert_string_equal(e.msg, "kernel nat (native): CUDA include folder /nonexistent/include (the "
+                             "include option) has no cooperative_groups.h");
+  native_free(dev, &n);
+  be->close(dev);
+}
+
 static void no_device(void **state) {
   (void)state;
   vc_dev *dev = NULL;
@@ -394,6 +624,9 @@ int main(void) {
       cmocka_unit_test(compile_launch_finish),
       cmocka_unit_test(launch_limits),
       cmocka_unit_test(driver_failures),
+      cmocka_unit_test(native_launch),
+      cmocka_unit_test(native_blocks_and_deadline),
+      cmocka_unit_test(native_refusals),
       cmocka_unit_test(no_device),
       cmocka_unit_test(everything_given_back),
   };

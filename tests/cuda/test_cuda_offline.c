@@ -1,6 +1,8 @@
 /* Every program of tests/cuda/programs, cut by the splitter into segment
- * kernels, compiled offline for sm_90: the oracle finds each program valid,
- * NVRTC gives PTX without contraction, and ptxas assembles it. */
+ * kernels and made into one native kernel, compiled offline for sm_90: the
+ * oracle finds each program valid, NVRTC gives PTX without contraction
+ * (native kernels: with cooperative_groups.h found beside NVRTC), and
+ * ptxas assembles it. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,7 +97,22 @@ static void programs_valid(void **state) {
   }
 }
 
-/* Calls fn for the PTX of every segment kernel of every program. */
+static void offline(const vc_kernel_desc *k, const char *path, uint32_t nparams,
+                    void (*fn)(const char *label, const char *ptx, uint32_t nbufs)) {
+  void *ptx = NULL;
+  size_t size = 0;
+  char *log = NULL, where[1200];
+  vc_error e;
+  if (plugin.ops->compile_offline(k, "sm_90", &ptx, &size, &log, &e) != 0)
+    fail_msg("%s: %s", path, e.msg);
+  snprintf(where, sizeof where, "%s, %s", path, k->label);
+  fn(where, ptx, nparams);
+  free(ptx);
+  free(log);
+}
+
+/* Calls fn for the PTX of every segment kernel and the native kernel of
+   every program, with the kernel parameters it must have. */
 static void each_ptx(void (*fn)(const char *label, const char *ptx, uint32_t nbufs)) {
   for (unsigned i = 0; i < npaths; i++) {
     vc_program *p = parse_or_fail(paths[i]);
@@ -103,19 +120,16 @@ static void each_ptx(void (*fn)(const char *label, const char *ptx, uint32_t nbu
     vc_error e;
     if (vc_split_program(p, &s, &e) != 0) fail_msg("%s: split: %s", paths[i], e.msg);
     for (uint32_t g = 0; g < s->nsegs; g++) {
-      char label[64], where[1200];
+      char label[64];
       snprintf(label, sizeof label, "segment %u", g);
       vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = s->segs[g].prog, .label = label};
-      void *ptx = NULL;
-      size_t size = 0;
-      char *log = NULL;
-      if (plugin.ops->compile_offline(&k, "sm_90", &ptx, &size, &log, &e) != 0)
-        fail_msg("%s: %s", paths[i], e.msg);
-      snprintf(where, sizeof where, "%s, %s", paths[i], label);
-      fn(where, ptx, s->segs[g].prog->nbuffers);
-      free(ptx);
-      free(log);
+      offline(&k, paths[i], s->segs[g].prog->nbuffers, fn);
     }
+    /* the plan buffers, then the control buffer */
+    vc_native_desc nd;
+    vc_split_native_desc(s, &nd);
+    vc_kernel_desc k = {.kind = VC_KERNEL_NATIVE, .prog = p, .native = &nd, .label = "native"};
+    offline(&k, paths[i], s->nbuffers + 1, fn);
     vc_split_free(s);
     vc_program_free(p);
   }
@@ -144,6 +158,8 @@ static void check_ptx(const char *where, const char *ptx, uint32_t nbufs) {
   for (size_t i = 0; i < sizeof fusable / sizeof fusable[0]; i++)
     if (strstr(ptx, fusable[i])) fail_msg("%s: PTX has %s without .rn", where, fusable[i]);
   if (strstr(ptx, ".ftz")) fail_msg("%s: PTX flushes denormals", where);
+  /* a grid sync needs no separately compiled device code */
+  if (strstr(ptx, ".extern .func")) fail_msg("%s: PTX calls external functions", where);
   kernels++;
 }
 
@@ -151,7 +167,7 @@ static void offline_ptx(void **state) {
   (void)state;
   kernels = 0;
   each_ptx(check_ptx);
-  assert_true(kernels > npaths); /* the split programs give more than one kernel */
+  assert_true(kernels > 2 * npaths); /* the split programs give more than one kernel */
 }
 
 static void assemble(const char *where, const char *ptx, uint32_t nbufs) {
@@ -179,7 +195,7 @@ static void ptxas_assembles(void **state) {
   }
   kernels = 0;
   each_ptx(assemble);
-  assert_true(kernels > npaths);
+  assert_true(kernels > 2 * npaths);
 }
 
 int main(void) {

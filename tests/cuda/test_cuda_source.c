@@ -1,6 +1,7 @@
 /* The CUDA C the plugin generates for one small program, checked for its
  * structure (signature, shared arrays, guards, helpers, builtins, atomics,
- * barriers, bit casts), not byte for byte. */
+ * barriers, bit casts), not byte for byte; and a native kernel's source and
+ * offline PTX. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "harness/parse.h"
+#include "harness/split.h"
 #include "tests/cuda/cuda_fixture.h"
 
 static const char *text =
@@ -121,6 +123,107 @@ static void helpers_and_spellings(void **state) {
   lacks(src, "__fma");
 }
 
+/* Two segments, a spilled value between them and a count fixpoint. */
+static const char *native_text =
+    "(program nat_check (workgroup 64) (grid 3) (fixpoint (max 2))\n"
+    "  (buffer a u32 192 read_write (init iota))\n"
+    "  (buffer o u32 192 write)\n"
+    "  (entry (let i (global_id x)) (let v (load a i)) (store a i (add v 1u))\n"
+    "    (barrier grid) (store o i (add v (load a (sub 191u i))))))\n";
+
+typedef struct native_fixture {
+  vc_program *prog;
+  vc_split *split;
+  vc_native_desc nd;
+  vc_kernel_desc k;
+} native_fixture;
+
+static void native_load(native_fixture *n) {
+  vc_diags d;
+  vc_diags_init(&d);
+  n->prog = vc_parse("nat_check.vyre", native_text, strlen(native_text), &d);
+  vc_diags_print(&d, stderr);
+  vc_diags_free(&d);
+  assert_non_null(n->prog);
+  vc_error e;
+  if (vc_split_program(n->prog, &n->split, &e) != 0) fail_msg("split: %s", e.msg);
+  vc_split_native_desc(n->split, &n->nd);
+  n->k = (vc_kernel_desc){.kind = VC_KERNEL_NATIVE, .prog = n->prog, .native = &n->nd,
+                          .label = "native"};
+}
+
+static void native_unload(native_fixture *n) {
+  vc_split_free(n->split);
+  vc_program_free(n->prog);
+}
+
+/* The shared native generator's CUDA C: cooperative groups, the plan
+   buffers then the control buffer, one function per segment. */
+static void native_source(void **state) {
+  fixture *f = *state;
+  native_fixture n;
+  native_load(&n);
+  char *src = NULL;
+  vc_error e;
+  assert_int_equal(f->plugin.ops->emit(&n.k, NULL, &src, &e), 0);
+  contains(src, "#include <cooperative_groups.h>");
+  contains(src, "cooperative_groups::this_grid().sync();");
+  contains(src, "extern \"C\" __global__ void __launch_bounds__(64)\nvc_main(");
+  char ctrl[64];
+  snprintf(ctrl, sizeof ctrl, "b%u /* ", n.split->nbuffers - 1);
+  contains(src, ctrl); /* the last plan buffer (a spill) */
+  contains(src, "unsigned int *ctrl)");
+  contains(src, "static __device__ void vc_seg0(");
+  contains(src, "static __device__ void vc_seg1(");
+  lacks(src, "vc_seg2(");
+  free(src);
+  native_unload(&n);
+}
+
+/* compile_offline finds cooperative_groups.h beside NVRTC: PTX with one
+   parameter per plan buffer and the control buffer, no external calls (no
+   separate compilation needed). An include folder named explicitly must
+   hold the header. */
+static void native_offline(void **state) {
+  fixture *f = *state;
+  native_fixture n;
+  native_load(&n);
+  void *bin = NULL;
+  size_t size = 0;
+  char *log = NULL;
+  vc_error e;
+  if (f->plugin.ops->compile_offline(&n.k, "sm_90", &bin, &size, &log, &e) != 0)
+    fail_msg("%s", e.msg);
+  const char *ptx = bin;
+  assert_int_equal(size, strlen(ptx));
+  contains(ptx, ".visible .entry vc_main(");
+  contains(ptx, ".target sm_90");
+  unsigned params = 0;
+  for (const char *p = strstr(ptx, ".param .u64 vc_main_param_"); p;
+       p = strstr(p + 1, ".param .u64 vc_main_param_"))
+    params++;
+  assert_int_equal(params, n.split->nbuffers + 1);
+  lacks(ptx, ".extern .func");
+  lacks(ptx, "fma.");
+  free(bin);
+  free(log);
+  setenv("VYRE_CONFORM_CUDA_INCLUDE", "/nonexistent/include", 1);
+  assert_int_equal(f->plugin.ops->compile_offline(&n.k, "sm_90", &bin, &size, NULL, &e),
+                   VC_ERR_USAGE);
+  assert_null(bin);
+  contains(e.msg, "kernel nat_check (native): CUDA include folder /nonexistent/include "
+                  "(VYRE_CONFORM_CUDA_INCLUDE) has no cooperative_groups.h");
+  /* segment kernels include nothing */
+  vc_kernel_desc seg = {.kind = VC_KERNEL_SEGMENT, .prog = n.split->segs[0].prog,
+                        .label = "segment 0"};
+  assert_int_equal(f->plugin.ops->compile_offline(&seg, "sm_90", &bin, &size, NULL, &e), 0);
+  free(bin);
+  unsetenv("VYRE_CONFORM_CUDA_INCLUDE");
+  native_unload(&n);
+}
+
+/* A native description that does not hold together is the generator's
+   usage error, naming the kernel. */
 static void native_refused(void **state) {
   fixture *f = *state;
   vc_native_desc nd = {0};
@@ -129,13 +232,16 @@ static void native_refused(void **state) {
   void *bin = NULL;
   size_t size = 1;
   vc_error e;
-  assert_int_equal(f->plugin.ops->emit(&k, NULL, &src, &e), VC_ERR_UNSUPPORTED);
+  assert_int_equal(f->plugin.ops->emit(&k, NULL, &src, &e), VC_ERR_USAGE);
   assert_null(src);
-  assert_non_null(strstr(e.msg, "native mode is not implemented for CUDA yet"));
+  contains(e.msg, "kernel src_check (native): ");
   assert_int_equal(f->plugin.ops->compile_offline(&k, "sm_90", &bin, &size, NULL, &e),
-                   VC_ERR_UNSUPPORTED);
+                   VC_ERR_USAGE);
   assert_null(bin);
   assert_int_equal(size, 0);
+  k.native = NULL;
+  assert_int_equal(f->plugin.ops->emit(&k, NULL, &src, &e), VC_ERR_USAGE);
+  contains(e.msg, "a native kernel without its description");
 }
 
 static void offline_targets(void **state) {
@@ -165,6 +271,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(kernel_signature),      cmocka_unit_test(builtins_from_cuda),
       cmocka_unit_test(guards),                cmocka_unit_test(helpers_and_spellings),
+      cmocka_unit_test(native_source),         cmocka_unit_test(native_offline),
       cmocka_unit_test(native_refused),        cmocka_unit_test(offline_targets),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,32 @@ static void options_default_and_staging(void **state) {
   assert_int_equal(o.staging, 1ull << 30);
 }
 
+static void options_native(void **state) {
+  (void)state;
+  vc_cuda_options o;
+  vc_error e;
+  assert_int_equal(vc_cuda_parse_options(NULL, &o, &e), 0);
+  assert_int_equal(o.deadline_ms, 30000);
+  assert_int_equal(o.native_blocks, 0);
+  assert_string_equal(o.include, "");
+  assert_int_equal(
+      vc_cuda_parse_options("deadline=2,native-blocks=1056,include=/opt/cuda/include", &o, &e),
+      0);
+  assert_int_equal(o.deadline_ms, 2000);
+  assert_int_equal(o.native_blocks, 1056);
+  assert_string_equal(o.include, "/opt/cuda/include");
+  assert_int_equal(o.staging, VC_CUDA_DEFAULT_STAGING);
+  assert_int_equal(vc_cuda_parse_options("deadline=86400", &o, &e), 0);
+  assert_int_equal(o.deadline_ms, 86400000u);
+  const char *bad[] = {"deadline=0",       "deadline=86401", "deadline=1s",  "deadline=",
+                       "native-blocks=0",  "native-blocks=-1", "native-blocks=2147483648",
+                       "include=",         "deadline"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    if (vc_cuda_parse_options(bad[i], &o, &e) != VC_ERR_USAGE) fail_msg("accepted %s", bad[i]);
+  assert_int_equal(vc_cuda_parse_options("native-blocks=x", &o, &e), VC_ERR_USAGE);
+  assert_string_equal(e.msg, "CUDA option native-blocks=x: expected a number from 1 to 2147483647");
+}
+
 static void options_refused(void **state) {
   (void)state;
   vc_cuda_options o;
@@ -38,6 +65,7 @@ static void options_refused(void **state) {
   assert_int_equal(vc_cuda_parse_options("stagin=5", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "unknown CUDA option 'stagin=5'"));
   assert_non_null(strstr(e.msg, "staging=BYTES"));
+  assert_non_null(strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR"));
   assert_int_equal(vc_cuda_parse_options("staging=12x", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "'12x' is not a byte count"));
   assert_int_equal(vc_cuda_parse_options("staging=-4096", &o, &e), VC_ERR_USAGE);
@@ -166,7 +194,7 @@ static void uuid_as_hex(void **state) {
 static char *compile_ok(const char *src, const char *arch) {
   char *ptx = NULL, *log = NULL;
   vc_error e;
-  int rc = vc_nvrtc_compile(src, arch, "kernel t", &ptx, &log, &e);
+  int rc = vc_nvrtc_compile(src, arch, NULL, "kernel t", &ptx, &log, &e);
   if (rc != 0) fail_msg("%s", e.msg);
   free(log);
   return ptx;
@@ -198,7 +226,7 @@ static void nvrtc_failure_names_kernel(void **state) {
   char *ptx = NULL, *log = NULL;
   vc_error e;
   const char *src = "extern \"C\" __global__ void vc_main(unsigned int *b0) { b0[0] = nope; }\n";
-  assert_int_equal(vc_nvrtc_compile(src, "compute_90", "kernel broken (segment 3)", &ptx, &log, &e),
+  assert_int_equal(vc_nvrtc_compile(src, "compute_90", NULL, "kernel broken (segment 3)", &ptx, &log, &e),
                    VC_ERR_COMPILE);
   assert_null(ptx);
   assert_non_null(log);
@@ -208,7 +236,7 @@ static void nvrtc_failure_names_kernel(void **state) {
   assert_non_null(strstr(e.msg, "nope")); /* the log's first lines travel in the message */
   free(log);
   /* an architecture NVRTC does not know */
-  assert_int_equal(vc_nvrtc_compile("extern \"C\" __global__ void vc_main() {}", "compute_12",
+  assert_int_equal(vc_nvrtc_compile("extern \"C\" __global__ void vc_main() {}", "compute_12", NULL,
                                     "kernel k", &ptx, &log, &e),
                    VC_ERR_COMPILE);
   assert_non_null(strstr(e.msg, "compute_12"));
@@ -236,9 +264,53 @@ static void nvrtc_picks_architecture(void **state) {
   assert_non_null(strstr(e.msg, "the device is 1.0"));
 }
 
+/* cooperative_groups.h for native kernels: beside NVRTC unless named. */
+static void nvrtc_include_dir(void **state) {
+  (void)state;
+  char dir[512], path[600];
+  vc_error e;
+  assert_int_equal(vc_nvrtc_include_dir(NULL, dir, sizeof dir, &e), 0);
+  snprintf(path, sizeof path, "%s/cooperative_groups.h", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) fail_msg("%s: no cooperative_groups.h", dir);
+  fclose(f);
+  char again[512];
+  assert_int_equal(vc_nvrtc_include_dir(dir, again, sizeof again, &e), 0);
+  assert_string_equal(again, dir);
+  assert_int_equal(vc_nvrtc_include_dir("/nonexistent", again, sizeof again, &e), VC_ERR_USAGE);
+  assert_string_equal(e.msg, "CUDA include folder /nonexistent (the include option) has no "
+                             "cooperative_groups.h");
+  /* the environment is an explicit choice too: no falling back */
+  setenv(VC_CUDA_INCLUDE_ENV, "/nonexistent/env", 1);
+  assert_int_equal(vc_nvrtc_include_dir(NULL, again, sizeof again, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "/nonexistent/env (" VC_CUDA_INCLUDE_ENV ")"));
+  setenv(VC_CUDA_INCLUDE_ENV, dir, 1);
+  assert_int_equal(vc_nvrtc_include_dir(NULL, again, sizeof again, &e), 0);
+  assert_string_equal(again, dir);
+  unsetenv(VC_CUDA_INCLUDE_ENV);
+  /* the option wins over the environment */
+  setenv(VC_CUDA_INCLUDE_ENV, "/nonexistent/env", 1);
+  assert_int_equal(vc_nvrtc_include_dir(dir, again, sizeof again, &e), 0);
+  unsetenv(VC_CUDA_INCLUDE_ENV);
+  /* a native kernel's header compiles with it; without it, it does not */
+  const char *src = "#include <cooperative_groups.h>\n"
+                    "extern \"C\" __global__ void vc_main(unsigned int *b0) {\n"
+                    "  cooperative_groups::this_grid().sync(); b0[0] = 1u;\n}\n";
+  char *ptx = NULL, *log = NULL;
+  assert_int_equal(vc_nvrtc_compile(src, "compute_90", dir, "kernel n", &ptx, &log, &e), 0);
+  assert_non_null(strstr(ptx, ".entry vc_main"));
+  free(ptx);
+  free(log);
+  assert_int_equal(vc_nvrtc_compile(src, "compute_90", NULL, "kernel n", &ptx, &log, &e),
+                   VC_ERR_COMPILE);
+  assert_non_null(strstr(e.msg, "cooperative_groups.h"));
+  free(log);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(options_default_and_staging),
+      cmocka_unit_test(options_native),
       cmocka_unit_test(options_refused),
       cmocka_unit_test(target_spellings),
       cmocka_unit_test(limits_fit),
@@ -248,6 +320,7 @@ int main(void) {
       cmocka_unit_test(nvrtc_semantics_options),
       cmocka_unit_test(nvrtc_failure_names_kernel),
       cmocka_unit_test(nvrtc_picks_architecture),
+      cmocka_unit_test(nvrtc_include_dir),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
