@@ -63,8 +63,16 @@ vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cu
 target_compile_definitions(test_cuda_smoke PRIVATE
   VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
 
+# vc-cuda-bench (bench/): built here, run on the GPU machine by hand.
+if(TARGET vc-cuda-bench)
+  vc_add_test(test_cuda_bench SOURCES ${VC_CUDA_TESTS}/test_cuda_bench.c LABELS cuda unit)
+  target_compile_definitions(test_cuda_bench PRIVATE
+    VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
+  add_dependencies(test_cuda_bench vc-cuda-bench)
+endif()
+
 foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload test_cuda_fake
-    test_cuda_smoke)
+    test_cuda_smoke test_cuda_bench)
   if(TARGET ${t})
     add_dependencies(${t} vc-backend-cuda vc-cuda-smoke vc-fake-libcuda)
   endif()

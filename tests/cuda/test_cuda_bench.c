@@ -1,0 +1,117 @@
+/* vc-cuda-bench, the GPU machine's benchmarks, as far as they run here:
+ * usage, no driver, and each part against the fake driver, which runs no
+ * kernel unless asked to play the benchmark's chain segment. Figures here
+ * are the fake's (0.25 ms a launch); the checks are what the tool refuses:
+ * wrong bytes, a digest that differs, traffic the plan does not predict. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "harness/exitcodes.h"
+#include "tests/cuda/fake_cuda.h"
+
+#define BENCH VC_BINARY_DIR "/vc-cuda-bench"
+#define FAKE "VYRE_CONFORM_LIBCUDA='" VC_FAKE_LIBCUDA "' "
+
+static char out[65536];
+
+/* Runs the tool from the source folder; its exit status, output in out. */
+static int run(const char *env, const char *args) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' %s 2>&1", VC_SOURCE_DIR, env, BENCH, args);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t len = fread(out, 1, sizeof out - 1, p);
+  out[len] = '\0';
+  int status = pclose(p);
+  assert_true(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+static void has(const char *what) {
+  if (!strstr(out, what)) fail_msg("no \"%s\" in:\n%s", what, out);
+}
+
+static void usage(void **state) {
+  (void)state;
+  assert_int_equal(run("", "--bogus"), VC_EXIT_USAGE);
+  has("usage: vc-cuda-bench");
+  assert_int_equal(run("", "--only d"), VC_EXIT_USAGE);
+  assert_int_equal(run("", "--repeat 0"), VC_EXIT_USAGE);
+  assert_int_equal(run("", "--segments"), VC_EXIT_USAGE);
+}
+
+static void no_driver(void **state) {
+  (void)state;
+  assert_int_equal(run("VYRE_CONFORM_LIBCUDA=/nonexistent/libcuda.so.1", ""),
+                   VC_EXIT_NO_BACKEND);
+  has("no CUDA driver (/nonexistent/libcuda.so.1: ");
+}
+
+/* Part a with the chain segment played: every figure, the device time
+   per segment from the plugin's events and from the raw loop's. */
+static void overhead_figures(void **state) {
+  (void)state;
+  int rc = run(FAKE FAKE_CUDA_PLAY_ENV "=chain", "--only a --segments 5 --repeat 2");
+  if (rc != VC_EXIT_OK) fail_msg("exit status %d:\n%s", rc, out);
+  has("device   Fake GPU");
+  has("5 segments of trivial work, grid 1056 x 256 threads; 2 runs of each");
+  const char *keys[] = {"a.harness_us_per_segment", "a.raw_us_per_segment", "a.ratio ",
+                        "a.harness_marginal_us", "a.raw_marginal_us", "a.marginal_ratio",
+                        "a.raw_chained_us_per_segment", "a.raw_paired_us_per_segment",
+                        "a.harness_enqueue_us", "a.raw_enqueue_us", "goal a.ratio <= 1.2: "};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) has(keys[i]);
+  has("a.harness_device_us                 250.000 us");
+  has("a.raw_device_us                     250.000 us");
+  assert_null(strstr(out, "FAILED"));
+}
+
+/* Kernels that did not run leave the wrong bytes: each part says so. */
+static void wrong_bytes_refused(void **state) {
+  (void)state;
+  assert_int_equal(run(FAKE, "--only a --segments 3 --repeat 1"), VC_EXIT_FAIL);
+  has("FAILED   part a: resident-split, 3 segments: a word of the chain's output is not the "
+      "number of segments run");
+  assert_int_equal(run(FAKE FAKE_CUDA_PLAY_ENV "=chain", "--only b --barriers 2 --repeat 1"),
+                   VC_EXIT_FAIL);
+  has("FAILED   part b: native, 3 segments: ");
+  /* a golden digest the fake cannot produce */
+  assert_int_equal(run(FAKE, "--only c --repeat 1 --large corpus/algorithms/stencil_1d_i32.vyre"),
+                   VC_EXIT_FAIL);
+  has("FAILED   part c: resident-split: output digest ");
+  has(", the program expects ");
+}
+
+/* Part c on a small program: traffic equal to the plan's (the tool fails
+   otherwise), the modes' outputs equal. */
+static void traffic_figures(void **state) {
+  (void)state;
+  int rc = run(FAKE, "--only c --large tests/native/cases/spills_3d.vyre");
+  if (rc != VC_EXIT_OK) fail_msg("exit status %d:\n%s", rc, out);
+  has("tests/native/cases/spills_3d.vyre: ");
+  has(", 3 segments, 192 invocations");
+  has("has no golden digest: the modes agree, no more");
+  const char *keys[] = {"c.host_up_gib", "c.plan_up_gib", "c.host_down_gib", "c.plan_down_gib",
+                        "c.resident_up_mib", "c.host_wall_s", "c.wall_ratio",
+                        "c.host_device_ms"};
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) has(keys[i]);
+  has("host-split moved ");
+  assert_int_equal(run(FAKE, "--only c --large /nonexistent.vyre"), VC_EXIT_FAIL);
+  has("FAILED   part c: /nonexistent.vyre");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(usage),          cmocka_unit_test(no_driver),
+      cmocka_unit_test(overhead_figures), cmocka_unit_test(wrong_bytes_refused),
+      cmocka_unit_test(traffic_figures),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
