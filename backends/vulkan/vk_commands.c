@@ -1,5 +1,8 @@
 /* The device's command buffer: opened on demand, submitted and waited for
- * by vk_flush, which also turns the batch's timestamps into device times. */
+ * by vk_flush, which also turns the batch's timestamps into device times.
+ * A wait that times out leaves the submission pending; vk_settle waits
+ * for it before the command buffer or anything it uses is touched again. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +62,7 @@ void vk_commands_destroy(vc_dev *dev) {
 
 int vk_begin(vc_dev *dev, vc_error *err) {
   if (dev->recording) return 0;
+  vk_settle(dev);
   VkCommandBufferBeginInfo bi = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
@@ -115,7 +119,7 @@ static int collect_times(vc_dev *dev, uint32_t n, vc_error *err) {
   return rc;
 }
 
-static int submit_and_wait(vc_dev *dev, vc_error *err) {
+static int submit(vc_dev *dev, vc_error *err) {
   VkResult r = vkEndCommandBuffer(dev->cmd);
   if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkEndCommandBuffer", r);
   VkSubmitInfo si = {
@@ -125,30 +129,70 @@ static int submit_and_wait(vc_dev *dev, vc_error *err) {
   };
   r = vkQueueSubmit(dev->queue, 1, &si, dev->fence);
   if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkQueueSubmit", r);
-  r = vkWaitForFences(dev->device, 1, &dev->fence, VK_TRUE, VK_FENCE_TIMEOUT_NS);
-  if (r == VK_TIMEOUT) {
-    /* The command buffer is still pending: wait for it before it is reused. */
-    vkDeviceWaitIdle(dev->device);
-    return vc_fail(err, VC_ERR_TIMEOUT,
-                   "Vulkan device %u (%s): vkWaitForFences: the submission did not complete in "
-                   "%llu s",
-                   dev->index, dev->props.deviceName, VK_FENCE_TIMEOUT_NS / 1000000000ull);
-  }
-  if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkWaitForFences", r);
   return 0;
 }
 
-int vk_flush(vc_dev *dev, vc_error *err) {
-  if (!dev->recording) return 0;
-  uint32_t n = dev->ndispatch;
-  int rc = submit_and_wait(dev, err);
-  if (!rc) rc = collect_times(dev, n, err);
+/* Names what did not finish: the one dispatch, or the batch and its last. */
+static int timed_out(vc_dev *dev, uint32_t ndispatch, uint64_t timeout_ns, bool deadline,
+                     vc_error *err) {
+  char what[192];
+  if (ndispatch == 1)
+    snprintf(what, sizeof what, "kernel %s", dev->last_label);
+  else if (ndispatch > 1)
+    snprintf(what, sizeof what, "a batch of %u dispatches (the last: kernel %s)", ndispatch,
+             dev->last_label);
+  else
+    snprintf(what, sizeof what, "a transfer");
+  return vc_fail(err, VC_ERR_TIMEOUT,
+                 "Vulkan device %u (%s): %s did not finish within %llu s%s; it may still be "
+                 "running",
+                 dev->index, dev->props.deviceName, what,
+                 (unsigned long long)(timeout_ns / 1000000000ull),
+                 deadline ? " (the deadline option)" : "");
+}
+
+/* The command buffer, its descriptors and the fence are free again. */
+static void recycle(vc_dev *dev) {
   dev->recording = false;
+  dev->pending = false;
   dev->ndispatch = 0;
   dev->ndescriptors = 0;
   dev->nprev = 0;
   vkResetFences(dev->device, 1, &dev->fence);
   vkResetCommandBuffer(dev->cmd, 0);
   vkResetDescriptorPool(dev->device, dev->dpool, 0);
+}
+
+static int flush(vc_dev *dev, uint64_t timeout_ns, bool deadline, vc_error *err) {
+  if (!dev->recording) return 0;
+  uint32_t n = dev->ndispatch;
+  int rc = submit(dev, err);
+  if (rc) {
+    recycle(dev);
+    return rc;
+  }
+  VkResult r = vkWaitForFences(dev->device, 1, &dev->fence, VK_TRUE, timeout_ns);
+  if (r == VK_TIMEOUT) {
+    dev->recording = false;
+    dev->pending = true; /* vk_settle waits for it */
+    return timed_out(dev, n, timeout_ns, deadline, err);
+  }
+  if (r != VK_SUCCESS) rc = vk_fail_call(err, dev, "vkWaitForFences", r);
+  if (!rc) rc = collect_times(dev, n, err);
+  recycle(dev);
   return rc;
+}
+
+int vk_flush(vc_dev *dev, vc_error *err) { return flush(dev, VK_FENCE_TIMEOUT_NS, false, err); }
+
+int vk_flush_deadline(vc_dev *dev, vc_error *err) {
+  return flush(dev, (uint64_t)dev->opt.deadline_s * 1000000000ull, true, err);
+}
+
+/* No limit: a native kernel's waits end at their spin limit. Its device
+   times are lost with the timed-out finish. */
+void vk_settle(vc_dev *dev) {
+  if (!dev->pending) return;
+  vkWaitForFences(dev->device, 1, &dev->fence, VK_TRUE, UINT64_MAX);
+  recycle(dev);
 }

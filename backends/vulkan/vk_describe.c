@@ -164,6 +164,20 @@ static void describe_extra(const vc_dev *dev, const vk_props *p, vc_device_info 
   extra(info, "denorm_preserve_requested", "%s", dev->denorm_preserve ? "yes" : "no");
 }
 
+/* What native kernels get on this device (docs/native.md). */
+static void describe_native(const vc_dev *dev, vc_device_info *info) {
+  const vk_options *o = &dev->opt;
+  vk_target t = vk_native_target(dev);
+  extra(info, "vulkan_memory_model", "%s", dev->vmm_available ? "yes" : "no");
+  extra(info, "native_ordering", "%s", vk_native_ordering(dev));
+  extra(info, "native_spirv", "1.%u", (t.spirv >> 8) & 0xffu);
+  extra(info, "native_wgs", "%u", o->native_wgs);
+  extra(info, "native_cap", "%u", o->ctrl.cap);
+  extra(info, "native_window", "%u", o->ctrl.window);
+  extra(info, "native_spin", "%u", o->ctrl.spin_limit);
+  extra(info, "deadline_s", "%u", o->deadline_s);
+}
+
 int vk_describe(vc_dev *dev, vc_device_info *info, vc_error *err) {
   (void)err;
   memset(info, 0, sizeof *info);
@@ -173,5 +187,6 @@ int vk_describe(vc_dev *dev, vc_device_info *info, vc_error *err) {
   describe_limits(dev, info);
   describe_float_env(dev, info);
   describe_extra(dev, &p, info);
+  describe_native(dev, info);
   return 0;
 }

@@ -1,37 +1,8 @@
 /* Opening and closing a device: instance, physical device, a compute queue,
  * the pipeline cache and the command machinery. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "backends/vulkan/vk_internal.h"
-
-typedef struct vk_options {
-  bool float_controls; /* request DenormPreserve where the device supports it */
-} vk_options;
-
-static bool option_is(const char *s, size_t n, const char *opt) {
-  return n == strlen(opt) && strncmp(s, opt, n) == 0;
-}
-
-/* options: "key=value,..."; known keys: float-controls=auto|off. */
-static int parse_options(const char *s, vk_options *o, vc_error *err) {
-  o->float_controls = true;
-  while (s && *s) {
-    const char *end = strchr(s, ',');
-    size_t n = end ? (size_t)(end - s) : strlen(s);
-    if (option_is(s, n, "float-controls=auto"))
-      o->float_controls = true;
-    else if (option_is(s, n, "float-controls=off"))
-      o->float_controls = false;
-    else if (n > 0)
-      return vc_fail(err, VC_ERR_USAGE,
-                     "Vulkan: unknown option '%.*s' (known: float-controls=auto|off)", (int)n,
-                     s);
-    s = end ? end + 1 : s + n;
-  }
-  return 0;
-}
 
 static int pick_queue_family(vc_dev *dev, vc_error *err) {
   uint32_t n = 0;
@@ -58,6 +29,9 @@ static void read_properties(vc_dev *dev, bool want_float_controls) {
   vk_props p;
   vk_props_query(dev->phys, &p);
   dev->props = p.p2.properties;
+  dev->lavapipe = p.has_driver && p.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+  dev->subgroup_size = p.subgroup.subgroupSize;
+  dev->vmm_available = vk_memory_model_query(dev->phys, &dev->vmm_ext);
   vkGetPhysicalDeviceMemoryProperties(dev->phys, &dev->mem);
   dev->max_alloc = p.maint3.maxMemoryAllocationSize;
   if (dev->max_alloc == 0) dev->max_alloc = UINT64_MAX; /* 1.0 device: not reported */
@@ -82,12 +56,23 @@ static int create_device(vc_dev *dev, vc_error *err) {
       .queueCount = 1,
       .pQueuePriorities = &priority,
   };
-  const char *ext[] = {VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME};
+  const char *ext[2];
+  uint32_t next = 0;
+  if (dev->float_controls_ext) ext[next++] = VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME;
+  if (dev->vmm_available && dev->vmm_ext) ext[next++] = VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME;
+  /* Native kernels may use the memory model: both features on where the
+     device has them. */
+  VkPhysicalDeviceVulkanMemoryModelFeatures vmm = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+      .vulkanMemoryModel = VK_TRUE,
+      .vulkanMemoryModelDeviceScope = VK_TRUE,
+  };
   VkDeviceCreateInfo dci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .pNext = dev->vmm_available ? &vmm : NULL,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &qci,
-      .enabledExtensionCount = dev->float_controls_ext ? 1u : 0u,
+      .enabledExtensionCount = next,
       .ppEnabledExtensionNames = ext,
   };
   VkResult r = vkCreateDevice(dev->phys, &dci, NULL, &dev->device);
@@ -119,11 +104,12 @@ static int open_physical(vc_dev *dev, uint32_t index, vc_error *err) {
 int vk_open(uint32_t index, const char *options, vc_dev **out, vc_error *err) {
   *out = NULL;
   vk_options opt;
-  int rc = parse_options(options, &opt, err);
+  int rc = vk_options_parse(options, &opt, err);
   if (rc) return rc;
   vc_dev *dev = calloc(1, sizeof *dev);
   if (!dev) return vc_fail(err, VC_ERR_NOMEM, "Vulkan: out of memory opening device %u", index);
   dev->index = index;
+  dev->opt = opt;
   rc = vk_glslang_acquire(err);
   if (rc) {
     free(dev);
@@ -132,6 +118,7 @@ int vk_open(uint32_t index, const char *options, vc_dev **out, vc_error *err) {
   rc = open_physical(dev, index, err);
   if (!rc) {
     read_properties(dev, opt.float_controls);
+    vk_native_caps(dev);
     rc = pick_queue_family(dev, err);
   }
   if (!rc) rc = create_device(dev, err);
@@ -147,6 +134,7 @@ int vk_open(uint32_t index, const char *options, vc_dev **out, vc_error *err) {
 void vk_close(vc_dev *dev) {
   if (!dev) return;
   if (dev->device) {
+    vk_settle(dev);
     vkDeviceWaitIdle(dev->device);
     vk_commands_destroy(dev);
     vk_staging_free(dev);

@@ -1,8 +1,10 @@
-/* The GLSL a kernel is compiled from: the shared generator's GLSL dialect,
- * plus, where the device preserves denormals on request, the request. */
+/* The GLSL a kernel is compiled from: the shared generator's GLSL dialect
+ * (segment kernels) or the native generator (native kernels), plus, where
+ * the device preserves denormals on request, the request. */
 #include <string.h>
 
 #include "backends/common/cgen.h"
+#include "backends/common/cgen_native.h"
 #include "backends/vulkan/vk_internal.h"
 
 /* GLSL has no float-controls syntax of its own: GL_EXT_spirv_intrinsics
@@ -24,15 +26,29 @@ static const char *version_line(const char *src) {
   return NULL;
 }
 
-/* Inserts the request after the #version line. */
+/* Where the request goes: after the #version line and the #extension lines
+   that follow it (a directive must precede the code); NULL without one. */
+static const char *request_place(const char *src) {
+  const char *v = version_line(src);
+  const char *p = v ? strchr(v, '\n') : NULL;
+  if (!p) return NULL;
+  p++;
+  while (strncmp(p, "#extension", 10) == 0) {
+    const char *nl = strchr(p, '\n');
+    if (!nl) return NULL;
+    p = nl + 1;
+  }
+  return p;
+}
+
+/* Inserts the request after the directives at the top. */
 static int add_float_controls(vc_strbuf *sb, const char *label, vc_error *err) {
   const char *src = vc_sb_str(sb);
-  const char *v = version_line(src);
-  const char *nl = v ? strchr(v, '\n') : NULL;
-  if (!nl)
+  const char *at = request_place(src);
+  if (!at)
     return vc_fail(err, VC_ERR_INTERNAL, "kernel %s: the generated GLSL has no #version line",
                    label);
-  size_t head = (size_t)(nl + 1 - src);
+  size_t head = (size_t)(at - src);
   vc_strbuf out;
   vc_sb_init(&out);
   vc_sb_putn(&out, src, head);
@@ -43,16 +59,21 @@ static int add_float_controls(vc_strbuf *sb, const char *label, vc_error *err) {
   return 0;
 }
 
-int vk_kernel_glsl(const vc_kernel_desc *k, bool denorm_preserve, char **glsl, vc_error *err) {
+static int generate(const vc_kernel_desc *k, const vk_target *t, vc_strbuf *sb, vc_error *err) {
+  if (k->kind != VC_KERNEL_NATIVE) return vc_cgen_kernel(k, VC_DIALECT_GLSL, sb, err);
+  vc_native_opts o;
+  vc_native_opts_default(VC_DIALECT_GLSL, &o);
+  o.vulkan_memory_model = t->memory_model;
+  return vc_cgen_native(k, &o, sb, err);
+}
+
+int vk_kernel_glsl(const vc_kernel_desc *k, const vk_target *t, char **glsl, vc_error *err) {
   *glsl = NULL;
   const char *label = k->label ? k->label : "(unnamed)";
-  if (k->kind == VC_KERNEL_NATIVE)
-    return vc_fail(err, VC_ERR_UNSUPPORTED,
-                   "kernel %s: native mode is not implemented for Vulkan yet", label);
   vc_strbuf sb;
   vc_sb_init(&sb);
-  int rc = vc_cgen_kernel(k, VC_DIALECT_GLSL, &sb, err);
-  if (!rc && denorm_preserve) rc = add_float_controls(&sb, label, err);
+  int rc = generate(k, t, &sb, err);
+  if (!rc && t->denorm_preserve) rc = add_float_controls(&sb, label, err);
   if (rc) {
     vc_sb_free(&sb);
     return rc;

@@ -15,6 +15,8 @@
 #include <vulkan/vulkan.h>
 
 #include "backends/backend.h"
+#include "backends/common/cgen_native.h"
+#include "backends/common/native_ctrl.h"
 #include "harness/strbuf.h"
 
 /* Dispatches recorded into one command buffer before it is submitted anyway
@@ -26,8 +28,28 @@
 /* Buffers one kernel may bind (the splitter's spill buffers come on top of a
    program's own); the device's descriptor limits are usually lower. */
 #define VK_MAX_BINDINGS 256u
-/* A fence wait longer than this is reported as a timeout (nanoseconds). */
+/* A fence wait outside finish longer than this is reported as a timeout
+   (nanoseconds); finish waits for the deadline option. */
 #define VK_FENCE_TIMEOUT_NS (600ull * 1000000000ull)
+#define VK_DEADLINE_DEFAULT_S 30u
+
+/* Which ordering native kernels use (the native-memory-model option). */
+typedef enum vk_vmm_choice {
+  VK_VMM_AUTO = 0, /* the Vulkan memory model where the device has it */
+  VK_VMM_OFF,      /* coherent buffers and memoryBarrierBuffer() */
+  VK_VMM_ON        /* the memory model, or native kernels are refused */
+} vk_vmm_choice;
+
+/* The device options (docs/backend-vulkan.md). */
+typedef struct vk_options {
+  bool float_controls;   /* request DenormPreserve where the device supports it */
+  uint32_t deadline_s;   /* finish gives up after this long */
+  uint32_t native_wgs;   /* physical workgroups of a native dispatch at most; 0: default */
+  vc_native_ctrl_opts ctrl;
+  bool cap_given, window_given, spin_given; /* else the device's defaults (vk_native.c) */
+  vk_vmm_choice vmm;
+  bool lavapipe_rows;    /* run native kernels lavapipe would run wrong (vk_native.c) */
+} vk_options;
 
 /* What the device says about 32-bit float behaviour (VK_KHR_shader_float_controls). */
 typedef struct vk_float_caps {
@@ -43,6 +65,7 @@ typedef struct vk_target {
   uint32_t client;        /* glslang_target_client_version_t */
   uint32_t spirv;         /* glslang_target_language_version_t */
   bool denorm_preserve;   /* add DenormPreserve 32 (SPV_KHR_float_controls) */
+  bool memory_model;      /* native kernels: the Vulkan memory model ordering */
 } vk_target;
 
 struct vc_buf {
@@ -57,8 +80,14 @@ struct vc_kern {
   VkPipeline pipeline;
   uint32_t nbuffers;
   uint64_t *buffer_bytes;   /* what the program declares for each binding */
-  uint32_t grid[3];
+  uint32_t grid[3];         /* native: the persistent dispatch, W x 1 x 1 */
   char label[128];
+  /* native kernels only: nbuffers plan buffers, then the control buffer */
+  bool native;
+  vc_buf *ctrl;             /* VC_NC_WORDS words, written before every dispatch */
+  vc_native_shape shape;
+  vc_native_ctrl_opts ctrl_opts;
+  bool ran;                 /* dispatched since compile: native_stats has words to read */
 };
 
 struct vc_dev {
@@ -76,6 +105,12 @@ struct vc_dev {
   vk_float_caps fc;
   bool float_controls_ext;  /* VK_KHR_shader_float_controls enabled (device API < 1.2) */
   bool denorm_preserve;     /* every shader requests DenormPreserve 32 */
+  vk_options opt;
+  bool lavapipe;            /* driverID VK_DRIVER_ID_MESA_LLVMPIPE */
+  uint32_t subgroup_size;   /* lavapipe: the lanes of one row (SIMD vector) */
+  bool vmm_available;       /* vulkanMemoryModel and vulkanMemoryModelDeviceScope */
+  bool vmm_ext;             /* VK_KHR_vulkan_memory_model enabled (device API < 1.2) */
+  bool native_vmm;          /* native kernels use the memory model */
 
   VkPipelineCache cache;    /* shared by every compile on this device */
   VkCommandPool pool;
@@ -85,6 +120,8 @@ struct vc_dev {
   VkQueryPool qpool;        /* VK_NULL_HANDLE without timestamps */
 
   bool recording;           /* cmd is open */
+  bool pending;             /* cmd was submitted and a wait timed out: still running */
+  char last_label[128];     /* kernel of the last dispatch recorded, for messages */
   uint32_t ndispatch;       /* dispatches recorded in cmd */
   uint32_t ndescriptors;    /* storage-buffer descriptors allocated from dpool */
   VkBuffer prev[VK_MAX_BINDINGS]; /* buffers of the last dispatch recorded in cmd */
@@ -111,6 +148,10 @@ int vk_instance_create(VkInstance *inst, uint32_t *version, vc_error *err);
 int vk_physical_devices(VkInstance inst, VkPhysicalDevice **devs, uint32_t *count, vc_error *err);
 int vk_device_count(uint32_t *count, vc_error *err);
 
+/* vk_options.c: "key=value,..." into o (defaults first); VC_ERR_USAGE names
+   a bad pair and lists the known keys. */
+int vk_options_parse(const char *s, vk_options *o, vc_error *err);
+
 /* vk_device.c */
 int vk_open(uint32_t index, const char *options, vc_dev **out, vc_error *err);
 void vk_close(vc_dev *dev);
@@ -127,6 +168,9 @@ typedef struct vk_props {
 } vk_props;
 bool vk_device_has_extension(VkPhysicalDevice pd, const char *name);
 void vk_props_query(VkPhysicalDevice pd, vk_props *p);
+/* vulkanMemoryModel and vulkanMemoryModelDeviceScope, from Vulkan 1.2 or
+   VK_KHR_vulkan_memory_model; *ext: the extension must be enabled. */
+bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext);
 
 /* vk_describe.c */
 int vk_describe(vc_dev *dev, vc_device_info *info, vc_error *err);
@@ -139,9 +183,10 @@ void vk_glslang_release(void);
 int vk_glslang_hold_offline(vc_error *err); /* held until the plugin is unloaded */
 int vk_glsl_to_spirv(const char *glsl, const vk_target *t, const char *label, uint32_t **words,
                      size_t *nwords, char **log, vc_error *err);
-/* GLSL of kernel k for target t: the shared generator's output, plus the
-   float-controls request when t asks for it. */
-int vk_kernel_glsl(const vc_kernel_desc *k, bool denorm_preserve, char **glsl, vc_error *err);
+/* GLSL of kernel k for target t: the shared generator's output (native
+   kernels: the native generator, with the memory model when t asks for
+   it), plus the float-controls request when t asks for it. */
+int vk_kernel_glsl(const vc_kernel_desc *k, const vk_target *t, char **glsl, vc_error *err);
 int vk_target_parse(const char *name, vk_target *t, vc_error *err);
 int vk_compile_offline(const vc_kernel_desc *k, const char *target, void **binary, size_t *size,
                        char **log, vc_error *err);
@@ -149,6 +194,22 @@ int vk_compile_offline(const vc_kernel_desc *k, const char *target, void **binar
 /* vk_limits.c: device limits checked before anything is compiled or dispatched. */
 int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *label,
                             vc_error *err);
+
+/* vk_limits.c, native kernels: the workgroup, the plan buffers plus the
+   control buffer, every shared array of the program. */
+int vk_check_native_limits(const vc_dev *dev, const vc_kernel_desc *k, const char *label,
+                           vc_error *err);
+
+/* vk_native.c: native kernels (docs/native.md). */
+void vk_native_caps(vc_dev *dev);              /* at open: ordering and defaults */
+vk_target vk_native_target(const vc_dev *dev); /* what native kernels compile for */
+const char *vk_native_ordering(const vc_dev *dev);
+/* Refuses (VC_ERR_UNSUPPORTED) a native kernel the device cannot run right. */
+int vk_native_check(const vc_dev *dev, const vc_kernel_desc *k, const char *label, vc_error *err);
+int vk_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc_error *err);
+/* Records the control words' reset before the dispatch. */
+void vk_native_record_reset(vc_dev *dev, vc_kern *kern);
+int vk_native_stats(vc_dev *dev, vc_kern *kern, vc_native_stats *stats, vc_error *err);
 
 /* vk_kernel.c */
 int vk_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err);
@@ -172,6 +233,12 @@ int vk_zero(vc_dev *dev, vc_buf *buf, vc_error *err);
 /* vk_commands.c: the device's command buffer. */
 int vk_begin(vc_dev *dev, vc_error *err);    /* opens cmd if it is not open */
 int vk_flush(vc_dev *dev, vc_error *err);    /* submits cmd, waits, collects timestamps */
+/* The same, giving up at the deadline option; a wait that gives up (here
+   or in vk_flush) is VC_ERR_TIMEOUT and leaves the work pending. */
+int vk_flush_deadline(vc_dev *dev, vc_error *err);
+/* Waits, without a limit, for work left pending by a timed-out wait, so
+   that nothing it uses is reused or freed under it. */
+void vk_settle(vc_dev *dev);
 int vk_commands_create(vc_dev *dev, vc_error *err);
 void vk_commands_destroy(vc_dev *dev);
 

@@ -1,6 +1,7 @@
 /* Kernels: generated GLSL, SPIR-V from glslang, and a compute pipeline with
- * one storage buffer per kernel buffer (binding k), built through the
- * device's pipeline cache. */
+ * one storage buffer per kernel buffer (binding k; native kernels: the plan
+ * buffers, then the control buffer), built through the device's pipeline
+ * cache. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,11 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int vk_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
-  return vk_kernel_glsl(k, dev ? dev->denorm_preserve : false, source, err);
-}
-
-/* SPIR-V 1.3 for Vulkan 1.1 devices and newer; 1.0 devices get SPIR-V 1.0. */
-static vk_target device_target(const vc_dev *dev) {
-  vk_target t = {GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, dev->denorm_preserve};
+/* SPIR-V 1.3 for Vulkan 1.1 devices and newer; 1.0 devices get SPIR-V 1.0.
+   Native kernels: what the ordering needs (vk_native.c). */
+static vk_target device_target(const vc_dev *dev, const vc_kernel_desc *k) {
+  if (k->kind == VC_KERNEL_NATIVE) return vk_native_target(dev);
+  vk_target t = {GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, dev->denorm_preserve, false};
   if (dev->props.apiVersion < VK_API_VERSION_1_1) {
     t.client = GLSLANG_TARGET_VULKAN_1_0;
     t.spirv = GLSLANG_TARGET_SPV_1_0;
@@ -30,10 +29,22 @@ static vk_target device_target(const vc_dev *dev) {
   return t;
 }
 
+/* Without a device: the portable ordering, no float-controls request. */
+int vk_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
+  vk_target t = {0};
+  if (dev) t = device_target(dev, k);
+  return vk_kernel_glsl(k, &t, source, err);
+}
+
+/* Bindings the kernel's layout has: its buffers, and a native kernel's
+   control buffer. */
+static uint32_t nbindings(const vc_kern *kern) { return kern->nbuffers + (kern->native ? 1u : 0u); }
+
 static int make_layout(vc_dev *dev, vc_kern *kern, vc_error *err) {
-  VkDescriptorSetLayoutBinding *b = calloc(kern->nbuffers ? kern->nbuffers : 1, sizeof *b);
-  if (!b) return vc_fail(err, VC_ERR_NOMEM, "Vulkan: out of memory for %u bindings", kern->nbuffers);
-  for (uint32_t i = 0; i < kern->nbuffers; i++) {
+  uint32_t n = nbindings(kern);
+  VkDescriptorSetLayoutBinding *b = calloc(n ? n : 1, sizeof *b);
+  if (!b) return vc_fail(err, VC_ERR_NOMEM, "Vulkan: out of memory for %u bindings", n);
+  for (uint32_t i = 0; i < n; i++) {
     b[i].binding = i;
     b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     b[i].descriptorCount = 1;
@@ -41,7 +52,7 @@ static int make_layout(vc_dev *dev, vc_kern *kern, vc_error *err) {
   }
   VkDescriptorSetLayoutCreateInfo sci = {
       .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-      .bindingCount = kern->nbuffers,
+      .bindingCount = n,
       .pBindings = b,
   };
   VkResult r = vkCreateDescriptorSetLayout(dev->device, &sci, NULL, &kern->set_layout);
@@ -84,19 +95,23 @@ static int make_pipeline(vc_dev *dev, vc_kern *kern, const uint32_t *words, size
   return 0;
 }
 
+/* The kernel's buffer table: the segment program's, or the native plan's. */
 static int new_kernel(const vc_kernel_desc *k, const char *label, vc_kern **out, vc_error *err) {
-  const vc_program *p = k->prog;
+  bool native = k->kind == VC_KERNEL_NATIVE;
+  const vc_buffer *table = native ? k->native->buffers : k->prog->buffers;
+  uint32_t n = native ? k->native->nbuffers : k->prog->nbuffers;
   vc_kern *kern = calloc(1, sizeof *kern);
-  uint64_t *bytes = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *bytes);
+  uint64_t *bytes = calloc(n ? n : 1, sizeof *bytes);
   if (!kern || !bytes) {
     free(kern);
     free(bytes);
     return vc_fail(err, VC_ERR_NOMEM, "Vulkan: out of memory for kernel %s", label);
   }
-  for (uint32_t i = 0; i < p->nbuffers; i++) bytes[i] = vc_buffer_bytes(&p->buffers[i]);
+  for (uint32_t i = 0; i < n; i++) bytes[i] = vc_buffer_bytes(&table[i]);
   kern->buffer_bytes = bytes;
-  kern->nbuffers = p->nbuffers;
-  memcpy(kern->grid, p->grid, sizeof kern->grid);
+  kern->nbuffers = n;
+  kern->native = native;
+  memcpy(kern->grid, k->prog->grid, sizeof kern->grid);
   snprintf(kern->label, sizeof kern->label, "%s", label);
   *out = kern;
   return 0;
@@ -105,9 +120,9 @@ static int new_kernel(const vc_kernel_desc *k, const char *label, vc_kern **out,
 /* GLSL to pipeline; the kernel's handles are filled as they are made. */
 static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log, vc_error *err) {
   char *glsl;
-  int rc = vk_kernel_glsl(k, dev->denorm_preserve, &glsl, err);
+  vk_target t = device_target(dev, k);
+  int rc = vk_kernel_glsl(k, &t, &glsl, err);
   if (rc) return rc;
-  vk_target t = device_target(dev);
   uint32_t *words = NULL;
   size_t nwords = 0;
   rc = vk_glsl_to_spirv(glsl, &t, kern->label, &words, &nwords, log, err); /* names the kernel */
@@ -127,16 +142,21 @@ int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_i
     info->log = NULL;
   }
   const char *label = k->label ? k->label : "(unnamed)";
-  if (k->kind == VC_KERNEL_NATIVE)
-    return vc_fail(err, VC_ERR_UNSUPPORTED,
-                   "kernel %s: native mode is not implemented for Vulkan yet", label);
-  int rc = vk_check_program_limits(dev, k->prog, label, err);
+  bool native = k->kind == VC_KERNEL_NATIVE;
+  if (native && !k->native)
+    return vc_fail(err, VC_ERR_USAGE, "Vulkan device %u: kernel %s: native without a description",
+                   dev->index, label);
+  int rc = native ? vk_native_check(dev, k, label, err) : 0;
+  if (!rc)
+    rc = native ? vk_check_native_limits(dev, k, label, err)
+                : vk_check_program_limits(dev, k->prog, label, err);
   vc_kern *kern = NULL;
   if (!rc) rc = new_kernel(k, label, &kern, err);
   if (rc) return rc;
   uint64_t t0 = now_ns();
   char *log = NULL;
   rc = build(dev, k, kern, &log, err);
+  if (!rc && native) rc = vk_native_setup(dev, k, kern, err);
   uint64_t t1 = now_ns();
   if (rc) {
     free(log);
@@ -158,6 +178,8 @@ void vk_free_kernel(vc_dev *dev, vc_kern *kern) {
   /* Recorded dispatches may still use the pipeline: run them first. */
   vc_error ignored;
   if (dev->recording) vk_flush(dev, &ignored);
+  vk_settle(dev);
+  if (kern->ctrl) vk_free_buffer(dev, kern->ctrl);
   if (kern->pipeline) vkDestroyPipeline(dev->device, kern->pipeline, NULL);
   if (kern->layout) vkDestroyPipelineLayout(dev->device, kern->layout, NULL);
   if (kern->set_layout) vkDestroyDescriptorSetLayout(dev->device, kern->set_layout, NULL);

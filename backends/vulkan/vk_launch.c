@@ -1,5 +1,7 @@
 /* launch records one dispatch into the open command buffer (no submit);
- * finish submits and returns one device time per dispatch. */
+ * finish submits, waits until the deadline and returns one device time per
+ * dispatch. */
+#include <stdio.h>
 #include <string.h>
 
 #include "backends/vulkan/vk_internal.h"
@@ -33,6 +35,7 @@ static int reserve_batch(vc_dev *dev, uint32_t ndesc, vc_error *err) {
   return vk_begin(dev, err);
 }
 
+/* Binding k is bufs[k]; a native kernel's control buffer follows them. */
 static int bind_buffers(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
                         vc_error *err) {
   VkDescriptorSetAllocateInfo ai = {
@@ -44,12 +47,16 @@ static int bind_buffers(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_
   VkDescriptorSet set;
   VkResult r = vkAllocateDescriptorSets(dev->device, &ai, &set);
   if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkAllocateDescriptorSets", r);
-  dev->ndescriptors += nbufs;
+  uint32_t n = nbufs + (kern->native ? 1u : 0u);
+  dev->ndescriptors += n;
   VkDescriptorBufferInfo info[VK_MAX_BINDINGS];
   VkWriteDescriptorSet w[VK_MAX_BINDINGS];
-  for (uint32_t i = 0; i < nbufs; i++) {
+  for (uint32_t i = 0; i < n; i++) {
     /* The declared size, which compile checked against maxStorageBufferRange. */
-    info[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, kern->buffer_bytes[i]};
+    if (i < nbufs)
+      info[i] = (VkDescriptorBufferInfo){bufs[i]->buffer, 0, kern->buffer_bytes[i]};
+    else
+      info[i] = (VkDescriptorBufferInfo){kern->ctrl->buffer, 0, VK_WHOLE_SIZE};
     w[i] = (VkWriteDescriptorSet){
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
         .dstSet = set,
@@ -59,7 +66,7 @@ static int bind_buffers(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_
         .pBufferInfo = &info[i],
     };
   }
-  if (nbufs) vkUpdateDescriptorSets(dev->device, nbufs, w, 0, NULL);
+  if (n) vkUpdateDescriptorSets(dev->device, n, w, 0, NULL);
   vkCmdBindDescriptorSets(dev->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kern->layout, 0, 1, &set, 0,
                           NULL);
   return 0;
@@ -86,9 +93,10 @@ static void barrier_after_previous(vc_dev *dev) {
 
 int vk_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs, vc_error *err) {
   int rc = check_bindings(dev, kern, bufs, nbufs, err);
-  if (!rc) rc = reserve_batch(dev, nbufs, err);
+  if (!rc) rc = reserve_batch(dev, nbufs + (kern->native ? 1u : 0u), err);
   if (rc) return rc;
   if (dev->ndispatch > 0) barrier_after_previous(dev);
+  if (kern->native) vk_native_record_reset(dev, kern);
   vkCmdBindPipeline(dev->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kern->pipeline);
   rc = bind_buffers(dev, kern, bufs, nbufs, err);
   if (rc) return vc_fail_wrap(err, "launch of kernel %s", kern->label);
@@ -102,13 +110,15 @@ int vk_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs, v
     vkCmdWriteTimestamp(dev->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, dev->qpool, q + 1);
   for (uint32_t i = 0; i < nbufs; i++) dev->prev[i] = bufs[i]->buffer;
   dev->nprev = nbufs;
+  if (kern->native) dev->prev[dev->nprev++] = kern->ctrl->buffer;
   dev->ndispatch++;
+  snprintf(dev->last_label, sizeof dev->last_label, "%s", kern->label);
   return 0;
 }
 
 int vk_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count, vc_error *err) {
   *count = 0;
-  int rc = vk_flush(dev, err);
+  int rc = vk_flush_deadline(dev, err);
   uint32_t n = dev->ntimes < cap ? dev->ntimes : cap;
   if (!rc && device_ns && n) memcpy(device_ns, dev->times, n * sizeof *device_ns);
   if (!rc) *count = device_ns ? n : 0;

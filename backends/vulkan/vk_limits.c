@@ -1,5 +1,6 @@
 /* Device limits a kernel must fit, checked before the driver sees it: past a
- * limit Vulkan's behaviour is undefined, so it is refused with both figures. */
+ * limit Vulkan's behaviour is undefined, so it is refused with both figures.
+ * Native kernels bind the plan's buffers and a control buffer. */
 #include <stdio.h>
 
 #include "backends/vulkan/vk_internal.h"
@@ -14,21 +15,16 @@ static int over(vc_error *err, const vc_dev *dev, const char *label, const char 
                  limit, (unsigned long long)max);
 }
 
-static int check_shape(const vc_dev *dev, const vc_program *p, const char *label, vc_error *err) {
+static int check_workgroup(const vc_dev *dev, const vc_program *p, const char *label,
+                           vc_error *err) {
   const VkPhysicalDeviceLimits *l = &dev->props.limits;
   char what[64];
-  for (int a = 0; a < 3; a++) {
+  for (int a = 0; a < 3; a++)
     if (p->workgroup[a] > l->maxComputeWorkGroupSize[a]) {
       snprintf(what, sizeof what, "workgroup size %c", axis_name[a]);
       return over(err, dev, label, what, p->workgroup[a], "maxComputeWorkGroupSize",
                   l->maxComputeWorkGroupSize[a]);
     }
-    if (p->grid[a] > l->maxComputeWorkGroupCount[a]) {
-      snprintf(what, sizeof what, "grid %c", axis_name[a]);
-      return over(err, dev, label, what, p->grid[a], "maxComputeWorkGroupCount",
-                  l->maxComputeWorkGroupCount[a]);
-    }
-  }
   uint64_t inv = vc_program_workgroup_size(p);
   if (inv > l->maxComputeWorkGroupInvocations)
     return over(err, dev, label, "workgroup invocations", inv, "maxComputeWorkGroupInvocations",
@@ -36,35 +32,72 @@ static int check_shape(const vc_dev *dev, const vc_program *p, const char *label
   return 0;
 }
 
-int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *label,
-                            vc_error *err) {
+static int check_grid(const vc_dev *dev, const vc_program *p, const char *label, vc_error *err) {
   const VkPhysicalDeviceLimits *l = &dev->props.limits;
-  int rc = check_shape(dev, p, label, err);
-  if (rc) return rc;
-  uint64_t shared = 0;
-  for (uint32_t i = 0; i < p->nshared; i++) shared += (uint64_t)p->shared[i].count * 4u;
-  if (shared > l->maxComputeSharedMemorySize)
-    return over(err, dev, label, "shared memory (bytes)", shared, "maxComputeSharedMemorySize",
-                l->maxComputeSharedMemorySize);
-  if (p->nbuffers > VK_MAX_BINDINGS)
+  char what[64];
+  for (int a = 0; a < 3; a++)
+    if (p->grid[a] > l->maxComputeWorkGroupCount[a]) {
+      snprintf(what, sizeof what, "grid %c", axis_name[a]);
+      return over(err, dev, label, what, p->grid[a], "maxComputeWorkGroupCount",
+                  l->maxComputeWorkGroupCount[a]);
+    }
+  return 0;
+}
+
+static int check_shared(const vc_dev *dev, const vc_shared *sh, uint32_t n, uint64_t extra,
+                        const char *label, vc_error *err) {
+  uint64_t bytes = extra;
+  for (uint32_t i = 0; i < n; i++) bytes += (uint64_t)sh[i].count * 4u;
+  uint64_t max = dev->props.limits.maxComputeSharedMemorySize;
+  if (bytes > max)
+    return over(err, dev, label, "shared memory (bytes)", bytes, "maxComputeSharedMemorySize", max);
+  return 0;
+}
+
+/* n buffers from table, bound with `bindings` bindings in all. */
+static int check_buffers(const vc_dev *dev, const vc_buffer *table, uint32_t n, uint32_t bindings,
+                         const char *label, vc_error *err) {
+  const VkPhysicalDeviceLimits *l = &dev->props.limits;
+  if (bindings > VK_MAX_BINDINGS)
     return vc_fail(err, VC_ERR_LIMIT,
                    "Vulkan device %u (%s): kernel %s: the number of buffers is %u, above the "
                    "plugin's limit of %u bindings per kernel",
-                   dev->index, dev->props.deviceName, label, p->nbuffers, VK_MAX_BINDINGS);
-  if (p->nbuffers > l->maxPerStageDescriptorStorageBuffers)
-    return over(err, dev, label, "the number of buffers", p->nbuffers,
+                   dev->index, dev->props.deviceName, label, bindings, VK_MAX_BINDINGS);
+  if (bindings > l->maxPerStageDescriptorStorageBuffers)
+    return over(err, dev, label, "the number of buffers", bindings,
                 "maxPerStageDescriptorStorageBuffers", l->maxPerStageDescriptorStorageBuffers);
-  if (p->nbuffers > l->maxDescriptorSetStorageBuffers)
-    return over(err, dev, label, "the number of buffers", p->nbuffers,
+  if (bindings > l->maxDescriptorSetStorageBuffers)
+    return over(err, dev, label, "the number of buffers", bindings,
                 "maxDescriptorSetStorageBuffers", l->maxDescriptorSetStorageBuffers);
-  for (uint32_t i = 0; i < p->nbuffers; i++) {
-    uint64_t bytes = vc_buffer_bytes(&p->buffers[i]);
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t bytes = vc_buffer_bytes(&table[i]);
     if (bytes > l->maxStorageBufferRange) {
       char what[160];
-      snprintf(what, sizeof what, "buffer '%s' (bytes)", p->buffers[i].name);
+      snprintf(what, sizeof what, "buffer '%s' (bytes)", table[i].name);
       return over(err, dev, label, what, bytes, "maxStorageBufferRange",
                   l->maxStorageBufferRange);
     }
   }
   return 0;
+}
+
+int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *label,
+                            vc_error *err) {
+  int rc = check_workgroup(dev, p, label, err);
+  if (!rc) rc = check_grid(dev, p, label, err);
+  if (!rc) rc = check_shared(dev, p->shared, p->nshared, 0, label, err);
+  if (!rc) rc = check_buffers(dev, p->buffers, p->nbuffers, p->nbuffers, label, err);
+  return rc;
+}
+
+/* The program's grid is virtual (the dispatch is one-dimensional and capped
+   by vk_native.c); the kernel declares every shared array of the program
+   plus three words of its own, and binds the control buffer too. */
+int vk_check_native_limits(const vc_dev *dev, const vc_kernel_desc *k, const char *label,
+                           vc_error *err) {
+  const vc_native_desc *d = k->native;
+  int rc = check_workgroup(dev, k->prog, label, err);
+  if (!rc) rc = check_shared(dev, d->shared, d->nshared, 3 * 4, label, err);
+  if (!rc) rc = check_buffers(dev, d->buffers, d->nbuffers, d->nbuffers + 1, label, err);
+  return rc;
 }

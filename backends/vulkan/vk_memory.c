@@ -95,6 +95,7 @@ void vk_free_buffer(vc_dev *dev, vc_buf *buf) {
   /* Recorded work may still name the buffer: run it first. */
   vc_error ignored;
   if (dev->recording) vk_flush(dev, &ignored);
+  vk_settle(dev);
   vkDestroyBuffer(dev->device, buf->buffer, NULL);
   vkFreeMemory(dev->device, buf->memory, NULL);
   free(buf);

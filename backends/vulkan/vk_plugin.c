@@ -1,13 +1,6 @@
 /* The plugin's entry point: the vc_backend table of backends/backend.h. */
 #include "backends/vulkan/vk_internal.h"
 
-static int native_stats(vc_dev *dev, vc_kern *kern, vc_native_stats *stats, vc_error *err) {
-  (void)kern;
-  (void)stats;
-  return vc_fail(err, VC_ERR_UNSUPPORTED,
-                 "Vulkan device %u: native mode is not implemented for Vulkan yet", dev->index);
-}
-
 static const vc_backend vulkan_backend = {
     .abi_version = VC_BACKEND_ABI_VERSION,
     .struct_size = sizeof(vc_backend),
@@ -27,7 +20,7 @@ static const vc_backend vulkan_backend = {
     .zero = vk_zero,
     .launch = vk_launch,
     .finish = vk_finish,
-    .native_stats = native_stats,
+    .native_stats = vk_native_stats,
 };
 
 __attribute__((visibility("default"))) const vc_backend *vyre_conform_backend(void);

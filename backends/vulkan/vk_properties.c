@@ -1,5 +1,5 @@
-/* Extended physical-device properties: one pNext chain, built from what the
- * device's API version and extensions allow. */
+/* Extended physical-device properties (one pNext chain, built from what the
+ * device's API version and extensions allow) and the memory-model features. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,4 +50,21 @@ void vk_props_query(VkPhysicalDevice pd, vk_props *p) {
   if (p->has_driver) chain(&tail, &p->driver, &p->driver.pNext);
   if (p->has_fc) chain(&tail, &p->fc, &p->fc.pNext);
   vkGetPhysicalDeviceProperties2(pd, &p->p2);
+}
+
+bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext) {
+  VkPhysicalDeviceProperties base;
+  vkGetPhysicalDeviceProperties(pd, &base);
+  *ext = false;
+  if (base.apiVersion < VK_API_VERSION_1_1) return false;
+  if (base.apiVersion < VK_API_VERSION_1_2) {
+    if (!vk_device_has_extension(pd, VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME)) return false;
+    *ext = true;
+  }
+  VkPhysicalDeviceVulkanMemoryModelFeatures m = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES};
+  VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                 .pNext = &m};
+  vkGetPhysicalDeviceFeatures2(pd, &f);
+  return m.vulkanMemoryModel && m.vulkanMemoryModelDeviceScope;
 }

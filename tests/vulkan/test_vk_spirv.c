@@ -1,7 +1,9 @@
 /* The SPIR-V of every test program, compiled without a device, passes
  * spirv-val silently; every float add, sub, mul and div carries
  * NoContraction (the GLSL's `precise`); the float-controls variant declares
- * DenormPreserve 32. */
+ * DenormPreserve 32. Likewise the native kernels of the native cases in
+ * both orderings (the Vulkan memory model with SPIR-V 1.3 and its
+ * extension, and with SPIR-V 1.5 where it is core). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "tests/native/native_util.h"
 #include "tests/vulkan/vk_test_util.h"
 
 static vc_plugin plugin;
@@ -91,22 +94,19 @@ static bool uses_float_arith(const vc_program *p) {
   return false;
 }
 
-static void check_program(const char *name) {
-  vc_program *p = vkt_parse(name);
-  if (!p) fail_msg("%s does not parse", name);
-  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = name};
-  static const struct {
-    const char *target, *env;
-  } targets[] = {{"vulkan1.1", "vulkan1.1"},
-                 {"spirv1.3", "spv1.3"},
-                 {"vulkan1.1+denorm-preserve", "vulkan1.1"},
-                 {"vulkan1.2+denorm-preserve", "vulkan1.2"}};
-  for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+typedef struct target {
+  const char *target, *env;
+} target;
+
+/* Compiles k for each target and holds the SPIR-V to the rules above. */
+static void check_kernel(const vc_kernel_desc *k, const target *targets, size_t ntargets) {
+  const char *name = k->label;
+  for (size_t t = 0; t < ntargets; t++) {
     void *bin = NULL;
     size_t size = 0;
     char *log = NULL;
     vc_error e;
-    int rc = plugin.ops->compile_offline(&k, targets[t].target, &bin, &size, &log, &e);
+    int rc = plugin.ops->compile_offline(k, targets[t].target, &bin, &size, &log, &e);
     if (rc) fail_msg("%s for %s: %s", name, targets[t].target, e.msg);
     free(log);
     assert_true(size % 4 == 0 && size > 20);
@@ -119,12 +119,38 @@ static void check_program(const char *name) {
     assert_int_equal(f.denorm_preserve, strstr(targets[t].target, "+denorm-preserve") != NULL);
     free(bin);
   }
-  vc_program_free(p);
 }
 
 static void all_programs(void **state) {
   (void)state;
-  for (unsigned i = 0; i < vkt_program_count; i++) check_program(vkt_program_names[i]);
+  static const target targets[] = {{"vulkan1.1", "vulkan1.1"},
+                                   {"spirv1.3", "spv1.3"},
+                                   {"vulkan1.1+denorm-preserve", "vulkan1.1"},
+                                   {"vulkan1.2+denorm-preserve", "vulkan1.2"}};
+  for (unsigned i = 0; i < vkt_program_count; i++) {
+    const char *name = vkt_program_names[i];
+    vc_program *p = vkt_parse(name);
+    if (!p) fail_msg("%s does not parse", name);
+    vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = name};
+    check_kernel(&k, targets, sizeof targets / sizeof targets[0]);
+    vc_program_free(p);
+  }
+}
+
+static void check_native(native_case *c, void *ctx) {
+  (void)ctx;
+  static const target targets[] = {{"vulkan1.1", "vulkan1.1"},
+                                    {"vulkan1.1+memory-model", "vulkan1.1"},
+                                    {"vulkan1.2+memory-model", "vulkan1.2"},
+                                    {"vulkan1.2+memory-model+denorm-preserve", "vulkan1.2"}};
+  c->kd.label = c->prog->name;
+  check_kernel(&c->kd, targets, sizeof targets / sizeof targets[0]);
+}
+
+static void native_kernels(void **state) {
+  (void)state;
+  vkt_native_each(VC_SOURCE_DIR "/tests/native/cases", 9, check_native, NULL);
+  vkt_native_each(VC_SOURCE_DIR "/tests/vulkan/native", 5, check_native, NULL);
 }
 
 /* The NoContraction check is not vacuous: f32_contract has float arithmetic. */
@@ -150,6 +176,7 @@ static void contraction_program_has_float_ops(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(all_programs),
+      cmocka_unit_test(native_kernels),
       cmocka_unit_test(contraction_program_has_float_ops),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,5 +1,6 @@
 /* The Vulkan plugin's parts, without a device: driver-version decoding,
- * offline targets, glslang errors, the float-controls request. */
+ * offline targets, options, glslang errors, the float-controls request,
+ * native kernels' GLSL and SPIR-V in both orderings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "backends/vulkan/vk_internal.h"
 #include "harness/diag.h"
 #include "harness/parse.h"
+#include "tests/native/native_util.h"
 
 #define NVIDIA 0x10DEu
 
@@ -46,7 +48,58 @@ static void targets(void **state) {
   assert_int_equal(vk_target_parse("vulkan9", &t, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "unknown offline target 'vulkan9'"));
   assert_int_equal(vk_target_parse("+denorm-preserve", &t, &e), VC_ERR_USAGE);
-  assert_int_equal(vk_target_parse(NULL, &t, &e), VC_ERR_USAGE);
+  /* NULL: the plugin's default, vulkan1.1 */
+  assert_int_equal(vk_target_parse(NULL, &t, &e), 0);
+  assert_memory_equal(&t, &s, sizeof t);
+  /* options in either order */
+  assert_int_equal(vk_target_parse("vulkan1.2+memory-model", &t, &e), 0);
+  assert_true(t.memory_model);
+  assert_false(t.denorm_preserve);
+  assert_int_equal(vk_target_parse("spirv1.5+denorm-preserve+memory-model", &s, &e), 0);
+  assert_true(s.memory_model && s.denorm_preserve);
+  assert_int_equal(s.spirv, t.spirv);
+  assert_int_equal(vk_target_parse("vulkan1.2+memory", &t, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "'vulkan1.2+memory'"));
+  assert_int_equal(vk_target_parse("vulkan1.2+memory-model+", &t, &e), VC_ERR_USAGE);
+}
+
+static void options(void **state) {
+  (void)state;
+  vk_options o;
+  vc_error e;
+  assert_int_equal(vk_options_parse(NULL, &o, &e), 0);
+  assert_true(o.float_controls);
+  assert_int_equal(o.deadline_s, VK_DEADLINE_DEFAULT_S);
+  assert_false(o.cap_given || o.window_given || o.spin_given);
+  assert_int_equal(o.vmm, VK_VMM_AUTO);
+  assert_int_equal(vk_options_parse("float-controls=off,,deadline=7,native-wgs=3,native-cap=0,"
+                                    "native-window=9,native-spin=4294967295,native-phantoms=2,"
+                                    "native-memory-model=off",
+                                    &o, &e),
+                   0);
+  assert_false(o.float_controls);
+  assert_int_equal(o.deadline_s, 7);
+  assert_int_equal(o.native_wgs, 3);
+  assert_true(o.cap_given && o.window_given && o.spin_given);
+  assert_int_equal(o.ctrl.cap, 0);
+  assert_int_equal(o.ctrl.window, 9);
+  assert_int_equal(o.ctrl.spin_limit, 4294967295u);
+  assert_int_equal(o.ctrl.phantoms, 2);
+  assert_int_equal(o.vmm, VK_VMM_OFF);
+  assert_int_equal(vk_options_parse("native-memory-model=on", &o, &e), 0);
+  assert_int_equal(o.vmm, VK_VMM_ON);
+  static const char *const bad[] = {"deadline=0", "deadline=86401", "native-cap=-1",
+                                    "native-spin=4294967296", "native-window=", "native-wgs=1x",
+                                    "native-memory-model=yes", "float-controls=on"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    assert_int_equal(vk_options_parse(bad[i], &o, &e), VC_ERR_USAGE);
+    char want[64];
+    snprintf(want, sizeof want, "bad option '%s'", bad[i]);
+    if (!strstr(e.msg, want)) fail_msg("%s: %s", bad[i], e.msg);
+  }
+  assert_int_equal(vk_options_parse("deadline=5,native-bogus=1", &o, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "unknown option 'native-bogus=1'"));
+  assert_non_null(strstr(e.msg, "native-memory-model=auto|off|on"));
 }
 
 /* A glslang error names the kernel and carries glslang's log. */
@@ -104,7 +157,8 @@ static void float_controls(void **state) {
   vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "fc"};
   char *glsl;
   vc_error e;
-  assert_int_equal(vk_kernel_glsl(&k, true, &glsl, &e), 0);
+  vk_target t = {.denorm_preserve = true};
+  assert_int_equal(vk_kernel_glsl(&k, &t, &glsl, &e), 0);
   const char *v = strstr(glsl, "#version 450\n");
   const char *x = strstr(glsl, "#extension GL_EXT_spirv_intrinsics : require\n");
   assert_non_null(v);
@@ -121,17 +175,81 @@ static void float_controls(void **state) {
   assert_false(has_denorm_preserve(bin, size / 4));
   free(bin);
   free(log);
-  k.kind = VC_KERNEL_NATIVE;
-  assert_int_equal(vk_compile_offline(&k, "vulkan1.1", &bin, &size, &log, &e), VC_ERR_UNSUPPORTED);
   vc_program_free(p);
+}
+
+/* The module's OpMemoryModel memory model operand (1 GLSL450, 3 Vulkan),
+   and whether it declares the VulkanMemoryModelDeviceScope capability. */
+static uint32_t memory_model(const uint32_t *w, size_t n, bool *device_scope) {
+  uint32_t model = 0;
+  *device_scope = false;
+  for (size_t i = 5; i < n;) {
+    uint32_t len = w[i] >> 16, op = w[i] & 0xffffu;
+    if (len == 0) break;
+    if (op == 17 /* OpCapability */ && w[i + 1] == 5346) *device_scope = true;
+    if (op == 14 /* OpMemoryModel */) model = w[i + 2];
+    i += len;
+  }
+  return model;
+}
+
+static const char barrier_text[] =
+    "(program nb (workgroup 4) (grid 3) (buffer a u32 12 read_write) (buffer b u32 12 write)\n"
+    "  (entry (let g (global_id x)) (store a g (add g 1u)) (barrier grid)\n"
+    "         (store b g (load a (rem (add g 4u) 12u)))))\n";
+
+/* Native kernels: the memory model ordering exactly where the target asks
+   for it, as the Vulkan memory model in the SPIR-V (with the device-scope
+   capability), and the float-controls request after the directives. */
+static void native_kernels(void **state) {
+  (void)state;
+  native_case c;
+  native_case_text(&c, "nb.vyre", barrier_text);
+  static const struct {
+    const char *target;
+    bool vmm, denorm;
+  } cases[] = {{"vulkan1.1", false, false},
+               {"vulkan1.2+denorm-preserve", false, true},
+               {"vulkan1.1+memory-model", true, false},
+               {"vulkan1.2+memory-model+denorm-preserve", true, true}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    vk_target t;
+    vc_error e;
+    assert_int_equal(vk_target_parse(cases[i].target, &t, &e), 0);
+    char *glsl;
+    assert_int_equal(vk_kernel_glsl(&c.kd, &t, &glsl, &e), 0);
+    assert_int_equal(strstr(glsl, "GL_KHR_memory_scope_semantics") != NULL, cases[i].vmm);
+    const char *req = strstr(glsl, "spirv_execution_mode(");
+    assert_int_equal(req != NULL, cases[i].denorm);
+    if (req) { /* after every directive */
+      const char *ext = strstr(glsl, "#extension");
+      for (const char *x = ext; x; x = strstr(x + 1, "#extension")) ext = x;
+      assert_true(ext < req);
+    }
+    free(glsl);
+    void *bin;
+    size_t size;
+    char *log;
+    if (vk_compile_offline(&c.kd, cases[i].target, &bin, &size, &log, &e))
+      fail_msg("%s: %s", cases[i].target, e.msg);
+    bool scope;
+    assert_int_equal(memory_model(bin, size / 4, &scope), cases[i].vmm ? 3u : 1u);
+    assert_int_equal(scope, cases[i].vmm);
+    assert_int_equal(has_denorm_preserve(bin, size / 4), cases[i].denorm);
+    free(bin);
+    free(log);
+  }
+  native_case_free(&c);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(driver_versions),
       cmocka_unit_test(targets),
+      cmocka_unit_test(options),
       cmocka_unit_test(glslang_errors),
       cmocka_unit_test(float_controls),
+      cmocka_unit_test(native_kernels),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,10 @@ if(NOT VC_SPIRV_VAL)
 endif()
 
 add_library(vc_vk_test_util STATIC ${VC_VK_TESTS}/vk_test_util.c)
-target_link_libraries(vc_vk_test_util PUBLIC vc_lang vc_plugin vc_ir vc_warnings ${CMAKE_DL_LIBS})
+target_include_directories(vc_vk_test_util PRIVATE ${CMOCKA_INCLUDE_DIR})
+target_compile_options(vc_vk_test_util PRIVATE -Wno-cast-qual)
+target_link_libraries(vc_vk_test_util PUBLIC vc_lang vc_plugin vc_ir vc_native_test_util
+  vc_warnings ${CMAKE_DL_LIBS} ${CMOCKA_LIBRARY})
 target_compile_definitions(vc_vk_test_util PRIVATE
   VC_SOURCE_DIR="${CMAKE_SOURCE_DIR}" VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
 
@@ -33,16 +36,17 @@ function(vc_vk_test name)
     "VK_DRIVER_FILES=${VC_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1")
 endfunction()
 
-# The plugin's parts, linked directly: driver versions, targets, glslang, float controls.
+# The plugin's parts, linked directly: driver versions, targets, options, glslang,
+# float controls, native kernels' SPIR-V.
 vc_vk_test(test_vk_units SOURCES ${VC_VK_TESTS}/test_vk_units.c
-  LIBS vc_vulkan_core vc_lang LABELS vulkan)
+  LIBS vc_vulkan_core vc_lang vc_native_test_util LABELS vulkan)
 # The plugin as the harness loads it: identity, transfers, batching, limits, errors.
 vc_vk_test(test_vk_plugin SOURCES ${VC_VK_TESTS}/test_vk_plugin.c
   LIBS vc_vk_test_util LABELS vulkan)
 # One program per semantic rule: lavapipe's bytes equal the oracle's.
 vc_vk_test(test_vk_semantics SOURCES ${VC_VK_TESTS}/test_vk_semantics.c
   LIBS vc_vk_test_util vc_oracle LABELS vulkan)
-# spirv-val on the offline SPIR-V of every test program.
+# spirv-val on the offline SPIR-V of every test program and native case.
 vc_vk_test(test_vk_spirv SOURCES ${VC_VK_TESTS}/test_vk_spirv.c
   LIBS vc_vk_test_util LABELS vulkan)
 target_compile_definitions(test_vk_spirv PRIVATE VC_SPIRV_VAL="${VC_SPIRV_VAL}")

@@ -1,12 +1,17 @@
 #include "tests/vulkan/vk_test_util.h"
 
 #include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cmocka.h>
+
 #include "harness/inputs.h"
 #include "harness/parse.h"
+#include "tests/native/native_util.h"
 
 const char *const vkt_program_names[] = {
     "int_wrap",     "divrem",        "shifts",         "int_minmax",   "compare_logic",
@@ -126,6 +131,20 @@ int vkt_run_device(const vc_backend *ops, vc_dev *dev, const vc_program *p, vkt_
   free(bufs);
   ops->free_kernel(dev, kern);
   return rc;
+}
+
+void vkt_native_each(const char *dir, size_t min, void (*fn)(struct native_case *c, void *ctx),
+                     void *ctx) {
+  size_t n = 0;
+  char **files = native_list(dir, &n);
+  if (n < min) fail_msg("%s: %zu cases, at least %zu expected", dir, n, min);
+  for (size_t i = 0; i < n; i++) {
+    native_case c;
+    native_case_load(&c, files[i]);
+    fn(&c, ctx);
+    native_case_free(&c);
+  }
+  native_list_free(files, n);
 }
 
 static bool is_nan(uint32_t bits) { return (bits & 0x7fffffffu) > 0x7f800000u; }

@@ -5,6 +5,7 @@
 #define VC_VK_TEST_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/plugin.h"
@@ -40,6 +41,13 @@ void vkt_buffers_free(vkt_buffers *b);
    buffer. Returns a vc_errcode; err says why. */
 int vkt_run_device(const vc_backend *ops, vc_dev *dev, const vc_program *p, vkt_buffers *out,
                    vc_error *err);
+
+/* Calls fn on every native case (.vyre file) directly in dir, parsed and
+   split (tests/native/native_util.h), in name order; fails the running
+   test when dir holds fewer than min. */
+struct native_case;
+void vkt_native_each(const char *dir, size_t min, void (*fn)(struct native_case *c, void *ctx),
+                     void *ctx);
 
 /* Compares the outputs (write and read_write buffers) of a device run with
    the expected ones by the rules of docs/semantics.md: bits, except that
