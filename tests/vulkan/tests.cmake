@@ -46,6 +46,11 @@ vc_vk_test(test_vk_plugin SOURCES ${VC_VK_TESTS}/test_vk_plugin.c
 # One program per semantic rule: lavapipe's bytes equal the oracle's.
 vc_vk_test(test_vk_semantics SOURCES ${VC_VK_TESTS}/test_vk_semantics.c
   LIBS vc_vk_test_util vc_oracle LABELS vulkan)
+# Native kernels on lavapipe: cases, orderings, defaults, control words,
+# untrustworthy runs, the deadline.
+vc_vk_test(test_vk_native SOURCES ${VC_VK_TESTS}/test_vk_native.c
+  LIBS vc_vk_test_util vc_cgen vc_oracle LABELS vulkan native)
+set_tests_properties(test_vk_native PROPERTIES TIMEOUT 600)
 # spirv-val on the offline SPIR-V of every test program and native case.
 vc_vk_test(test_vk_spirv SOURCES ${VC_VK_TESTS}/test_vk_spirv.c
   LIBS vc_vk_test_util LABELS vulkan)
