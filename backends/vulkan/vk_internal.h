@@ -48,7 +48,6 @@ typedef struct vk_options {
   vc_native_ctrl_opts ctrl;
   bool cap_given, window_given, spin_given; /* else the device's defaults (vk_native.c) */
   vk_vmm_choice vmm;
-  bool lavapipe_rows;    /* run native kernels lavapipe would run wrong (vk_native.c) */
 } vk_options;
 
 /* What the device says about 32-bit float behaviour (VK_KHR_shader_float_controls). */
@@ -205,7 +204,7 @@ void vk_native_caps(vc_dev *dev);              /* at open: ordering and defaults
 vk_target vk_native_target(const vc_dev *dev); /* what native kernels compile for */
 const char *vk_native_ordering(const vc_dev *dev);
 /* Refuses (VC_ERR_UNSUPPORTED) a native kernel the device cannot run right. */
-int vk_native_check(const vc_dev *dev, const vc_kernel_desc *k, const char *label, vc_error *err);
+int vk_native_check(const vc_dev *dev, const char *label, vc_error *err);
 int vk_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc_error *err);
 /* Records the control words' reset before the dispatch. */
 void vk_native_record_reset(vc_dev *dev, vc_kern *kern);

@@ -146,7 +146,7 @@ int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_i
   if (native && !k->native)
     return vc_fail(err, VC_ERR_USAGE, "Vulkan device %u: kernel %s: native without a description",
                    dev->index, label);
-  int rc = native ? vk_native_check(dev, k, label, err) : 0;
+  int rc = native ? vk_native_check(dev, label, err) : 0;
   if (!rc)
     rc = native ? vk_check_native_limits(dev, k, label, err)
                 : vk_check_program_limits(dev, k->prog, label, err);

@@ -60,35 +60,12 @@ static uint32_t dispatch_size(const vc_dev *dev, uint32_t virtual_wgs) {
   return w ? w : 1u;
 }
 
-/* lavapipe runs a workgroup that spans more than one row of subgroup-size
-   lanes (x beyond it, or y or z above 1) as one coroutine per row, and a
-   memory barrier (also the one an acquire/release atomic implies) that
-   some rows execute more often than others desynchronises the workgroup's
-   barriers: measured on Mesa 22.3.6 (docs/backend-vulkan.md). The native
-   kernel's lead invocation takes its ticket in a loop of ordered atomics,
-   so its workgroup's barriers then fail; one row has no coroutines. */
-static bool lavapipe_rows_fault(const vc_dev *dev, const vc_program *p) {
-  uint32_t lanes = dev->subgroup_size ? dev->subgroup_size : 1u;
-  return dev->lavapipe && !dev->opt.lavapipe_rows &&
-         (p->workgroup[0] > lanes || p->workgroup[1] > 1 || p->workgroup[2] > 1);
-}
-
-int vk_native_check(const vc_dev *dev, const vc_kernel_desc *k, const char *label,
-                    vc_error *err) {
+int vk_native_check(const vc_dev *dev, const char *label, vc_error *err) {
   if (dev->opt.vmm == VK_VMM_ON && !dev->native_vmm)
     return vc_fail(err, VC_ERR_UNSUPPORTED,
                    "Vulkan device %u (%s): kernel %s: native-memory-model=on, but the device "
                    "lacks vulkanMemoryModel or vulkanMemoryModelDeviceScope",
                    dev->index, dev->props.deviceName, label);
-  const uint32_t *wg = k->prog->workgroup;
-  if (lavapipe_rows_fault(dev, k->prog))
-    return vc_fail(err, VC_ERR_UNSUPPORTED,
-                   "Vulkan device %u (%s): kernel %s: the workgroup %ux%ux%u spans more than one "
-                   "row of %u lanes, and lavapipe desynchronises the workgroup barriers of such "
-                   "a workgroup when its rows execute memory barriers unequally, as the native "
-                   "kernel's lead invocation does (docs/backend-vulkan.md)",
-                   dev->index, dev->props.deviceName, label, wg[0], wg[1], wg[2],
-                   dev->subgroup_size);
   return 0;
 }
 

@@ -10,8 +10,7 @@
 
 static const char known[] =
     "known: float-controls=auto|off, deadline=<seconds>, native-wgs=N, native-cap=N, "
-    "native-window=N, native-spin=N, native-phantoms=N, native-memory-model=auto|off|on, "
-    "native-lavapipe-rows=refuse|run";
+    "native-window=N, native-spin=N, native-phantoms=N, native-memory-model=auto|off|on";
 
 static bool is(const char *s, size_t n, const char *word) {
   return n == strlen(word) && strncmp(s, word, n) == 0;
@@ -74,9 +73,6 @@ static int apply(vk_options *o, const char *s, size_t n, vc_error *err) {
       o->vmm = VK_VMM_ON;
     else
       return bad(err, s, n, "auto, off or on");
-  } else if (is(s, klen, "native-lavapipe-rows")) {
-    if (!is(val, vlen, "refuse") && !is(val, vlen, "run")) return bad(err, s, n, "refuse or run");
-    o->lavapipe_rows = is(val, vlen, "run");
   } else {
     return vc_fail(err, VC_ERR_USAGE, "Vulkan: unknown option '%.*s' (%s)", (int)n, s, known);
   }
