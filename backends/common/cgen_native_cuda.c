@@ -58,7 +58,8 @@ static const char runtime[] =
     "                                           unsigned int np) {\n"
     "  (void)np;\n"
     "  cooperative_groups::this_grid().sync();\n"
-    "  if (blockIdx.x == 0u && lead != 0u) ctrl[VC_NC_GEN] = ctrl[VC_NC_GEN] + 1u;\n"
+    "  /* unused result: a fire-and-forget reduction, not a round trip after the sync */\n"
+    "  if (blockIdx.x == 0u && lead != 0u) atomicAdd(&ctrl[VC_NC_GEN], 1u);\n"
     "}\n\n";
 
 static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {

@@ -118,6 +118,7 @@ static void extra_lines(vc_dev *dev, vc_device_info *info) {
     vc_sb_puts(&sb, "native_include=absent\n");
   if (dev->opts.native_blocks) vc_sb_printf(&sb, "native_blocks=%u\n", dev->opts.native_blocks);
   vc_sb_printf(&sb, "deadline_s=%u\n", dev->opts.deadline_ms / 1000u);
+  vc_sb_printf(&sb, "timing=%s\n", dev->opts.no_timing ? "none" : "launch");
   snprintf(info->extra, sizeof info->extra, "%s", vc_sb_str(&sb));
   vc_sb_free(&sb);
 }

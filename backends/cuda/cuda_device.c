@@ -74,6 +74,16 @@ static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_er
     opts->native_blocks = (uint32_t)x;
     return rc;
   }
+  if (eq && key_is(item, klen, "timing")) {
+    if (vlen == 6 && strncmp(v, "launch", 6) == 0)
+      opts->no_timing = false;
+    else if (vlen == 4 && strncmp(v, "none", 4) == 0)
+      opts->no_timing = true;
+    else
+      return vc_fail(err, VC_ERR_USAGE, "CUDA option timing=%.*s: expected launch or none",
+                     (int)vlen, v);
+    return 0;
+  }
   if (eq && key_is(item, klen, "include")) {
     if (vlen == 0 || vlen >= sizeof opts->include)
       return vc_fail(err, VC_ERR_USAGE, "CUDA option include: expected a folder");
@@ -82,7 +92,7 @@ static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_er
   }
   return vc_fail(err, VC_ERR_USAGE,
                  "unknown CUDA option '%.*s' (known: staging=BYTES, deadline=SECONDS, "
-                 "native-blocks=N, include=DIR)",
+                 "native-blocks=N, include=DIR, timing=launch|none)",
                  (int)n, item);
 }
 

@@ -72,6 +72,20 @@ static int begin_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing **out, 
   return 0;
 }
 
+/* timing=none: the launch is noted (for finish's messages), no event. */
+static int note_launch(vc_dev *dev, const vc_kern *kern, vc_error *err) {
+  if (dev->pending == dev->cap) {
+    void *p = dev->timings;
+    int rc = grow(&p, &dev->cap, sizeof *dev->timings, dev, err);
+    dev->timings = p;
+    if (rc != 0) return rc;
+  }
+  vc_cuda_timing *t = &dev->timings[dev->pending++];
+  memcpy(t->label, kern->label, sizeof t->label);
+  t->start = t->end = UINT32_MAX;
+  return 0;
+}
+
 static int end_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing *t, vc_error *err) {
   int rc = next_event(dev, &t->end, err);
   if (rc != 0) return rc;
@@ -125,20 +139,21 @@ int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbu
   /* the control words are reset before the start event: not device time */
   if (rc == 0 && kern->native) rc = vc_cuda_native_prepare(dev, kern, bufs, err);
   vc_cuda_timing *t = NULL;
-  if (rc == 0) rc = begin_timing(dev, kern, &t, err);
+  bool timed = !dev->opts.no_timing;
+  if (rc == 0 && timed) rc = begin_timing(dev, kern, &t, err);
   if (rc == 0) rc = kern->native ? launch_native(dev, kern, err)
                                  : launch_segment(dev, kern, bufs, nbufs, err);
-  if (rc == 0) return end_timing(dev, kern, t, err);
+  if (rc == 0) return timed ? end_timing(dev, kern, t, err) : note_launch(dev, kern, err);
   vc_cuda_unchain(dev);
   return rc;
 }
 
-/* Polls the last launch's end event: the first 2 ms by yielding (a short
-   kernel is seen within microseconds), then every 100 us. VC_ERR_TIMEOUT
-   names the first launch not yet done. */
-static int wait_deadline(vc_dev *dev, uint32_t n, vc_error *err) {
+/* Polls `last`, an event after the n launches: the first 2 ms by yielding
+   (a short kernel is seen within microseconds), then every 100 us.
+   VC_ERR_TIMEOUT names the first launch not yet done (with per-launch
+   events; else the first of the n). */
+static int wait_deadline(vc_dev *dev, uint32_t n, CUevent last, vc_error *err) {
   const vc_cu *cu = dev->cu;
-  CUevent last = dev->events[dev->timings[n - 1].end];
   uint64_t start = now_ns(), limit = (uint64_t)dev->opts.deadline_ms * 1000000u;
   for (;;) {
     CUresult r = cu->cuEventQuery(last);
@@ -156,7 +171,8 @@ static int wait_deadline(vc_dev *dev, uint32_t n, vc_error *err) {
     }
   }
   uint32_t first = 0;
-  while (first + 1 < n && cu->cuEventQuery(dev->events[dev->timings[first].end]) == CUDA_SUCCESS)
+  while (!dev->opts.no_timing && first + 1 < n &&
+         cu->cuEventQuery(dev->events[dev->timings[first].end]) == CUDA_SUCCESS)
     first++;
   return vc_fail(err, VC_ERR_TIMEOUT,
                  "%s: %s (launch %u of %u) did not finish within %u s (the deadline option); it "
@@ -173,15 +189,28 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
   dev->used_events = 0;
   vc_cuda_unchain(dev);
   int rc = vc_cuda_enter(dev, "finish", err);
-  if (rc == 0 && n) rc = wait_deadline(dev, n, err);
-  if (rc != 0) return rc;
   const vc_cu *cu = dev->cu;
+  if (rc == 0 && n) {
+    uint32_t last = 0;
+    if (dev->opts.no_timing) {
+      /* one event after the launches, for the deadline only */
+      rc = next_event(dev, &last, err);
+      CUresult r = rc ? CUDA_SUCCESS : cu->cuEventRecord(dev->events[last], dev->stream);
+      if (r != CUDA_SUCCESS)
+        rc = vc_cu_fail(cu, err, r, "finish: cuEventRecord on %s", dev->label);
+      dev->used_events = 0;
+    } else {
+      last = dev->timings[n - 1].end;
+    }
+    if (rc == 0) rc = wait_deadline(dev, n, dev->events[last], err);
+  }
+  if (rc != 0) return rc;
   /* returns at once after the wait; reports what the launches left */
   CUresult r = cu->cuStreamSynchronize(dev->stream);
   if (r != CUDA_SUCCESS)
     return vc_cu_fail(cu, err, r, "finish: cuStreamSynchronize after %u launches on %s", n,
                       dev->label);
-  for (uint32_t i = 0; i < n && i < cap; i++) {
+  for (uint32_t i = 0; i < n && i < cap && !dev->opts.no_timing; i++) {
     const vc_cuda_timing *t = &dev->timings[i];
     float ms = 0;
     r = cu->cuEventElapsedTime(&ms, dev->events[t->start], dev->events[t->end]);

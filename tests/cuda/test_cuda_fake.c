@@ -281,6 +281,37 @@ static void compile_launch_finish(void **state) {
   be->close(dev);
 }
 
+/* timing=none: no event per launch (one per finish, for its deadline), no
+   device times; the launches still run. */
+static void launches_without_timing(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("timing=none");
+  vc_program *p = parse(four_buffers);
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_kern *kern = NULL;
+  vc_error e;
+  assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
+  vc_buf *bufs[4];
+  alloc_all(dev, p, bufs);
+  fake_cuda_stats st;
+  stats_of(&st);
+  uint32_t before = st.launches, records = st.event_records;
+  for (int i = 0; i < 5; i++) assert_int_equal(be->launch(dev, kern, bufs, 4, &e), 0);
+  stats_of(&st);
+  assert_int_equal(st.event_records, records);
+  uint64_t ns[8] = {0};
+  uint32_t count = 7;
+  assert_int_equal(be->finish(dev, ns, 8, &count, &e), 0);
+  assert_int_equal(count, 0);
+  stats_of(&st);
+  assert_int_equal(st.launches, before + 5);
+  assert_int_equal(st.event_records, records + 1);
+  be->free_kernel(dev, kern);
+  for (uint32_t i = 0; i < 4; i++) be->free_buffer(dev, bufs[i]);
+  vc_program_free(p);
+  be->close(dev);
+}
+
 /* Launches refused before the driver sees them, naming both figures. */
 static void launch_limits(void **state) {
   (void)state;
@@ -622,6 +653,7 @@ int main(void) {
       cmocka_unit_test(staging_round_trips),
       cmocka_unit_test(partial_and_oversized),
       cmocka_unit_test(compile_launch_finish),
+      cmocka_unit_test(launches_without_timing),
       cmocka_unit_test(launch_limits),
       cmocka_unit_test(driver_failures),
       cmocka_unit_test(native_launch),

@@ -49,7 +49,13 @@ static void options_native(void **state) {
   assert_int_equal(o.staging, VC_CUDA_DEFAULT_STAGING);
   assert_int_equal(vc_cuda_parse_options("deadline=86400", &o, &e), 0);
   assert_int_equal(o.deadline_ms, 86400000u);
-  const char *bad[] = {"deadline=0",       "deadline=86401", "deadline=1s",  "deadline=",
+  assert_false(o.no_timing);
+  assert_int_equal(vc_cuda_parse_options("timing=none", &o, &e), 0);
+  assert_true(o.no_timing);
+  assert_int_equal(vc_cuda_parse_options("timing=none,timing=launch", &o, &e), 0);
+  assert_false(o.no_timing);
+  const char *bad[] = {"timing=some",      "timing=",
+                       "deadline=0",       "deadline=86401", "deadline=1s",  "deadline=",
                        "native-blocks=0",  "native-blocks=-1", "native-blocks=2147483648",
                        "include=",         "deadline"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -65,7 +71,7 @@ static void options_refused(void **state) {
   assert_int_equal(vc_cuda_parse_options("stagin=5", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "unknown CUDA option 'stagin=5'"));
   assert_non_null(strstr(e.msg, "staging=BYTES"));
-  assert_non_null(strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR"));
+  assert_non_null(strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR, timing=launch|none"));
   assert_int_equal(vc_cuda_parse_options("staging=12x", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "'12x' is not a byte count"));
   assert_int_equal(vc_cuda_parse_options("staging=-4096", &o, &e), VC_ERR_USAGE);
