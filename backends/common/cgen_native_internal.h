@@ -70,6 +70,11 @@ struct vc_native_spell {
   void (*seg_args)(const vc_native_layout *nl, uint32_t s, vc_strbuf *out);
   /* Element i (an expression) of plan buffer k as an lvalue. */
   void (*plan_elem)(uint32_t k, const char *i, vc_strbuf *out);
+  /* The grid barrier keeps no generation in the control buffer (CUDA's
+     grid sync): the kernel counts its barriers in a register and stores the
+     count as VC_NC_GEN at its end, so nothing is added to the critical path
+     after every barrier. */
+  bool counts_barriers;
 };
 
 extern const vc_native_spell vc_native_spell_opencl;

@@ -127,6 +127,7 @@ static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
                                      "vwg", "vgx", "vgy", "vgz"};
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
     vc_sb_printf(out, "  %s %s = 0u;\n", u, vars[i]);
+  if (nl->sp->counts_barriers) vc_sb_printf(out, "  %s syncs = 0u;\n", u);
 }
 
 /* Ticket and participant count to the whole workgroup. A late workgroup
@@ -158,6 +159,7 @@ static void join(const vc_native_layout *nl, vc_strbuf *out) {
 static void grid_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
   vc_sb_puts(out, indent);
   vc_native_put(nl, out, "vc_nat_grid_barrier($Alead, np);\n");
+  if (nl->sp->counts_barriers) vc_sb_printf(out, "%ssyncs = syncs + 1u;\n", indent);
 }
 
 /* Participant p runs virtual workgroups p, p + np, ... of segment s with
@@ -225,6 +227,7 @@ void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out) {
   vc_native_put(nl, out,
                 "  if (lead != 0u) {\n"
                 "    vc_nc_add($AVC_NC_VWG_RUNS, runs);\n"
-                "    if (p == 0u) vc_nc_store($AVC_NC_PASSES, pass);\n"
-                "  }\n");
+                "    if (p == 0u) vc_nc_store($AVC_NC_PASSES, pass);\n");
+  if (nl->sp->counts_barriers) vc_native_put(nl, out, "    if (p == 0u) vc_nc_store($AVC_NC_GEN, syncs);\n");
+  vc_sb_puts(out, "  }\n");
 }
