@@ -87,4 +87,5 @@ const vc_native_spell vc_native_spell_cuda = {
     .seg_args = vc_native_args_by_plan,
     .plan_elem = vc_native_array_elem,
     .counts_barriers = true,
+    .loop_segments = true,
 };

@@ -75,6 +75,11 @@ struct vc_native_spell {
      count as VC_NC_GEN at its end, so nothing is added to the critical path
      after every barrier. */
   bool counts_barriers;
+  /* A pass is one loop over the segments with a switch into their calls,
+     so that the grid barrier's code is one copy that stays warm (CUDA;
+     the others keep one straight block per segment, as PoCL and lavapipe
+     were qualified with). */
+  bool loop_segments;
 };
 
 extern const vc_native_spell vc_native_spell_opencl;
