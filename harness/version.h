@@ -5,6 +5,12 @@
 #ifndef VC_VERSION
 #define VC_VERSION "0.0.0"
 #endif
+/* vc_commit.h is written at build time (harness/version.cmake). */
+#if defined(__has_include)
+#if __has_include("vc_commit.h")
+#include "vc_commit.h"
+#endif
+#endif
 #ifndef VC_GIT_COMMIT
 #define VC_GIT_COMMIT "unknown"
 #endif
