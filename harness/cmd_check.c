@@ -149,7 +149,8 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
     set(out, VC_EXIT_FAIL, "FAIL  %s: oracle output digest %s differs from the golden %s", path,
         r.digest, golden->text);
   } else if (!co->write_digests && !golden && co->require_digests) {
-    set(out, VC_EXIT_FAIL, "FAIL  %s: no (expect (digest ...)); the oracle's is %s", path, r.digest);
+    set(out, VC_EXIT_FAIL, "FAIL  %s: no (expect (digest ...)); the oracle's is %s", path,
+        r.digest);
   } else {
     if (co->write_digests && (!golden || strcmp(golden->text, r.digest) != 0))
       note = ", digest written";
@@ -168,9 +169,9 @@ int vc_cmd_check(int argc, char **argv) {
     fputs(help, stdout);
     return VC_EXIT_OK;
   }
-  vc_opt opts[] = {VC_OPT("filter", true, false), VC_OPT("exclude-tag", true, true),          VC_OPT("oracle-order", true, false),
-                   VC_OPT("require-digests", false, false), VC_OPT("write-digests", false, false),
-                   VC_OPT("quiet", false, false)};
+  vc_opt opts[] = {VC_OPT("filter", true, false),         VC_OPT("exclude-tag", true, true),
+                   VC_OPT("oracle-order", true, false),   VC_OPT("require-digests", false, false),
+                   VC_OPT("write-digests", false, false), VC_OPT("quiet", false, false)};
   const uint32_t nopts = sizeof opts / sizeof opts[0];
   vc_args a;
   vc_error e;
@@ -179,7 +180,8 @@ int vc_cmd_check(int argc, char **argv) {
   memset(&co, 0, sizeof co);
   if (vc_args_parse(argc, argv, opts, nopts, &a, &e)) goto usage;
   vc_opt *o;
-  if ((o = vc_args_get(opts, nopts, "oracle-order")) && vc_parse_oracle_order(o->value, &co.oracle, &e))
+  if ((o = vc_args_get(opts, nopts, "oracle-order")) &&
+      vc_parse_oracle_order(o->value, &co.oracle, &e))
     goto usage;
   co.require_digests = vc_args_get(opts, nopts, "require-digests") != NULL;
   co.write_digests = vc_args_get(opts, nopts, "write-digests") != NULL;

@@ -119,8 +119,8 @@ int vc_cmd_compile(int argc, char **argv) {
     fputs(help, stdout);
     return VC_EXIT_OK;
   }
-  vc_opt opts[] = {VC_OPT("backend", true, false), VC_OPT("target", true, false), VC_OPT("out-dir", true, false),
-                   VC_OPT("filter", true, false)};
+  vc_opt opts[] = {VC_OPT("backend", true, false), VC_OPT("target", true, false),
+                   VC_OPT("out-dir", true, false), VC_OPT("filter", true, false)};
   const uint32_t nopts = 4;
   vc_args a;
   vc_error e;
@@ -138,9 +138,10 @@ int vc_cmd_compile(int argc, char **argv) {
     vc_fail(&e, VC_ERR_USAGE, "no PATH given");
     goto usage;
   }
-  compile_ctx c = {NULL, NULL, NULL, strcmp(ob->value, "cuda") == 0     ? "ptx"
-                                     : strcmp(ob->value, "vulkan") == 0 ? "spv"
-                                                                        : "bin"};
+  compile_ctx c = {NULL, NULL, NULL,
+                   strcmp(ob->value, "cuda") == 0     ? "ptx"
+                   : strcmp(ob->value, "vulkan") == 0 ? "spv"
+                                                      : "bin"};
   if ((o = vc_args_get(opts, nopts, "target"))) c.target = o->value;
   if ((o = vc_args_get(opts, nopts, "out-dir"))) {
     c.out_dir = o->value;

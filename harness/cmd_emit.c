@@ -12,12 +12,11 @@
 #include "harness/plugin.h"
 #include "harness/split.h"
 
-static const char help[] =
-    "usage: vyre-conform emit --backend B [--mode M] [--segment K] FILE\n"
-    "\n"
-    "Prints the kernel source backend B generates for FILE: for the split\n"
-    "modes (the default) every segment kernel, or only segment K; for\n"
-    "--mode native the one native kernel. Needs no device.\n";
+static const char help[] = "usage: vyre-conform emit --backend B [--mode M] [--segment K] FILE\n"
+                           "\n"
+                           "Prints the kernel source backend B generates for FILE: for the split\n"
+                           "modes (the default) every segment kernel, or only segment K; for\n"
+                           "--mode native the one native kernel. Needs no device.\n";
 
 static int emit_one(const vc_backend *be, const vc_kernel_desc *k) {
   vc_error e;
@@ -38,7 +37,8 @@ int vc_cmd_emit(int argc, char **argv) {
     fputs(help, stdout);
     return VC_EXIT_OK;
   }
-  vc_opt opts[] = {VC_OPT("backend", true, false), VC_OPT("mode", true, false), VC_OPT("segment", true, false)};
+  vc_opt opts[] = {VC_OPT("backend", true, false), VC_OPT("mode", true, false),
+                   VC_OPT("segment", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);

@@ -47,8 +47,25 @@ static const char help[] =
     "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n";
 
 enum {
-  O_BACKEND, O_DEVICE, O_DEVOPTS, O_MODE, O_FILTER, O_EXCLUDE, O_REPEAT, O_DB, O_SHARD,
-  O_TIMEOUT, O_MAXBYTES, O_ORDER, O_RESUME, O_PROGRESS, O_EXPECT, O_FLIP, O_CRASH, O_HANG, O_COUNT
+  O_BACKEND,
+  O_DEVICE,
+  O_DEVOPTS,
+  O_MODE,
+  O_FILTER,
+  O_EXCLUDE,
+  O_REPEAT,
+  O_DB,
+  O_SHARD,
+  O_TIMEOUT,
+  O_MAXBYTES,
+  O_ORDER,
+  O_RESUME,
+  O_PROGRESS,
+  O_EXPECT,
+  O_FLIP,
+  O_CRASH,
+  O_HANG,
+  O_COUNT
 };
 
 static int parse_modes(const char *list, vc_conform_opts *c, vc_error *err) {
@@ -91,7 +108,8 @@ static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc
   char *a = strchr(buf, ':'), *b = a ? strchr(a + 1, ':') : NULL;
   if (!a || !b) return vc_fail(err, VC_ERR_USAGE, "--inject-flip wants MODE:BUFFER:INDEX");
   *a = *b = '\0';
-  if (vc_mode_from_name(buf) < 0) return vc_fail(err, VC_ERR_USAGE, "--inject-flip: unknown mode '%s'", buf);
+  if (vc_mode_from_name(buf) < 0)
+    return vc_fail(err, VC_ERR_USAGE, "--inject-flip: unknown mode '%s'", buf);
   char *end;
   c->flip_mode = buf;
   c->flip_buffer = a + 1;
@@ -118,17 +136,24 @@ int vc_cmd_run(int argc, char **argv) {
     fputs(help, stdout);
     return VC_EXIT_OK;
   }
-  vc_opt opts[O_COUNT] = {
-      [O_BACKEND] = VC_OPT("backend", true, false), [O_DEVICE] = VC_OPT("device", true, false),
-      [O_DEVOPTS] = VC_OPT("device-options", true, false), [O_MODE] = VC_OPT("mode", true, false),
-      [O_FILTER] = VC_OPT("filter", true, false), [O_EXCLUDE] = VC_OPT("exclude-tag", true, true),
-      [O_REPEAT] = VC_OPT("repeat", true, false), [O_DB] = VC_OPT("db", true, false),
-      [O_SHARD] = VC_OPT("shard", true, false), [O_TIMEOUT] = VC_OPT("timeout", true, false),
-      [O_MAXBYTES] = VC_OPT("max-buffer-bytes", true, false), [O_ORDER] = VC_OPT("oracle-order", true, false),
-      [O_RESUME] = VC_OPT("resume", true, false), [O_PROGRESS] = VC_OPT("progress", true, false),
-      [O_EXPECT] = VC_OPT("expectations", true, false),
-      [O_FLIP] = VC_OPT("inject-flip", true, false), [O_CRASH] = VC_OPT("inject-crash", true, false),
-      [O_HANG] = VC_OPT("inject-hang", true, false)};
+  vc_opt opts[O_COUNT] = {[O_BACKEND] = VC_OPT("backend", true, false),
+                          [O_DEVICE] = VC_OPT("device", true, false),
+                          [O_DEVOPTS] = VC_OPT("device-options", true, false),
+                          [O_MODE] = VC_OPT("mode", true, false),
+                          [O_FILTER] = VC_OPT("filter", true, false),
+                          [O_EXCLUDE] = VC_OPT("exclude-tag", true, true),
+                          [O_REPEAT] = VC_OPT("repeat", true, false),
+                          [O_DB] = VC_OPT("db", true, false),
+                          [O_SHARD] = VC_OPT("shard", true, false),
+                          [O_TIMEOUT] = VC_OPT("timeout", true, false),
+                          [O_MAXBYTES] = VC_OPT("max-buffer-bytes", true, false),
+                          [O_ORDER] = VC_OPT("oracle-order", true, false),
+                          [O_RESUME] = VC_OPT("resume", true, false),
+                          [O_PROGRESS] = VC_OPT("progress", true, false),
+                          [O_EXPECT] = VC_OPT("expectations", true, false),
+                          [O_FLIP] = VC_OPT("inject-flip", true, false),
+                          [O_CRASH] = VC_OPT("inject-crash", true, false),
+                          [O_HANG] = VC_OPT("inject-hang", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -148,7 +173,8 @@ int vc_cmd_run(int argc, char **argv) {
     goto usage;
   }
   r.backend = o->value;
-  if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r.device, &e)) goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r.device, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r.device_options = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "mode")) && parse_modes(o->value, &r.conform, &e)) goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "filter"))) r.filter = o->value;
@@ -156,7 +182,8 @@ int vc_cmd_run(int argc, char **argv) {
     r.exclude_tags = o->values;
     r.nexclude_tags = o->count;
   }
-  if ((o = vc_args_get(opts, O_COUNT, "repeat")) && vc_args_u32(o, 1, 1000, &r.conform.repeat, &e)) goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "repeat")) && vc_args_u32(o, 1, 1000, &r.conform.repeat, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "db"))) r.db_path = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "shard"))) {
     unsigned k, n;
@@ -168,9 +195,14 @@ int vc_cmd_run(int argc, char **argv) {
     r.shard_k = k;
     r.shard_n = n;
   }
-  if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r.timeout_s, &e)) goto usage;
-  if ((o = vc_args_get(opts, O_COUNT, "max-buffer-bytes")) && vc_args_u64(o, &r.conform.max_buffer_bytes, &e)) goto usage;
-  if ((o = vc_args_get(opts, O_COUNT, "oracle-order")) && vc_parse_oracle_order(o->value, &r.conform.oracle, &e)) goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r.timeout_s, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "max-buffer-bytes")) &&
+      vc_args_u64(o, &r.conform.max_buffer_bytes, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "oracle-order")) &&
+      vc_parse_oracle_order(o->value, &r.conform.oracle, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "resume"))) {
     uint64_t v;
     if (vc_args_u64(o, &v, &e)) goto usage;
@@ -178,15 +210,19 @@ int vc_cmd_run(int argc, char **argv) {
   }
   r.progress = isatty(STDERR_FILENO);
   if ((o = vc_args_get(opts, O_COUNT, "progress"))) {
-    if (strcmp(o->value, "tty") == 0) r.progress = 1;
-    else if (strcmp(o->value, "plain") == 0) r.progress = 0;
+    if (strcmp(o->value, "tty") == 0)
+      r.progress = 1;
+    else if (strcmp(o->value, "plain") == 0)
+      r.progress = 0;
     else if (strcmp(o->value, "auto") != 0) {
       vc_fail(&e, VC_ERR_USAGE, "--progress: '%s' is not auto, tty or plain", o->value);
       goto usage;
     }
   }
   if ((o = vc_args_get(opts, O_COUNT, "expectations"))) r.expectations = o->value;
-  if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) && parse_flip(o->value, &r.conform, flipbuf, sizeof flipbuf, &e)) goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
+      parse_flip(o->value, &r.conform, flipbuf, sizeof flipbuf, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;
   if (a.npos == 0) {

@@ -131,8 +131,7 @@ static void check_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, v
            (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
 }
 
-static void inject_flip(const vc_program *p, const vc_conform_opts *o, vc_mode m,
-                        vc_mode_out *mo) {
+static void inject_flip(const vc_program *p, const vc_conform_opts *o, vc_mode m, vc_mode_out *mo) {
   if (!o->flip_mode || strcmp(o->flip_mode, vc_mode_name(m)) != 0) return;
   int b = vc_program_find_buffer(p, o->flip_buffer);
   if (b < 0 || !mo->outputs[b] || o->flip_index >= p->buffers[b].count) return;
@@ -142,9 +141,12 @@ static void inject_flip(const vc_program *p, const vc_conform_opts *o, vc_mode m
 static vc_status status_of_error(const vc_error *e) {
   switch (e->code) {
   case VC_ERR_UNSUPPORTED:
-  case VC_ERR_LIMIT: return VC_ST_UNSUPPORTED;
-  case VC_ERR_TIMEOUT: return VC_ST_TIMEOUT;
-  default: return VC_ST_ERROR;
+  case VC_ERR_LIMIT:
+    return VC_ST_UNSUPPORTED;
+  case VC_ERR_TIMEOUT:
+    return VC_ST_TIMEOUT;
+  default:
+    return VC_ST_ERROR;
   }
 }
 
@@ -211,7 +213,8 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
           size_t used = strlen(r.reason);
           snprintf(r.reason + used, sizeof r.reason - used,
                    "%sthe oracle's bytes in this repeat's order differ from repeat 1's: the "
-                   "program depends on scheduling", used ? "; " : "");
+                   "program depends on scheduling",
+                   used ? "; " : "");
         }
         check_traffic(split, m, &mo, &r);
         /* A device-side wait that ended without its condition makes the whole
@@ -316,8 +319,7 @@ static bool over_limits(const vc_program *p, const vc_device_info *di, const vc_
     uint64_t b = vc_buffer_bytes(&p->buffers[i]);
     if (di->max_buffer_bytes && b > di->max_buffer_bytes) {
       snprintf(why, n, "buffer %s needs %llu bytes, the device allows %llu per buffer",
-               p->buffers[i].name, (unsigned long long)b,
-               (unsigned long long)di->max_buffer_bytes);
+               p->buffers[i].name, (unsigned long long)b, (unsigned long long)di->max_buffer_bytes);
       return true;
     }
   }

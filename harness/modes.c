@@ -8,7 +8,9 @@
 
 static const char *const mode_names[VC_MODE_COUNT] = {"native", "host-split", "resident-split"};
 
-const char *vc_mode_name(vc_mode m) { return (unsigned)m < VC_MODE_COUNT ? mode_names[m] : "?"; }
+const char *vc_mode_name(vc_mode m) {
+  return (unsigned)m < VC_MODE_COUNT ? mode_names[m] : "?";
+}
 
 int vc_mode_from_name(const char *name) {
   for (int i = 0; i < VC_MODE_COUNT; i++)
@@ -76,8 +78,9 @@ static int dev_buf(vc_exec *x, dev_bufs *d, uint32_t i, vc_error *err) {
   if (d->b[i]) return 0;
   const vc_buffer *pb = &x->split->buffers[i];
   int rc = x->be->alloc(x->dev, vc_buffer_bytes(pb), &d->b[i], err);
-  if (rc) vc_fail_wrap(err, "allocating buffer %s (%llu bytes)", pb->name,
-                       (unsigned long long)vc_buffer_bytes(pb));
+  if (rc)
+    vc_fail_wrap(err, "allocating buffer %s (%llu bytes)", pb->name,
+                 (unsigned long long)vc_buffer_bytes(pb));
   return rc;
 }
 
@@ -108,8 +111,7 @@ static void alloc_outputs(const vc_split *s, vc_mode_out *out) {
 
 /* What both split modes do first: compile every segment kernel, and make
    room for one timing row per segment of each pass. */
-static int split_begin(vc_exec *x, vc_mode_out *out, uint32_t *maxp, uint32_t *cap,
-                       vc_error *err) {
+static int split_begin(vc_exec *x, vc_mode_out *out, uint32_t *maxp, uint32_t *cap, vc_error *err) {
   int rc = compile_segments(x, &out->compile_ns, err);
   if (rc) return rc;
   *maxp = pass_limit(x->prog);
@@ -292,8 +294,7 @@ done:
   return rc;
 }
 
-static int run_native(vc_exec *x, const uint32_t *const *inputs, vc_mode_out *out,
-                      vc_error *err) {
+static int run_native(vc_exec *x, const uint32_t *const *inputs, vc_mode_out *out, vc_error *err) {
   const vc_split *s = x->split;
   int rc = compile_native(x, err);
   out->compile_ns = x->native_compile_ns;
@@ -321,10 +322,14 @@ int vc_exec_run(vc_exec *x, vc_mode m, const uint32_t *const *inputs, vc_mode_ou
                 vc_error *err) {
   memset(out, 0, sizeof *out);
   switch (m) {
-  case VC_MODE_HOST_SPLIT: return run_host_split(x, inputs, out, err);
-  case VC_MODE_RESIDENT_SPLIT: return run_resident_split(x, inputs, out, err);
-  case VC_MODE_NATIVE: return run_native(x, inputs, out, err);
-  default: return vc_fail(err, VC_ERR_USAGE, "unknown mode %d", (int)m);
+  case VC_MODE_HOST_SPLIT:
+    return run_host_split(x, inputs, out, err);
+  case VC_MODE_RESIDENT_SPLIT:
+    return run_resident_split(x, inputs, out, err);
+  case VC_MODE_NATIVE:
+    return run_native(x, inputs, out, err);
+  default:
+    return vc_fail(err, VC_ERR_USAGE, "unknown mode %d", (int)m);
   }
 }
 

@@ -40,8 +40,7 @@ void vc_node_append(vc_program *p, vc_node *list, vc_node *kid) {
   list->kids[list->nkids++] = kid;
 }
 
-vc_node *vc_node_clone(vc_program *dst, const vc_node *n) {
-  if (!n) return NULL;
+vc_node *vc_node_copy_fields(vc_program *dst, const vc_node *n) {
   vc_node *c = vc_node_new(dst, n->kind, n->loc, n->nkids);
   c->op = n->op;
   c->axis = n->axis;
@@ -49,6 +48,12 @@ vc_node *vc_node_clone(vc_program *dst, const vc_node *n) {
   c->type = n->type;
   c->ref = n->ref;
   c->bits = n->bits;
+  return c;
+}
+
+vc_node *vc_node_clone(vc_program *dst, const vc_node *n) {
+  if (!n) return NULL;
+  vc_node *c = vc_node_copy_fields(dst, n);
   for (uint32_t i = 0; i < n->nkids; i++) c->kids[i] = vc_node_clone(dst, n->kids[i]);
   return c;
 }
@@ -198,6 +203,14 @@ int vc_program_find_buffer(const vc_program *p, const char *name) {
 }
 
 bool vc_node_is_expr(const vc_node *n) { return n->kind <= VC_E_BUILTIN; }
+
+bool vc_node_has_barrier(const vc_node *n, vc_barrier_scope scope) {
+  if (!n) return false;
+  if (n->kind == VC_S_BARRIER && n->op == scope) return true;
+  for (uint32_t i = 0; i < n->nkids; i++)
+    if (vc_node_has_barrier(n->kids[i], scope)) return true;
+  return false;
+}
 
 vc_type vc_node_mem_type(const vc_program *p, const vc_node *n) {
   return n->space == VC_SPACE_SHARED ? p->shared[n->ref].type : p->buffers[n->ref].type;

@@ -202,6 +202,8 @@ vc_node *vc_node_new(vc_program *p, vc_node_kind kind, vc_loc loc, uint32_t nkid
 void vc_node_append(vc_program *p, vc_node *list, vc_node *kid);
 /* Deep copy of a node from one program into another program's arena. */
 vc_node *vc_node_clone(vc_program *dst, const vc_node *n);
+/* A copy of n's own fields with room for as many kids, not yet filled. */
+vc_node *vc_node_copy_fields(vc_program *dst, const vc_node *n);
 /* Deep copy of a whole program. */
 vc_program *vc_program_clone(const vc_program *p);
 
@@ -218,6 +220,8 @@ bool vc_program_has_tag(const vc_program *p, const char *tag);
 const vc_expect *vc_program_expect(const vc_program *p, vc_expect_kind kind);
 int vc_program_find_buffer(const vc_program *p, const char *name); /* -1 if none */
 bool vc_node_is_expr(const vc_node *n);
+/* Does a (barrier SCOPE) stand anywhere under n? */
+bool vc_node_has_barrier(const vc_node *n, vc_barrier_scope scope);
 /* The memory element type of a load/store/atomic node. */
 vc_type vc_node_mem_type(const vc_program *p, const vc_node *n);
 uint32_t vc_node_mem_count(const vc_program *p, const vc_node *n);

@@ -20,10 +20,11 @@
 #include "harness/wire.h"
 #include "results/expectations.h"
 
-
 static volatile sig_atomic_t g_interrupted;
 
-static void on_signal(int sig) { g_interrupted = sig; }
+static void on_signal(int sig) {
+  g_interrupted = sig;
+}
 
 static void install_handlers(void) {
   struct sigaction sa;
@@ -98,7 +99,7 @@ typedef struct program_acc {
   vc_result *res;
   char (*modes)[32];
   uint32_t n, cap;
-  int cur_mode;     /* mode in flight, -1 before any */
+  int cur_mode; /* mode in flight, -1 before any */
   uint32_t cur_repeat;
 } program_acc;
 
@@ -165,8 +166,9 @@ static void acc_finish_failed(program_acc *a, const vc_runner_opts *o, vc_status
     for (uint32_t r = 0; r < o->conform.repeat; r++) {
       const char *mode = vc_mode_name(o->conform.modes[m]);
       if (acc_has(a, mode, r)) continue;
-      bool in_flight = !past_flight && (a->cur_mode < 0 || ((int)o->conform.modes[m] == a->cur_mode &&
-                                                             r == a->cur_repeat));
+      bool in_flight =
+          !past_flight &&
+          (a->cur_mode < 0 || ((int)o->conform.modes[m] == a->cur_mode && r == a->cur_repeat));
       vc_result *res = acc_add(a);
       snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
       res->repeat = r;
@@ -200,7 +202,7 @@ typedef struct run_state {
   bool have_device;
   vc_device_info device;
   vc_expectations *expect; /* NULL without --expectations */
-  bool resumed;             /* --resume: the device is recorded already */
+  bool resumed;            /* --resume: the device is recorded already */
   char resumed_device[256];
   int today;
   vc_progress prog;
@@ -227,7 +229,8 @@ static int ensure_worker(run_state *s) {
   int type = 0;
   /* Opening a device can take a while (driver start); a hang here is a
      broken driver and counts against the first program's timeout. */
-  uint64_t deadline = vc_now_ns() + (uint64_t)(s->o->timeout_s ? s->o->timeout_s : 600) * 1000000000u;
+  uint64_t deadline =
+      vc_now_ns() + (uint64_t)(s->o->timeout_s ? s->o->timeout_s : 600) * 1000000000u;
   int rc = recv_until(&s->w, deadline, &type, &msg);
   int status = 0;
   if (rc == 0 && type == VC_MSG_DEVICE) {
@@ -264,9 +267,9 @@ static int ensure_worker(run_state *s) {
     int st = stop_worker(&s->w, SIGKILL);
     fprintf(stderr, "vyre-conform: backend %s: the worker process %s while opening device %u\n",
             s->o->backend,
-            rc == -2                ? "hung"
-            : WIFSIGNALED(st)       ? strsignal(WTERMSIG(st))
-                                    : "exited",
+            rc == -2          ? "hung"
+            : WIFSIGNALED(st) ? strsignal(WTERMSIG(st))
+                              : "exited",
             s->o->device);
     status = VC_EXIT_NO_BACKEND;
   }
@@ -368,7 +371,8 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
                        s->device.driver_version};
   for (uint32_t i = 0; i < a->n; i++) {
     const vc_expectation *x =
-        s->expect ? vc_expectations_match(s->expect, &cfg, s->today, a->name, a->res[i].mode) : NULL;
+        s->expect ? vc_expectations_match(s->expect, &cfg, s->today, a->name, a->res[i].mode)
+                  : NULL;
     judged[i] = x ? (int)x->kind : VC_JUDGE_NONE;
   }
   vc_progress_results(&s->prog, a->name, a->res, judged, a->n);
@@ -535,10 +539,19 @@ int vc_run_corpus(const vc_runner_opts *o) {
     u += (size_t)snprintf(paths + u, sizeof paths - u, "%s%s", i ? " " : "", o->paths[i]);
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
-  vc_run_info ri = {VC_VERSION, VC_GIT_COMMIT, o->command_line, host, paths, corpus_digest, shard,
-                    o->backend, modes, opts, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec};
-  int opened = o->resume_run ? resume(&s, &c, corpus_digest, &e)
-                             : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
+  vc_run_info ri = {VC_VERSION,
+                    VC_GIT_COMMIT,
+                    o->command_line,
+                    host,
+                    paths,
+                    corpus_digest,
+                    shard,
+                    o->backend,
+                    modes,
+                    opts,
+                    (int64_t)now.tv_sec * 1000000000 + now.tv_nsec};
+  int opened =
+      o->resume_run ? resume(&s, &c, corpus_digest, &e) : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
   if (opened) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     vc_db_close(s.db);
@@ -555,9 +568,9 @@ int vc_run_corpus(const vc_runner_opts *o) {
   if (s.w.pid > 0) stop_worker(&s.w, 0);
   acc_free(&a);
 
-  const char *end = status == VC_EXIT_INTERRUPTED ? "interrupted"
+  const char *end = status == VC_EXIT_INTERRUPTED      ? "interrupted"
                     : status && status != VC_EXIT_FAIL ? "failed"
-                                                        : "complete";
+                                                       : "complete";
   if (status != VC_EXIT_DB && vc_db_end_run(s.db, s.run_id, end, &e)) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     status = VC_EXIT_DB;

@@ -33,15 +33,15 @@ typedef struct splitter {
   const vc_program *src;
   vc_split *out;
   vc_error *err;
-  stmt_list top;         /* flattened top-level statements (barriers included) */
-  uint32_t *seg_begin;   /* seg k: top[seg_begin[k] .. seg_end[k]) without the barrier */
+  stmt_list top;       /* flattened top-level statements (barriers included) */
+  uint32_t *seg_begin; /* seg k: top[seg_begin[k] .. seg_end[k]) without the barrier */
   uint32_t *seg_end;
   uint32_t nsegs;
   sym_info *syms;
-  uint8_t *uses;         /* [seg * nsyms + sym]: read (1) or set (2) in the segment */
-  uint8_t *buf_rw;       /* [seg * nbuf + buf]: read (1) or written (2) */
-  uint32_t *first_return;/* per segment: top-level index of the first statement with a
-                            return, or UINT32_MAX */
+  uint8_t *uses;          /* [seg * nsyms + sym]: read (1) or set (2) in the segment */
+  uint8_t *buf_rw;        /* [seg * nbuf + buf]: read (1) or written (2) */
+  uint32_t *first_return; /* per segment: top-level index of the first statement with a
+                             return, or UINT32_MAX */
 } splitter;
 
 enum { USE_READ = 1, USE_SET = 2 };
@@ -221,7 +221,8 @@ static int plan_values(splitter *sp) {
                    p->path ? p->path : p->name, (unsigned long long)inv, VC_MAX_BUFFER_ELEMS);
   out->nuser = p->nbuffers;
   out->nbuffers = p->nbuffers + nspill;
-  out->buffers = vc_arena_alloc(&out->arena, (out->nbuffers ? out->nbuffers : 1) * sizeof(vc_buffer));
+  out->buffers =
+      vc_arena_alloc(&out->arena, (out->nbuffers ? out->nbuffers : 1) * sizeof(vc_buffer));
   out->spill_sym = vc_arena_alloc(&out->arena, (nspill ? nspill : 1) * sizeof(uint32_t));
   for (uint32_t i = 0; i < p->nbuffers; i++) out->buffers[i] = p->buffers[i];
   uint32_t b = p->nbuffers;
@@ -252,11 +253,11 @@ static int plan_values(splitter *sp) {
 typedef struct seg_builder {
   splitter *sp;
   uint32_t seg;
-  vc_program *prog;       /* being built; memory refs are plan indices until remap */
-  uint32_t lid_sym;       /* symbol of the linear invocation id, if spills */
-  uint32_t *out_syms;     /* spill_out of this segment */
+  vc_program *prog;   /* being built; memory refs are plan indices until remap */
+  uint32_t lid_sym;   /* symbol of the linear invocation id, if spills */
+  uint32_t *out_syms; /* spill_out of this segment */
   uint32_t nout;
-  bool *in_seg;           /* per source symbol: loaded at the start of this segment */
+  bool *in_seg; /* per source symbol: loaded at the start of this segment */
 } seg_builder;
 
 static vc_node *lit(vc_program *p, vc_type t, uint32_t bits) {
@@ -338,18 +339,13 @@ static vc_node *clone_stmt(seg_builder *b, const vc_node *n, uint32_t pos) {
   if (n->kind == VC_S_RETURN && b->nout) {
     vc_node *blk = vc_node_new(b->prog, VC_S_BLOCK, n->loc, 0);
     for (uint32_t i = 0; i < b->nout; i++)
-      vc_node_append(b->prog, blk, spill_store(b, b->out_syms[i], in_scope_at(b, b->out_syms[i], pos)));
+      vc_node_append(b->prog, blk,
+                     spill_store(b, b->out_syms[i], in_scope_at(b, b->out_syms[i], pos)));
     vc_node_append(b->prog, blk, vc_node_new(b->prog, VC_S_RETURN, n->loc, 0));
     return blk;
   }
   if (vc_node_is_expr(n) || n->nkids == 0) return vc_node_clone(b->prog, n);
-  vc_node *c = vc_node_new(b->prog, n->kind, n->loc, n->nkids);
-  c->op = n->op;
-  c->axis = n->axis;
-  c->space = n->space;
-  c->type = n->type;
-  c->ref = n->ref;
-  c->bits = n->bits;
+  vc_node *c = vc_node_copy_fields(b->prog, n);
   for (uint32_t i = 0; i < n->nkids; i++)
     c->kids[i] = vc_node_is_expr(n->kids[i]) ? vc_node_clone(b->prog, n->kids[i])
                                              : clone_stmt(b, n->kids[i], pos);
@@ -559,8 +555,8 @@ static void build_segment(splitter *sp, uint32_t k) {
   }
   for (uint32_t i = 0; i < seg->nspill_in; i++) {
     uint32_t s = seg->spill_in[i];
-    vc_node *d = vc_node_new(p, src->syms[s].kind == VC_SYM_VAR ? VC_S_VAR : VC_S_LET,
-                             src->syms[s].loc, 1);
+    vc_node *d =
+        vc_node_new(p, src->syms[s].kind == VC_SYM_VAR ? VC_S_VAR : VC_S_LET, src->syms[s].loc, 1);
     d->ref = s;
     vc_node *ld = vc_node_new(p, VC_E_LOAD, (vc_loc){0, 0}, 1);
     ld->space = VC_SPACE_BUFFER;
@@ -677,8 +673,8 @@ void vc_split_describe(const vc_split *s, int with_programs, vc_strbuf *out) {
   uint64_t up = 0, down = 0;
   for (uint32_t k = 0; k < s->nsegs; k++) {
     const vc_split_segment *g = &s->segs[k];
-    vc_sb_printf(out, "segment %u: %u buffer%s bound, host-split moves %llu B up, %llu B down\n",
-                 k, g->nbind, g->nbind == 1 ? "" : "s", (unsigned long long)g->up_bytes,
+    vc_sb_printf(out, "segment %u: %u buffer%s bound, host-split moves %llu B up, %llu B down\n", k,
+                 g->nbind, g->nbind == 1 ? "" : "s", (unsigned long long)g->up_bytes,
                  (unsigned long long)g->down_bytes);
     for (uint32_t i = 0; i < g->nbind; i++) {
       const vc_buffer *b = &g->prog->buffers[i];

@@ -17,7 +17,8 @@ void vc_sb_putc(vc_strbuf *sb, char c);
 void vc_sb_puts(vc_strbuf *sb, const char *s);
 void vc_sb_putn(vc_strbuf *sb, const char *s, size_t n);
 void vc_sb_printf(vc_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void vc_sb_vprintf(vc_strbuf *sb, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void vc_sb_vprintf(vc_strbuf *sb, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* Hands the buffer to the caller (free() it); the strbuf is left empty. */
 char *vc_sb_take(vc_strbuf *sb);
 const char *vc_sb_str(const vc_strbuf *sb);

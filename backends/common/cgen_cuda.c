@@ -17,15 +17,7 @@ static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
 }
 
 static void seg_params(const vc_cgen_layout *l, vc_strbuf *out) {
-  for (uint32_t k = 0; k < l->nbuffers; k++)
-    vc_sb_printf(out, "%s *b%u, ", types[l->buffers[k].type], k);
-  for (uint32_t k = 0; k < l->nshared; k++)
-    vc_sb_printf(out, "%s *s%u, ", types[l->shared[k].type], k);
-}
-
-static void seg_args(const vc_cgen_layout *l, vc_strbuf *out) {
-  for (uint32_t k = 0; k < l->nbuffers; k++) vc_sb_printf(out, "b%u, ", k);
-  for (uint32_t k = 0; k < l->nshared; k++) vc_sb_printf(out, "s%u, ", k);
+  vc_cgen_pointer_params(l, &vc_cgen_dialect_cuda, "", "", out);
 }
 
 /* Parameter k is buffer k's device address, in the kernel table's order.
@@ -103,7 +95,7 @@ const vc_cgen_dialect vc_cgen_dialect_cuda = {
     .func_qual = "static __device__ ",
     .prologue = prologue,
     .seg_params = seg_params,
-    .seg_args = seg_args,
+    .seg_args = vc_cgen_pointer_args,
     .kernel_begin = kernel_begin,
     .builtin = builtin,
     .barrier = barrier,

@@ -123,6 +123,13 @@ typedef struct vc_cgen_dialect {
   void (*bitcast)(vc_type to, vc_type from, const char *x, vc_strbuf *out);
 } vc_cgen_dialect;
 
+/* seg_params and seg_args for languages whose buffers and shared arrays are
+   pointer parameters (OpenCL C, CUDA C): "<buf_q><type> *b<k>, " and
+   "<shared_q><type> *s<k>, " with the dialect's type names; "b<k>, s<k>, ". */
+void vc_cgen_pointer_params(const vc_cgen_layout *l, const vc_cgen_dialect *d, const char *buf_q,
+                            const char *shared_q, vc_strbuf *out);
+void vc_cgen_pointer_args(const vc_cgen_layout *l, vc_strbuf *out);
+
 /* The dialect tables, one per file cgen_<dialect>.c. */
 extern const vc_cgen_dialect vc_cgen_dialect_opencl;
 extern const vc_cgen_dialect vc_cgen_dialect_glsl;

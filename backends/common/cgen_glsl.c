@@ -8,20 +8,13 @@
 
 static const char *const types[3] = {"uint", "int", "float"};
 
-static bool has_workgroup_barrier(const vc_node *n) {
-  if (!n) return false;
-  if (n->kind == VC_S_BARRIER && n->op == VC_BARRIER_WORKGROUP) return true;
-  for (uint32_t i = 0; i < n->nkids; i++)
-    if (has_workgroup_barrier(n->kids[i])) return true;
-  return false;
-}
-
 /* Buffers written by one invocation and read by another across a workgroup
    barrier must be `coherent`: without it GLSL promises the barrier's memory
    ordering to nothing in the buffer. Without such a barrier nothing is
    shared within a segment (that would be a race), so caches stay allowed. */
 static void buffers(const vc_cgen_layout *l, vc_strbuf *out) {
-  const char *coherent = has_workgroup_barrier(l->prog->entry) ? "coherent " : "";
+  const char *coherent =
+      vc_node_has_barrier(l->prog->entry, VC_BARRIER_WORKGROUP) ? "coherent " : "";
   for (uint32_t k = 0; k < l->nbuffers; k++)
     vc_sb_printf(out,
                  "layout(std430, set = 0, binding = %u) %sbuffer B%u { %s d[]; } b%u; /* %s */\n",
@@ -59,10 +52,11 @@ static void elem(const vc_cgen_layout *l, vc_space space, uint32_t k, const char
 }
 
 static void builtin(vc_builtin b, unsigned axis, vc_strbuf *out) {
-  static const char *const var[VC_BUILTIN_COUNT] = {
-      [VC_GLOBAL_ID] = "gl_GlobalInvocationID", [VC_LOCAL_ID] = "gl_LocalInvocationID",
-      [VC_GROUP_ID] = "gl_WorkGroupID", [VC_NUM_GROUPS] = "gl_NumWorkGroups",
-      [VC_GROUP_SIZE] = "gl_WorkGroupSize"};
+  static const char *const var[VC_BUILTIN_COUNT] = {[VC_GLOBAL_ID] = "gl_GlobalInvocationID",
+                                                    [VC_LOCAL_ID] = "gl_LocalInvocationID",
+                                                    [VC_GROUP_ID] = "gl_WorkGroupID",
+                                                    [VC_NUM_GROUPS] = "gl_NumWorkGroups",
+                                                    [VC_GROUP_SIZE] = "gl_WorkGroupSize"};
   vc_sb_printf(out, "%s.%c", var[b], "xyz"[axis % 3]);
 }
 
@@ -75,9 +69,10 @@ static void barrier(vc_strbuf *out) {
 static void atomic(vc_atomic_op op, vc_type t, vc_space space, const char *lvalue, const char *a,
                    const char *b, vc_strbuf *out) {
   static const char *const fn[VC_ATOMIC_OP_COUNT] = {
-      [VC_AT_ADD] = "atomicAdd", [VC_AT_SUB] = "atomicAdd", [VC_AT_AND] = "atomicAnd",
-      [VC_AT_OR] = "atomicOr", [VC_AT_XOR] = "atomicXor", [VC_AT_MIN] = "atomicMin",
-      [VC_AT_MAX] = "atomicMax", [VC_AT_EXCHANGE] = "atomicExchange",
+      [VC_AT_ADD] = "atomicAdd",         [VC_AT_SUB] = "atomicAdd",
+      [VC_AT_AND] = "atomicAnd",         [VC_AT_OR] = "atomicOr",
+      [VC_AT_XOR] = "atomicXor",         [VC_AT_MIN] = "atomicMin",
+      [VC_AT_MAX] = "atomicMax",         [VC_AT_EXCHANGE] = "atomicExchange",
       [VC_AT_CMPXCHG] = "atomicCompSwap"};
   (void)space;
   if (op == VC_AT_CMPXCHG)

@@ -101,14 +101,6 @@ void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
 
 /* ---- the kernel body ---- */
 
-static bool has_workgroup_barrier(const vc_node *n) {
-  if (!n) return false;
-  if (n->kind == VC_S_BARRIER && n->op == VC_BARRIER_WORKGROUP) return true;
-  for (uint32_t i = 0; i < n->nkids; i++)
-    if (has_workgroup_barrier(n->kids[i])) return true;
-  return false;
-}
-
 static void wg_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
   vc_sb_puts(out, indent);
   nl->seg->barrier(out);
@@ -123,8 +115,8 @@ static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
     vc_sb_puts(out, ";\n");
   }
   vc_sb_printf(out, "  %s lin = lx + ly * %uu + lz * %uu;\n", u, wg[0], wg[0] * wg[1]);
-  static const char *const vars[] = {"t", "p", "np", "lead", "pass", "runs", "n", "it",
-                                     "vwg", "vgx", "vgy", "vgz"};
+  static const char *const vars[] = {"t", "p",  "np",  "lead", "pass", "runs",
+                                     "n", "it", "vwg", "vgx",  "vgy",  "vgz"};
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
     vc_sb_printf(out, "  %s %s = 0u;\n", u, vars[i]);
   if (nl->sp->counts_barriers) vc_sb_printf(out, "  %s syncs = 0u;\n", u);
@@ -172,7 +164,8 @@ static void segment_loop(const vc_native_layout *nl, uint32_t s, vc_strbuf *out)
   vc_sb_printf(out, "    /* segment %u */\n", s);
   vc_sb_printf(out, "    n = 0u;\n    if (p < %uu) n = (%uu - 1u - p) / np + 1u;\n", nvwg, nvwg);
   vc_sb_puts(out, "    for (it = 0u; it < n; it++) {\n      vwg = p + it * np;\n");
-  vc_sb_printf(out, "      vgx = vwg %% %uu;\n      vgy = (vwg / %uu) %% %uu;\n      vgz = vwg / %uu;\n",
+  vc_sb_printf(out,
+               "      vgx = vwg %% %uu;\n      vgy = (vwg / %uu) %% %uu;\n      vgz = vwg / %uu;\n",
                gr[0], gr[0], gr[1], gr[0] * gr[1]);
   vc_sb_printf(out, "      vc_seg%u(", s);
   nl->sp->seg_args(nl, s, out);
@@ -180,9 +173,11 @@ static void segment_loop(const vc_native_layout *nl, uint32_t s, vc_strbuf *out)
   vc_sb_printf(out, "          lx, ly, lz, vgx, vgy, vgz, %uu, %uu, %uu, %uu, %uu, %uu);\n", gr[0],
                gr[1], gr[2], wg[0], wg[1], wg[2]);
   /* workgroup memory belongs to one virtual workgroup at a time */
-  if (g->nshared || has_workgroup_barrier(g->entry)) wg_barrier(nl, "      ", out);
+  if (g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP))
+    wg_barrier(nl, "      ", out);
   vc_sb_puts(out, "      runs = runs + 1u;\n    }\n");
-  vc_native_put(nl, out, "    if (it != n && lead != 0u) vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_VWG);\n");
+  vc_native_put(nl, out,
+                "    if (it != n && lead != 0u) vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_VWG);\n");
 }
 
 /* The segments of a pass as one loop with a switch into each segment's
@@ -200,9 +195,10 @@ static void segments_looped(const vc_native_layout *nl, vc_strbuf *out) {
   vc_sb_printf(out, "    n = 0u;\n    if (p < %uu) n = (%uu - 1u - p) / np + 1u;\n", nvwg, nvwg);
   vc_sb_puts(out, "    seg = 0u;\n    for (;;) {\n");
   vc_sb_puts(out, "      for (it = 0u; it < n; it++) {\n        vwg = p + it * np;\n");
-  vc_sb_printf(out,
-               "        vgx = vwg %% %uu;\n        vgy = (vwg / %uu) %% %uu;\n        vgz = vwg / %uu;\n",
-               gr[0], gr[0], gr[1], gr[0] * gr[1]);
+  vc_sb_printf(
+      out,
+      "        vgx = vwg %% %uu;\n        vgy = (vwg / %uu) %% %uu;\n        vgz = vwg / %uu;\n",
+      gr[0], gr[0], gr[1], gr[0] * gr[1]);
   vc_sb_puts(out, "        switch (seg) {\n");
   for (uint32_t s = 0; s < d->nsegments; s++) {
     const vc_program *g = d->segments[s];
@@ -211,7 +207,8 @@ static void segments_looped(const vc_native_layout *nl, vc_strbuf *out) {
     vc_sb_printf(out, "vgx * %uu + lx, vgy * %uu + ly, vgz * %uu + lz,\n", wg[0], wg[1], wg[2]);
     vc_sb_printf(out, "              lx, ly, lz, vgx, vgy, vgz, %uu, %uu, %uu, %uu, %uu, %uu);\n",
                  gr[0], gr[1], gr[2], wg[0], wg[1], wg[2]);
-    if (g->nshared || has_workgroup_barrier(g->entry)) wg_barrier(nl, "          ", out);
+    if (g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP))
+      wg_barrier(nl, "          ", out);
     vc_sb_puts(out, "          break;\n");
   }
   vc_sb_puts(out, "        default:\n          break;\n        }\n");
@@ -272,6 +269,7 @@ void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out) {
                 "  if (lead != 0u) {\n"
                 "    vc_nc_add($AVC_NC_VWG_RUNS, runs);\n"
                 "    if (p == 0u) vc_nc_store($AVC_NC_PASSES, pass);\n");
-  if (nl->sp->counts_barriers) vc_native_put(nl, out, "    if (p == 0u) vc_nc_store($AVC_NC_GEN, syncs);\n");
+  if (nl->sp->counts_barriers)
+    vc_native_put(nl, out, "    if (p == 0u) vc_nc_store($AVC_NC_GEN, syncs);\n");
   vc_sb_puts(out, "  }\n");
 }

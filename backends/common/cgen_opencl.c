@@ -13,15 +13,7 @@ static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
 }
 
 static void seg_params(const vc_cgen_layout *l, vc_strbuf *out) {
-  for (uint32_t k = 0; k < l->nbuffers; k++)
-    vc_sb_printf(out, "__global %s *b%u, ", types[l->buffers[k].type], k);
-  for (uint32_t k = 0; k < l->nshared; k++)
-    vc_sb_printf(out, "__local %s *s%u, ", types[l->shared[k].type], k);
-}
-
-static void seg_args(const vc_cgen_layout *l, vc_strbuf *out) {
-  for (uint32_t k = 0; k < l->nbuffers; k++) vc_sb_printf(out, "b%u, ", k);
-  for (uint32_t k = 0; k < l->nshared; k++) vc_sb_printf(out, "s%u, ", k);
+  vc_cgen_pointer_params(l, &vc_cgen_dialect_opencl, "__global ", "__local ", out);
 }
 
 static void kernel_begin(const vc_cgen_layout *l, vc_strbuf *out) {
@@ -84,7 +76,7 @@ const vc_cgen_dialect vc_cgen_dialect_opencl = {
     .type_name = {"uint", "int", "float"},
     .prologue = prologue,
     .seg_params = seg_params,
-    .seg_args = seg_args,
+    .seg_args = vc_cgen_pointer_args,
     .kernel_begin = kernel_begin,
     .builtin = builtin,
     .barrier = barrier,
