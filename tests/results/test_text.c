@@ -12,7 +12,7 @@ static void assert_escaped(escaper fn, const char *in, const char *want) {
   vc_sb_init(&sb);
   fn(&sb, in);
   if (strcmp(vc_sb_str(&sb), want))
-    fail_msg("escaped \"%s\" as \"%s\", want \"%s\"", in, vc_sb_str(&sb), want);
+    fail_msg("escaped \"%s\" as \"%s\", want \"%s\"", in ? in : "(null)", vc_sb_str(&sb), want);
   vc_sb_free(&sb);
 }
 
