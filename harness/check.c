@@ -6,8 +6,8 @@
 
 #include "harness/digest.h"
 #include "harness/diverge.h"
-#include "harness/inputs.h"
 #include "harness/modes.h"
+#include "harness/reference.h"
 #include "harness/split.h"
 #include "oracles/oracle_backend.h"
 
@@ -88,33 +88,21 @@ done:
 
 void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {
   memset(r, 0, sizeof *r);
-  uint32_t n = p->nbuffers;
-  uint32_t **inputs = calloc(n + 1, sizeof *inputs), **expected = calloc(n + 1, sizeof *expected);
-  vc_oracle *o = NULL;
+  vc_reference ref;
   vc_split *s = NULL;
   vc_error e;
   vc_error_clear(&e);
-  if (!inputs || !expected) abort();
-  for (uint32_t i = 0; i < n; i++) {
-    uint64_t bytes = vc_buffer_bytes(&p->buffers[i]);
-    inputs[i] = malloc(bytes);
-    expected[i] = malloc(bytes);
-    if (!inputs[i] || !expected[i]) {
-      fail(r, VC_CHECK_FAILED, "no host memory for buffer %s", p->buffers[i].name);
-      goto done;
-    }
-    vc_inputs_fill(&p->buffers[i], inputs[i]);
-    memcpy(expected[i], inputs[i], bytes);
-  }
-  if (vc_oracle_compile(p, &o, &e) || vc_oracle_run(o, expected, opts, &r->report, &e)) {
-    fail(r, VC_CHECK_FAILED, "oracle: %s", e.msg);
+  int rc = vc_reference_run(p, opts, &ref, &e);
+  r->report = ref.report;
+  if (rc) {
+    fail(r, VC_CHECK_FAILED, "%s", e.msg);
     goto done;
   }
   if (vc_oracle_invalid(p, &r->report, r->why, sizeof r->why)) {
     r->verdict = VC_CHECK_INVALID;
     goto done;
   }
-  vc_output_digest(p, (const uint32_t *const *)expected, r->digest);
+  vc_output_digest(p, (const uint32_t *const *)ref.outputs, r->digest);
   if (vc_split_program(p, &s, &e)) {
     fail(r, VC_CHECK_FAILED, "split: %s", e.msg);
     goto done;
@@ -123,14 +111,8 @@ void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_
   r->spills = s->nbuffers - s->nuser;
   for (uint32_t k = 0; k < s->nsegs; k++) r->recomputed += s->segs[k].nremat;
   for (vc_mode m = VC_MODE_HOST_SPLIT; m <= VC_MODE_RESIDENT_SPLIT; m++)
-    if (!split_on_oracle(p, s, m, inputs, expected, r)) break;
+    if (!split_on_oracle(p, s, m, ref.inputs, ref.outputs, r)) break;
 done:
-  for (uint32_t i = 0; i < n; i++) {
-    free(inputs[i]);
-    free(expected[i]);
-  }
-  free(inputs);
-  free(expected);
-  vc_oracle_free(o);
+  vc_reference_free(&ref);
   vc_split_free(s);
 }

@@ -6,8 +6,8 @@
 
 #include "harness/digest.h"
 #include "harness/diverge.h"
-#include "harness/inputs.h"
 #include "harness/parse.h"
+#include "harness/reference.h"
 
 void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
                         char *tags_buf, size_t tags_len, vc_program_info *info) {
@@ -156,8 +156,9 @@ static vc_status status_of_error(const vc_error *e) {
    order of workgroups and invocations, and whether they differ from repeat
    0's (then the program's bytes depend on scheduling). */
 typedef struct oracle_runs {
-  uint32_t ***expected; /* [repeat][buffer] */
+  uint32_t ***expected;   /* [repeat][buffer] */
   bool *order_dependent;
+  vc_reference *reordered; /* [repeat]: its own reference run, from repeat 1 */
   uint32_t passes;
 } oracle_runs;
 
@@ -247,54 +248,38 @@ static vc_oracle_opts order_of_repeat(const vc_oracle_opts *base, uint32_t r) {
 }
 
 /* Repeat 0 uses `expected` (the oracle already run); with another order than
-   forward and several repeats, each further repeat gets its own oracle run. */
-static int oracle_per_repeat(const vc_program *p, uint32_t *const *inputs, uint32_t **expected,
-                             const vc_conform_opts *o, oracle_runs *out, char *why, size_t n) {
+   forward and several repeats, each further repeat gets its own reference run. */
+static int oracle_per_repeat(const vc_program *p, uint32_t **expected, const vc_conform_opts *o,
+                             oracle_runs *out, char *why, size_t n) {
   memset(out, 0, sizeof *out);
   out->expected = calloc(o->repeat, sizeof *out->expected);
   out->order_dependent = calloc(o->repeat, sizeof *out->order_dependent);
-  if (!out->expected || !out->order_dependent) abort();
+  out->reordered = calloc(o->repeat, sizeof *out->reordered);
+  if (!out->expected || !out->order_dependent || !out->reordered) abort();
   for (uint32_t r = 0; r < o->repeat; r++) out->expected[r] = expected;
   if (o->oracle.order == VC_ORDER_FORWARD || o->repeat < 2) return 0;
   char first[65];
   vc_output_digest(p, (const uint32_t *const *)expected, first);
-  vc_oracle *orc = NULL;
-  vc_error e;
-  vc_error_clear(&e);
-  if (vc_oracle_compile(p, &orc, &e)) {
-    snprintf(why, n, "oracle: %s", e.msg);
-    return -1;
-  }
   for (uint32_t r = 1; r < o->repeat; r++) {
-    uint32_t **bufs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *bufs);
-    if (!bufs) abort();
-    out->expected[r] = bufs;
-    for (uint32_t i = 0; i < p->nbuffers; i++) {
-      bufs[i] = malloc(vc_buffer_bytes(&p->buffers[i]));
-      if (!bufs[i]) abort();
-      memcpy(bufs[i], inputs[i], vc_buffer_bytes(&p->buffers[i]));
-    }
     vc_oracle_opts v = order_of_repeat(&o->oracle, r);
-    vc_oracle_report rep;
-    if (vc_oracle_run(orc, bufs, &v, &rep, &e)) {
-      snprintf(why, n, "oracle (repeat %u): %s", r + 1, e.msg);
-      vc_oracle_free(orc);
+    vc_error e;
+    vc_error_clear(&e);
+    if (vc_reference_run(p, &v, &out->reordered[r], &e)) {
+      snprintf(why, n, "repeat %u: %s", r + 1, e.msg);
       return -1;
     }
+    out->expected[r] = out->reordered[r].outputs;
     char d[65];
-    vc_output_digest(p, (const uint32_t *const *)bufs, d);
+    vc_output_digest(p, (const uint32_t *const *)out->expected[r], d);
     out->order_dependent[r] = strcmp(d, first) != 0;
   }
-  vc_oracle_free(orc);
   return 0;
 }
 
-static void oracle_runs_free(const vc_program *p, const vc_conform_opts *o, oracle_runs *runs) {
-  for (uint32_t r = 1; runs->expected && r < o->repeat; r++) {
-    if (runs->expected[r] == runs->expected[0]) continue;
-    for (uint32_t i = 0; i < p->nbuffers; i++) free(runs->expected[r][i]);
-    free(runs->expected[r]);
-  }
+static void oracle_runs_free(const vc_conform_opts *o, oracle_runs *runs) {
+  for (uint32_t r = 0; runs->reordered && r < o->repeat; r++)
+    vc_reference_free(&runs->reordered[r]);
+  free(runs->reordered);
   free(runs->expected);
   free(runs->order_dependent);
 }
@@ -368,38 +353,18 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     return 0;
   }
 
-  uint32_t **inputs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *inputs);
-  uint32_t **expected = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *expected);
-  if (!inputs || !expected) abort();
+  vc_reference ref;
+  memset(&ref, 0, sizeof ref);
   const vc_expect *reject = vc_program_expect(p, VC_EXPECT_REJECT);
   if (over_limits(p, dev_info, o, why, sizeof why)) {
     report_all(o, sink, VC_ST_UNSUPPORTED, why);
     goto done;
   }
-  for (uint32_t i = 0; i < p->nbuffers; i++) {
-    inputs[i] = malloc(vc_buffer_bytes(&p->buffers[i]));
-    expected[i] = malloc(vc_buffer_bytes(&p->buffers[i]));
-    if (!inputs[i] || !expected[i]) {
-      snprintf(why, sizeof why, "no host memory for buffer %s", p->buffers[i].name);
-      report_all(o, sink, VC_ST_ERROR, why);
-      goto done;
-    }
-    vc_inputs_fill(&p->buffers[i], inputs[i]);
-    memcpy(expected[i], inputs[i], vc_buffer_bytes(&p->buffers[i]));
-  }
-
-  vc_oracle *orc = NULL;
-  vc_oracle_report rep;
-  memset(&rep, 0, sizeof rep);
-  rc = vc_oracle_compile(p, &orc, &e);
-  if (rc == 0) rc = vc_oracle_run(orc, expected, &o->oracle, &rep, &e);
-  vc_oracle_free(orc);
-  if (rc) {
-    snprintf(why, sizeof why, "oracle: %s", e.msg);
-    report_all(o, sink, VC_ST_ERROR, why);
+  if (vc_reference_run(p, &o->oracle, &ref, &e)) {
+    report_all(o, sink, VC_ST_ERROR, e.msg);
     goto done;
   }
-  if (vc_oracle_invalid(p, &rep, why, sizeof why)) {
+  if (vc_oracle_invalid(p, &ref.report, why, sizeof why)) {
     if (reject && strstr(why, reject->text)) {
       char msg[1100];
       snprintf(msg, sizeof msg, "refused as expected: %s", why);
@@ -416,21 +381,16 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     goto done;
   }
   oracle_runs runs;
-  if (oracle_per_repeat(p, inputs, expected, o, &runs, why, sizeof why)) {
-    oracle_runs_free(p, o, &runs);
+  if (oracle_per_repeat(p, ref.outputs, o, &runs, why, sizeof why)) {
+    oracle_runs_free(o, &runs);
     report_all(o, sink, VC_ST_ERROR, why);
     goto done;
   }
-  runs.passes = rep.passes;
-  rc = run_modes(p, split, inputs, &runs, be, dev, o, sink);
-  oracle_runs_free(p, o, &runs);
+  runs.passes = ref.report.passes;
+  rc = run_modes(p, split, ref.inputs, &runs, be, dev, o, sink);
+  oracle_runs_free(o, &runs);
 done:
-  for (uint32_t i = 0; i < p->nbuffers; i++) {
-    free(inputs[i]);
-    free(expected[i]);
-  }
-  free(inputs);
-  free(expected);
+  vc_reference_free(&ref);
   if (rc == VC_ERR_TIMEOUT) return rc; /* the device is busy: leave its objects alone */
   vc_split_free(split);
   vc_program_free(p);
