@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/corpus.h"
 #include "harness/digest.h"
 #include "harness/diverge.h"
 #include "harness/parse.h"
@@ -45,12 +46,8 @@ static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc
 /* A file that could not become a program still gets a record under its name. */
 static void report_unparsed(const char *path, const char *digest, const vc_conform_opts *o,
                             const vc_conform_sink *sink, vc_status st, const char *reason) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
   char name[256];
-  snprintf(name, sizeof name, "%s", base);
-  char *dot = strrchr(name, '.');
-  if (dot) *dot = '\0';
+  vc_corpus_file_name(path, name, sizeof name);
   vc_program_info info;
   memset(&info, 0, sizeof info);
   info.name = name;

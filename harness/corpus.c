@@ -113,13 +113,18 @@ void vc_corpus_free(vc_corpus *c) {
   memset(c, 0, sizeof *c);
 }
 
+void vc_corpus_file_name(const char *path, char *out, size_t n) {
+  const char *base = strrchr(path, '/');
+  snprintf(out, n, "%s", base ? base + 1 : path);
+  char *dot = strrchr(out, '.');
+  if (dot && dot != out) *dot = '\0';
+}
+
 void vc_corpus_filter(vc_corpus *c, const char *glob) {
   if (!glob) return;
   for (uint32_t i = c->n; i-- > 0;) {
     char name[4096];
-    const char *base = strrchr(c->files[i].rel, '/');
-    snprintf(name, sizeof name, "%s", base ? base + 1 : c->files[i].rel);
-    if (ends_with(name, ".vyre")) name[strlen(name) - 5] = '\0';
+    vc_corpus_file_name(c->files[i].rel, name, sizeof name);
     if (fnmatch(glob, c->files[i].rel, 0) != 0 && fnmatch(glob, name, 0) != 0)
       vc_corpus_remove(c, i);
   }

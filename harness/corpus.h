@@ -4,6 +4,7 @@
 #ifndef VC_CORPUS_H
 #define VC_CORPUS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/error.h"
@@ -27,6 +28,9 @@ void vc_corpus_free(vc_corpus *c);
 void vc_corpus_filter(vc_corpus *c, const char *glob);
 /* Keeps every n-th file starting at k (0 <= k < n), counted in sorted order. */
 void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n);
+/* The name a file stands for when it has no program name to give: its file
+   name without the directory and the extension ("a/b/scan.vyre" -> "scan"). */
+void vc_corpus_file_name(const char *path, char *out, size_t n);
 /* Removes file i, freeing it. */
 void vc_corpus_remove(vc_corpus *c, uint32_t i);
 

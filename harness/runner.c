@@ -95,7 +95,6 @@ static int recv_until(worker *w, uint64_t deadline_ns, int *type, vc_wbuf *msg) 
 typedef struct program_acc {
   char name[256], path[4096], digest[65], tags[512];
   vc_program_info info;
-  bool have_info;
   vc_result *res;
   char (*modes)[32];
   uint32_t n, cap;
@@ -103,20 +102,20 @@ typedef struct program_acc {
   uint32_t cur_repeat;
 } program_acc;
 
-static void acc_reset(program_acc *a, const vc_corpus_file *f) {
+static void acc_free_results(program_acc *a) {
   for (uint32_t i = 0; i < a->n; i++) {
     free(a->res[i].divs);
     free(a->res[i].segs);
   }
   a->n = 0;
-  a->have_info = false;
+}
+
+static void acc_reset(program_acc *a, const vc_corpus_file *f) {
+  acc_free_results(a);
   a->cur_mode = -1;
   a->cur_repeat = 0;
   memset(&a->info, 0, sizeof a->info);
-  const char *base = strrchr(f->rel, '/');
-  snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : f->rel);
-  char *dot = strrchr(a->name, '.');
-  if (dot) *dot = '\0';
+  vc_corpus_file_name(f->rel, a->name, sizeof a->name);
   snprintf(a->path, sizeof a->path, "%s", f->path);
   memcpy(a->digest, f->digest, sizeof a->digest);
   a->tags[0] = '\0';
@@ -127,10 +126,7 @@ static void acc_reset(program_acc *a, const vc_corpus_file *f) {
 }
 
 static void acc_free(program_acc *a) {
-  for (uint32_t i = 0; i < a->n; i++) {
-    free(a->res[i].divs);
-    free(a->res[i].segs);
-  }
+  acc_free_results(a);
   free(a->res);
   free(a->modes);
   memset(a, 0, sizeof *a);
@@ -339,7 +335,6 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
       a->info.path = a->path;
       a->info.source_digest = a->digest;
       a->info.tags = a->tags;
-      a->have_info = true;
     } else if (type == VC_MSG_MODE) {
       a->cur_mode = (int)vc_get_u64(&msg);
       a->cur_repeat = (uint32_t)vc_get_u64(&msg);
@@ -432,10 +427,10 @@ static int resume(run_state *s, vc_corpus *c, const char *digest, vc_error *e) {
     vc_program *p = vc_parse_file(c->files[i].path, &d);
     /* A file that does not parse is recorded under its file name. */
     char name[256];
-    const char *base = strrchr(c->files[i].rel, '/');
-    snprintf(name, sizeof name, "%s", p ? p->name : base ? base + 1 : c->files[i].rel);
-    char *dot = p ? NULL : strrchr(name, '.');
-    if (dot) *dot = '\0';
+    if (p)
+      snprintf(name, sizeof name, "%s", p->name);
+    else
+      vc_corpus_file_name(c->files[i].rel, name, sizeof name);
     vc_program_free(p);
     vc_diags_free(&d);
     for (uint32_t k = 0; k < r.ndone; k++)

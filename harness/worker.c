@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/corpus.h"
 #include "harness/fingerprint.h"
 #include "harness/plugin.h"
 #include "harness/runner.h"
@@ -50,11 +51,8 @@ static int fatal(worker_sink *w, const vc_error *e) {
 
 static bool matches(const char *glob, const char *path) {
   if (!glob) return false;
-  const char *base = strrchr(path, '/');
   char name[1024];
-  snprintf(name, sizeof name, "%s", base ? base + 1 : path);
-  char *dot = strrchr(name, '.');
-  if (dot) *dot = '\0';
+  vc_corpus_file_name(path, name, sizeof name);
   return fnmatch(glob, name, 0) == 0;
 }
 
