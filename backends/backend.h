@@ -4,7 +4,7 @@
  * returns a pointer to a static vc_backend table. The harness dlopens it,
  * checks abi_version and struct_size, and drives the device only through the
  * table. A plugin links only its own API library and the program model
- * (harness/program.h); it never reaches into the runner.
+ * (harness/model/program.h); it never reaches into the runner.
  *
  * Conventions: every operation that can fail returns 0 on success or a
  * vc_errcode and fills *err with a message that names the device and the
@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/error.h"
-#include "harness/program.h"
+#include "harness/base/error.h"
+#include "harness/model/program.h"
 
 /* Bump on any change to this file or to the layout of harness/program.h. */
 #define VC_BACKEND_ABI_VERSION 1u

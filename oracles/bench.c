@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/inputs.h"
-#include "harness/parse.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
 #include "oracles/oracle.h"
 
 #define WG 256u

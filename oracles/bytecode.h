@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness/arena.h"
-#include "harness/program.h"
+#include "harness/base/arena.h"
+#include "harness/model/program.h"
 
 /* Operand layout per group (a, b, c, d are the instruction's fields):
    binary  a = b OP c          unary  a = OP b

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "harness/strbuf.h"
+#include "harness/base/strbuf.h"
 #include "oracles/bytecode.h"
 #include "oracles/oracle.h"
 

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "harness/error.h"
-#include "harness/program.h"
+#include "harness/base/error.h"
+#include "harness/model/program.h"
 
 typedef enum vc_oracle_order {
   VC_ORDER_FORWARD = 0, /* workgroups and invocations in increasing order */

@@ -1,7 +1,7 @@
 /* Permutations for vc_oracle_opts.order. */
 #include "oracles/order.h"
 
-#include "harness/inputs.h"
+#include "harness/model/inputs.h"
 
 void vc_perm_init(vc_perm *p, vc_oracle_order order, uint64_t n, uint64_t seed) {
   p->order = order;

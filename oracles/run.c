@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/inputs.h"
+#include "harness/model/inputs.h"
 #include "oracles/issues.h"
 #include "oracles/machine.h"
 #include "oracles/order.h"

@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "harness/error.h"
+#include "harness/base/error.h"
 
 typedef enum vc_acc { VC_ACC_READ = 0, VC_ACC_WRITE = 1, VC_ACC_ATOMIC = 2 } vc_acc;
 

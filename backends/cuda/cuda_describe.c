@@ -4,7 +4,7 @@
 
 #include "backends/cuda/cuda_internal.h"
 #include "backends/cuda/cuda_nvrtc.h"
-#include "harness/strbuf.h"
+#include "harness/base/strbuf.h"
 
 #define VC_NVIDIA_VENDOR_ID 0x10deu
 

@@ -10,7 +10,7 @@
 
 #include <cuda.h>
 
-#include "harness/error.h"
+#include "harness/base/error.h"
 
 /* Every driver entry point the plugin calls. */
 #define VC_CU_FUNCS(X)                                                                      \

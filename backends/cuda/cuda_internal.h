@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "backends/backend.h"
-#include "backends/common/native_ctrl.h"
+#include "backends/common/native/native_ctrl.h"
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_limits.h"
 

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/common/cgen.h"
-#include "backends/common/cgen_native.h"
+#include "backends/common/cgen/cgen.h"
+#include "backends/common/native/cgen_native.h"
 #include "backends/cuda/cuda_internal.h"
 #include "backends/cuda/cuda_nvrtc.h"
-#include "harness/strbuf.h"
+#include "harness/base/strbuf.h"
 
 #define VC_JIT_LOG_BYTES 8192
 

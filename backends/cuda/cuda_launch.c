@@ -99,7 +99,7 @@ static int end_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing *t, vc_er
 
 static int launch_segment(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
                           vc_error *err) {
-  /* kernel parameter k is buffer k's device address (backends/common/cgen.h) */
+  /* kernel parameter k is buffer k's device address (backends/common/cgen/cgen.h) */
   CUdeviceptr ptrs[VC_MAX_BUFFERS];
   void *params[VC_MAX_BUFFERS];
   for (uint32_t i = 0; i < nbufs; i++) {

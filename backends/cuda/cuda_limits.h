@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "harness/error.h"
+#include "harness/base/error.h"
 
 typedef struct vc_cuda_limits {
   uint32_t max_threads_per_block;  /* CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK */

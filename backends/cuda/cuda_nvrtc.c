@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "harness/strbuf.h"
+#include "harness/base/strbuf.h"
 
 #ifndef VC_CUDA_NVRTC_DIR
 #define VC_CUDA_NVRTC_DIR "/usr/local/cuda/lib64"

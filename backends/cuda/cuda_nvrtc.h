@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "harness/error.h"
+#include "harness/base/error.h"
 
 #define VC_CUDA_NVRTC_ENV "VYRE_CONFORM_NVRTC"
 /* The folder holding cooperative_groups.h, for native kernels. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 /* Why there is no platform, in words a user can act on. */
 static int no_driver(vc_error *err, cl_int status) {

@@ -1,7 +1,7 @@
 /* OpenCL status codes by name, and API failures as vc_error values. */
 #include <stdio.h>
 
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 #define NAME(c) \
   case c: return #c;

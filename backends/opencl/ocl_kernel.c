@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/common/cgen.h"
-#include "backends/opencl/ocl.h"
+#include "backends/common/cgen/cgen.h"
+#include "backends/opencl/ocl_internal.h"
 
 static uint64_t now_ns(void) {
   struct timespec ts;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 void vc_ocl_drop_events(vc_dev *d) {
   for (uint32_t i = 0; i < d->nevents; i++) clReleaseEvent(d->events[i].ev);

@@ -1,7 +1,7 @@
 /* Device buffers: allocation, blocking copies, zeroing on the device. */
 #include <stdlib.h>
 
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 int vc_ocl_alloc(vc_dev *d, uint64_t bytes, vc_buf **out, vc_error *err) {
   *out = NULL;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 /* An array property of cl_name_version entries, malloc'ed; NULL when the
    device does not answer (OpenCL before 3.0). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 #define DEFAULT_DEADLINE_S 30u
 

@@ -1,6 +1,6 @@
 /* The OpenCL backend plugin: its operations table and the one symbol it
  * exports (everything else in the plugin is hidden). */
-#include "backends/opencl/ocl.h"
+#include "backends/opencl/ocl_internal.h"
 
 static const vc_backend ocl_backend = {
     .abi_version = VC_BACKEND_ABI_VERSION,

@@ -3,8 +3,8 @@
  * the device preserves denormals on request, the request. */
 #include <string.h>
 
-#include "backends/common/cgen.h"
-#include "backends/common/cgen_native.h"
+#include "backends/common/cgen/cgen.h"
+#include "backends/common/native/cgen_native.h"
 #include "backends/vulkan/vk_internal.h"
 
 /* GLSL has no float-controls syntax of its own: GL_EXT_spirv_intrinsics

@@ -15,9 +15,9 @@
 #include <vulkan/vulkan.h>
 
 #include "backends/backend.h"
-#include "backends/common/cgen_native.h"
-#include "backends/common/native_ctrl.h"
-#include "harness/strbuf.h"
+#include "backends/common/native/cgen_native.h"
+#include "backends/common/native/native_ctrl.h"
+#include "harness/base/strbuf.h"
 
 /* Dispatches recorded into one command buffer before it is submitted anyway
    (the size of the timestamp query pool and of the descriptor pool). */

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "harness/inputs.h"
-#include "harness/parse.h"
-#include "harness/plugin.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
+#include "harness/exec/plugin.h"
 #include "oracles/oracle.h"
 
 typedef struct test_case {

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "backends/common/cgen.h"
-#include "harness/parse.h"
+#include "backends/common/cgen/cgen.h"
+#include "harness/lang/parse.h"
 
 static vc_program *parse(const char *text) {
   vc_diags d;

@@ -2,12 +2,12 @@
 # OpenCL C it writes run on PoCL against the oracle.
 vc_add_test(test_cgen_text
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cgen_text.c
-  LIBS vc_cgen vc_lang
+  LIBS vc_cgen vc_split
   LABELS codegen)
 if(VC_WITH_OPENCL)
   vc_add_test(test_cgen_pocl
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cgen_pocl.c
-    LIBS vc_lang vc_oracle vc_plugin
+    LIBS vc_split vc_oracle vc_exec
     LABELS codegen opencl pocl)
   add_dependencies(test_cgen_pocl vc-backend-opencl)
 endif()

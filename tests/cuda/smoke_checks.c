@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/inputs.h"
-#include "harness/split.h"
+#include "harness/model/inputs.h"
+#include "harness/split/split.h"
 #include "tests/cuda/smoke.h"
 
 static uint64_t now_ns(void) {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exitcodes.h"
-#include "harness/parse.h"
-#include "harness/plugin.h"
+#include "harness/base/exitcodes.h"
+#include "harness/lang/parse.h"
+#include "harness/exec/plugin.h"
 #include "tests/cuda/smoke.h"
 
 void smoke_report(smoke *s, bool ok, const char *what, const char *fmt, ...) {

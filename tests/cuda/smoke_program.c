@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/diverge.h"
-#include "harness/inputs.h"
-#include "harness/parse.h"
+#include "harness/exec/diverge.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
 #include "oracles/oracle.h"
 #include "tests/cuda/smoke.h"
 
@@ -129,7 +129,7 @@ static bool compare(const vc_program *p, const copies *c, char *why, size_t n) {
     snprintf(why, n,
              "%s[%" PRIu64 "]: %" PRIu64 " elements differ (%s); from element %" PRIu64
              " expected %s, got %s",
-             b->name, d.div.first_index, d.mismatches, d.div.cls, d.div.context_start,
+             b->name, d.div.first_index, d.mismatches, vc_divclass_name(d.div.cls), d.div.context_start,
              d.div.expected_hex, d.div.actual_hex);
   }
   return ok;

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "harness/exitcodes.h"
+#include "harness/base/exitcodes.h"
 #include "tests/cuda/fake_cuda.h"
 
 #define BENCH VC_BINARY_DIR "/vc-cuda-bench"

@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "backends/common/native_ctrl.h"
-#include "harness/parse.h"
-#include "harness/split.h"
+#include "backends/common/native/native_ctrl.h"
+#include "harness/lang/parse.h"
+#include "harness/split/split.h"
 #include "tests/cuda/cuda_fixture.h"
 #include "tests/cuda/fake_cuda.h"
 

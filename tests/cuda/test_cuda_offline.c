@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "harness/inputs.h"
-#include "harness/parse.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
 #include "tests/cuda/cuda_fixture.h"
-#include "harness/split.h"
+#include "harness/split/split.h"
 #include "oracles/oracle.h"
 
 #define PROGRAMS VC_SOURCE_DIR "/tests/cuda/programs"

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "harness/exitcodes.h"
+#include "harness/base/exitcodes.h"
 
 #define SMOKE VC_BINARY_DIR "/vc-cuda-smoke"
 

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "harness/parse.h"
-#include "harness/split.h"
+#include "harness/lang/parse.h"
+#include "harness/split/split.h"
 #include "tests/cuda/cuda_fixture.h"
 
 static const char *text =

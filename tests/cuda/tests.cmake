@@ -12,18 +12,18 @@ vc_add_test(test_cuda_units SOURCES ${VC_CUDA_TESTS}/test_cuda_units.c
 
 # The plugin as the harness loads it, without a driver.
 vc_add_test(test_cuda_plugin SOURCES ${VC_CUDA_TESTS}/test_cuda_plugin.c ${VC_CUDA_FIXTURE}
-  LIBS vc_plugin vc_ir ${CMAKE_DL_LIBS} LABELS cuda unit)
+  LIBS vc_exec vc_model ${CMAKE_DL_LIBS} LABELS cuda unit)
 
 # Generated CUDA C, checked for its structure.
 vc_add_test(test_cuda_source SOURCES ${VC_CUDA_TESTS}/test_cuda_source.c ${VC_CUDA_FIXTURE}
-  LIBS vc_lang vc_plugin LABELS cuda unit)
+  LIBS vc_split vc_exec LABELS cuda unit)
 
 # Every test program, split into segment kernels, through NVRTC and ptxas.
 if(NOT VC_PTXAS)
   set(VC_PTXAS "")
 endif()
 vc_add_test(test_cuda_offline SOURCES ${VC_CUDA_TESTS}/test_cuda_offline.c ${VC_CUDA_FIXTURE}
-  LIBS vc_lang vc_oracle vc_plugin LABELS cuda unit)
+  LIBS vc_split vc_oracle vc_exec LABELS cuda unit)
 target_compile_definitions(test_cuda_offline PRIVATE VC_PTXAS="${VC_PTXAS}")
 
 # Fake drivers (fake_cuda.h): one of today, one without the _v2 names.
@@ -38,7 +38,7 @@ target_compile_definitions(vc-fake-libcuda-old PRIVATE FAKE_CUDA_OLD_NAMES)
 # Libraries opened at run time that are missing, unusable or older.
 if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
   vc_add_test(test_cuda_noload SOURCES ${VC_CUDA_TESTS}/test_cuda_noload.c ${VC_CUDA_FIXTURE}
-    LIBS vc_plugin vc_ir LABELS cuda unit)
+    LIBS vc_exec vc_model LABELS cuda unit)
   target_compile_definitions(test_cuda_noload PRIVATE
     VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}"
     VC_FAKE_OLD_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda-old>")
@@ -47,7 +47,7 @@ endif()
 
 # The device code against the fake driver.
 vc_add_test(test_cuda_fake SOURCES ${VC_CUDA_TESTS}/test_cuda_fake.c ${VC_CUDA_FIXTURE}
-  LIBS vc_lang vc_plugin ${CMAKE_DL_LIBS} LABELS cuda unit)
+  LIBS vc_split vc_exec ${CMAKE_DL_LIBS} LABELS cuda unit)
 target_include_directories(test_cuda_fake SYSTEM PRIVATE
   $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
 target_compile_definitions(test_cuda_fake PRIVATE
@@ -57,7 +57,7 @@ add_dependencies(test_cuda_fake vc-fake-libcuda)
 # vc-cuda-smoke: built here, run on the GPU machine by hand.
 add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smoke_program.c
   ${VC_CUDA_TESTS}/smoke_checks.c)
-target_link_libraries(vc-cuda-smoke PRIVATE vc_harness vc_lang vc_oracle vc_plugin vc_warnings)
+target_link_libraries(vc-cuda-smoke PRIVATE vc_exec vc_split vc_oracle vc_exec vc_warnings)
 set_target_properties(vc-cuda-smoke PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 vc_add_test(test_cuda_smoke SOURCES ${VC_CUDA_TESTS}/test_cuda_smoke.c LABELS cuda unit)
 target_compile_definitions(test_cuda_smoke PRIVATE

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "harness/check.h"
-#include "harness/parse.h"
+#include "harness/exec/check.h"
+#include "harness/lang/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

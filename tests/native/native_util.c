@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "harness/diag.h"
-#include "harness/parse.h"
+#include "harness/lang/diag.h"
+#include "harness/lang/parse.h"
 
 static void finish_load(native_case *c, vc_program *p, vc_diags *d, const char *what) {
   if (!p) fail_msg("%s does not parse: %s", what, d->count ? d->items[0].msg : "?");

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "backends/backend.h"
-#include "harness/split.h"
+#include "harness/split/split.h"
 
 typedef struct native_case {
   vc_program *prog;

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <nvrtc.h>
 
-#include "backends/common/cgen_native.h"
+#include "backends/common/native/cgen_native.h"
 #include "native_util.h"
 
 static char dir[64];

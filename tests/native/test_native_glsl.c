@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "backends/common/cgen_native.h"
+#include "backends/common/native/cgen_native.h"
 #include "native_util.h"
 
 static char dir[64];

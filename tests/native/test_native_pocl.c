@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "backends/common/native_ctrl.h"
-#include "harness/inputs.h"
-#include "harness/plugin.h"
+#include "backends/common/native/native_ctrl.h"
+#include "harness/model/inputs.h"
+#include "harness/exec/plugin.h"
 #include "native_util.h"
 #include "oracles/oracle.h"
 

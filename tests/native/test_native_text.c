@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "backends/common/cgen_native.h"
-#include "backends/common/native_ctrl.h"
+#include "backends/common/native/cgen_native.h"
+#include "backends/common/native/native_ctrl.h"
 #include "native_util.h"
 
 #define CASES VC_SOURCE_DIR "/tests/native/cases/"

@@ -3,7 +3,7 @@
 # PoCL through the OpenCL plugin and through the vyre-conform program.
 add_library(vc_native_test_util STATIC ${CMAKE_CURRENT_LIST_DIR}/native_util.c)
 target_include_directories(vc_native_test_util PRIVATE ${CMOCKA_INCLUDE_DIR})
-target_link_libraries(vc_native_test_util PUBLIC vc_lang vc_warnings)
+target_link_libraries(vc_native_test_util PUBLIC vc_split vc_warnings)
 target_compile_options(vc_native_test_util PRIVATE -Wno-cast-qual)
 target_compile_definitions(vc_native_test_util PRIVATE VC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 
@@ -15,7 +15,7 @@ vc_add_test(test_native_text
 if(TARGET vc-backend-opencl)
   vc_add_test(test_native_pocl
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_native_pocl.c
-    LIBS vc_native_test_util vc_cgen vc_oracle vc_plugin
+    LIBS vc_native_test_util vc_cgen vc_oracle vc_exec
     LABELS native opencl pocl)
   add_dependencies(test_native_pocl vc-backend-opencl)
   set_tests_properties(test_native_pocl PROPERTIES TIMEOUT 900)

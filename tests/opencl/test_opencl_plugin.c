@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "harness/parse.h"
-#include "harness/plugin.h"
+#include "harness/lang/parse.h"
+#include "harness/exec/plugin.h"
 
 #define PLUGIN VC_BINARY_DIR "/vc-backend-opencl.so"
 

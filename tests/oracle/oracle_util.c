@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "harness/diag.h"
-#include "harness/inputs.h"
-#include "harness/parse.h"
+#include "harness/lang/diag.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
 
 vc_program *vt_parse(const char *text) {
   vc_diags d;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/program.h"
+#include "harness/model/program.h"
 #include "oracles/oracle.h"
 
 typedef struct vt_run {

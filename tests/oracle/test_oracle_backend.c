@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "harness/inputs.h"
+#include "harness/model/inputs.h"
 #include "oracle_util.h"
 #include "oracles/oracle_backend.h"
 

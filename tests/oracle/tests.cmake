@@ -3,7 +3,7 @@
 foreach(lib vc_oracle vc_oracle_switch)
   add_library(${lib}_testutil STATIC ${CMAKE_CURRENT_LIST_DIR}/oracle_util.c)
   target_include_directories(${lib}_testutil PRIVATE ${CMOCKA_INCLUDE_DIR})
-  target_link_libraries(${lib}_testutil PUBLIC ${lib} vc_lang vc_warnings)
+  target_link_libraries(${lib}_testutil PUBLIC ${lib} vc_split vc_warnings)
   target_compile_options(${lib}_testutil PRIVATE -Wno-cast-qual)
 endforeach()
 

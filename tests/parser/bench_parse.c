@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/parse.h"
-#include "harness/print.h"
+#include "harness/lang/parse.h"
+#include "harness/lang/print.h"
 
 static double now(void) {
   struct timespec t;

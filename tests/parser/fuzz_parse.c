@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/parse.h"
-#include "harness/print.h"
+#include "harness/lang/parse.h"
+#include "harness/lang/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "harness/parse.h"
-#include "harness/print.h"
+#include "harness/lang/parse.h"
+#include "harness/lang/print.h"
 
 vc_program *pt_parse(const char *text, vc_diags *d) {
   return vc_parse("t.vyre", text, strlen(text), d);

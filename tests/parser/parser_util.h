@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "harness/diag.h"
-#include "harness/program.h"
+#include "harness/lang/diag.h"
+#include "harness/model/program.h"
 
 /* Parses text as the file "t.vyre"; d must be initialised. */
 vc_program *pt_parse(const char *text, vc_diags *d);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "harness/program.h"
+#include "harness/model/program.h"
 
 /* The same seed gives the same program. */
 vc_program *pg_generate(uint64_t seed);

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "harness/parse.h"
-#include "harness/strbuf.h"
+#include "harness/lang/parse.h"
+#include "harness/base/strbuf.h"
 #include "parser_util.h"
 
 /* A program whose statement text S starts at line 5, column 5. */

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "harness/parse_lit.h"
-#include "harness/print.h"
+#include "harness/lang/parse_lit.h"
+#include "harness/lang/print.h"
 
 static char *printed(vc_type t, uint32_t bits) {
   vc_strbuf sb;

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "harness/parse.h"
+#include "harness/lang/parse.h"
 #include "parser_util.h"
 
 static uint32_t f32_bits(float f) {

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "harness/parse.h"
-#include "harness/print.h"
+#include "harness/lang/parse.h"
+#include "harness/lang/print.h"
 #include "parser_util.h"
 #include "program_gen.h"
 

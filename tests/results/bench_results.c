@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "results/compare.h"
-#include "results/load.h"
-#include "results/report.h"
+#include "results/gate/compare.h"
+#include "results/store/load.h"
+#include "results/report/report.h"
 
 static double now_s(void) {
   struct timespec ts;

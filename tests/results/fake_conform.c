@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "harness/commands_results.h"
-#include "harness/exitcodes.h"
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
 
 typedef struct fake_args {
   const char *backend, *db, *shard;

@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#include "harness/sha256.h"
+#include "harness/base/sha256.h"
 
 const char *const fx_modes[3] = {"native", "host-split", "resident-split"};
 
@@ -123,7 +123,7 @@ static vc_divergence fx_div = {.buffer = "out",
                                .context_start = 15,
                                .expected_hex = "0000000f 00000010 00000011 00000012 00000013",
                                .actual_hex = "0000000f 00000010 deadbeef 00000012 00000013",
-                               .cls = "integer"};
+                               .cls = VC_DIV_INTEGER};
 
 static vc_segment_timing fx_segs[2] = {{.pass = 0,
                                         .segment = 0,

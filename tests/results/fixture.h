@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "results/record.h"
+#include "results/store/record.h"
 
 typedef struct fx_dir {
   char path[256];

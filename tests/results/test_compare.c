@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "harness/commands_results.h"
-#include "harness/exitcodes.h"
-#include "results/compare.h"
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
+#include "results/gate/compare.h"
 
 static char base_path[512], cand_path[512], exp_path[512];
 

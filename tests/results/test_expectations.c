@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "results/expectations.h"
+#include "harness/model/expectations.h"
 
 static const char good[] =
     "# known problems of the nightly lavapipe run\n"

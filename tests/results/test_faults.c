@@ -6,9 +6,9 @@
 #include <sqlite3.h>
 
 #include "fixture.h"
-#include "results/db_internal.h"
-#include "results/load.h"
-#include "results/schema.h"
+#include "results/store/db_internal.h"
+#include "results/store/load.h"
+#include "results/store/schema.h"
 
 static const fx_prog two[] = {{"a", "ppp", 0, 0}, {"b", "pdp", 0, 0}};
 

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "harness/commands_results.h"
-#include "harness/exitcodes.h"
-#include "results/load.h"
-#include "results/merge.h"
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
+#include "results/store/load.h"
+#include "results/gate/merge.h"
 
 static char shard_path[4][512], out_path[512];
 

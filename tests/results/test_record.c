@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "results/load.h"
-#include "results/schema.h"
+#include "results/store/load.h"
+#include "results/store/schema.h"
 
 static void test_status_names(void **state) {
   (void)state;
@@ -33,7 +33,7 @@ static void record_detailed(const char *path, int64_t *run) {
                             .context_start = 3,
                             .expected_hex = "3f800000 40000000",
                             .actual_hex = "3f800001 40000000",
-                            .cls = "f32-ulp",
+                            .cls = VC_DIV_F32_ULP,
                             .max_ulp = 1},
                            {.buffer = "out",
                             .type = "u32",
@@ -42,7 +42,7 @@ static void record_detailed(const char *path, int64_t *run) {
                             .context_start = 8,
                             .expected_hex = "00000001",
                             .actual_hex = "00000002",
-                            .cls = "integer"}};
+                            .cls = VC_DIV_INTEGER}};
   vc_segment_timing segs[3] = {
       {0, 0, 11, 12, 13, 14, 1}, {0, 1, 21, 22, 23, 24, 1}, {1, 0, 31, 32, 33, 34, 2}};
   vc_result res[2] = {{.mode = "native",
@@ -128,7 +128,7 @@ static void test_rows_round_trip(void **state) {
   assert_string_equal(b->reason, "buffer acc differs at element 5");
   assert_int_equal(b->bytes_down, 2005);
   assert_int_equal(b->ndivs, 2);
-  assert_string_equal(b->divs[0].cls, "f32-ulp");
+  assert_int_equal(b->divs[0].cls, VC_DIV_F32_ULP);
   assert_string_equal(b->divs[0].actual_hex, "3f800001 40000000");
   assert_int_equal(b->divs[0].max_ulp, 1);
   assert_int_equal(b->divs[1].first_index, 9);

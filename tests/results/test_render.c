@@ -7,8 +7,8 @@
 
 #include "fixture.h"
 #include "png_colours.h"
-#include "results/load.h"
-#include "results/report.h"
+#include "results/store/load.h"
+#include "results/report/report.h"
 
 static const char *chromium(void) {
   const char *c = getenv("VC_CHROMIUM");

@@ -7,11 +7,11 @@
 #include <libxml/tree.h>
 
 #include "fixture.h"
-#include "harness/commands_results.h"
-#include "harness/exitcodes.h"
-#include "results/fmt.h"
-#include "results/load.h"
-#include "results/report.h"
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
+#include "results/report/fmt.h"
+#include "results/store/load.h"
+#include "results/report/report.h"
 
 static char db_path[512];
 

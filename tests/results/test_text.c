@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "results/escape.h"
-#include "results/fmt.h"
+#include "results/report/escape.h"
+#include "results/report/fmt.h"
 
 typedef void (*escaper)(vc_strbuf *sb, const char *s);
 

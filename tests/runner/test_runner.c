@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include "harness/exitcodes.h"
-#include "harness/modes.h"
-#include "harness/parse.h"
-#include "harness/split.h"
+#include "harness/base/exitcodes.h"
+#include "harness/exec/modes.h"
+#include "harness/lang/parse.h"
+#include "harness/split/split.h"
 
 static char dir[256];
 

@@ -2,7 +2,7 @@
 if(TARGET vc-backend-opencl)
   find_package(SQLite3 REQUIRED)
   vc_add_test(test_runner SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner.c
-    LIBS vc_harness SQLite::SQLite3 LABELS integration)
+    LIBS vc_exec SQLite::SQLite3 LABELS integration)
   add_dependencies(test_runner vyre-conform vc-backend-opencl)
   set_tests_properties(test_runner PROPERTIES TIMEOUT 600)
 endif()

@@ -10,10 +10,10 @@
 
 #include <cmocka.h>
 
-#include "harness/check.h"
-#include "harness/inputs.h"
-#include "harness/parse.h"
-#include "harness/split.h"
+#include "harness/exec/check.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
+#include "harness/split/split.h"
 #include "oracles/oracle.h"
 
 static vc_program *parse(const char *text) {

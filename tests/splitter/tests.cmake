@@ -1,1 +1,1 @@
-vc_add_test(test_split SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_split.c LIBS vc_harness)
+vc_add_test(test_split SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_split.c LIBS vc_exec)

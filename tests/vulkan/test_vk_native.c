@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "backends/common/native_ctrl.h"
-#include "harness/inputs.h"
+#include "backends/common/native/native_ctrl.h"
+#include "harness/model/inputs.h"
 #include "oracles/oracle.h"
 #include "tests/native/native_util.h"
 #include "tests/vulkan/vk_test_util.h"

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "harness/strbuf.h"
+#include "harness/base/strbuf.h"
 #include "tests/vulkan/vk_test_util.h"
 
 static vc_plugin plugin;

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "backends/vulkan/vk_internal.h"
-#include "harness/diag.h"
-#include "harness/parse.h"
+#include "harness/lang/diag.h"
+#include "harness/lang/parse.h"
 #include "tests/native/native_util.h"
 
 #define NVIDIA 0x10DEu

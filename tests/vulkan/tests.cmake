@@ -23,7 +23,7 @@ endif()
 add_library(vc_vk_test_util STATIC ${VC_VK_TESTS}/vk_test_util.c)
 target_include_directories(vc_vk_test_util PRIVATE ${CMOCKA_INCLUDE_DIR})
 target_compile_options(vc_vk_test_util PRIVATE -Wno-cast-qual)
-target_link_libraries(vc_vk_test_util PUBLIC vc_lang vc_plugin vc_ir vc_native_test_util
+target_link_libraries(vc_vk_test_util PUBLIC vc_split vc_exec vc_model vc_native_test_util
   vc_warnings ${CMAKE_DL_LIBS} ${CMOCKA_LIBRARY})
 target_compile_definitions(vc_vk_test_util PRIVATE
   VC_SOURCE_DIR="${CMAKE_SOURCE_DIR}" VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
@@ -39,7 +39,7 @@ endfunction()
 # The plugin's parts, linked directly: driver versions, targets, options, glslang,
 # float controls, native kernels' SPIR-V.
 vc_vk_test(test_vk_units SOURCES ${VC_VK_TESTS}/test_vk_units.c
-  LIBS vc_vulkan_core vc_lang vc_native_test_util LABELS vulkan)
+  LIBS vc_vulkan_core vc_split vc_native_test_util LABELS vulkan)
 # The plugin as the harness loads it: identity, transfers, batching, limits, errors.
 vc_vk_test(test_vk_plugin SOURCES ${VC_VK_TESTS}/test_vk_plugin.c
   LIBS vc_vk_test_util LABELS vulkan)

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "harness/inputs.h"
-#include "harness/parse.h"
+#include "harness/model/inputs.h"
+#include "harness/lang/parse.h"
 #include "tests/native/native_util.h"
 
 const char *const vkt_program_names[] = {

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/plugin.h"
-#include "harness/program.h"
+#include "harness/exec/plugin.h"
+#include "harness/model/program.h"
 
 #define VKT_PLUGIN VC_BINARY_DIR "/vc-backend-vulkan.so"
 #define VKT_PROGRAMS VC_SOURCE_DIR "/tests/vulkan/programs"

@@ -1,0 +1,471 @@
+/* Expressions and memory accesses of the C-family code generator.
+ *
+ * Three-address form: every operator node becomes one typed temporary,
+ * written after its operands, so evaluation order is the program's (left
+ * to right, depth first) whatever the target language does, and GLSL can
+ * mark each f32 temporary `precise`. Leaves (literals, names, builtin ids)
+ * are used in place. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/common/cgen/cgen_internal.h"
+
+int vc_cg_fail(vc_cg *g, vc_errcode code, const char *fmt, ...) {
+  if (g->rc) return g->rc;
+  g->rc = code;
+  if (g->err) {
+    g->err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err->msg, sizeof g->err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+void vc_cg_indent(vc_cg *g) {
+  for (unsigned i = 0; i < g->depth; i++) vc_sb_puts(g->out, "  ");
+}
+
+const char *vc_cg_type(const vc_cg *g, vc_type t) { return g->d->type_name[t]; }
+
+const char *vc_cg_float_qual(const vc_cg *g, vc_type t) {
+  return t == VC_F32 && g->d->float_qual ? g->d->float_qual : "";
+}
+
+void vc_cg_convert(const vc_cg *g, vc_type to, vc_type from, const char *x, vc_strbuf *out) {
+  if (to == from)
+    vc_sb_puts(out, x);
+  else
+    g->d->convert(to, from, x, out);
+}
+
+void vc_cg_bitcast(const vc_cg *g, vc_type to, vc_type from, const char *x, vc_strbuf *out) {
+  if (to == from)
+    vc_sb_puts(out, x);
+  else
+    g->d->bitcast(to, from, x, out);
+}
+
+/* Starts `T tN = ` and names the temporary in *v. */
+static void temp_begin(vc_cg *g, vc_type t, vc_cg_val *v) {
+  snprintf(v->s, sizeof v->s, "t%u", g->ntemps++);
+  v->type = t;
+  vc_cg_indent(g);
+  vc_sb_printf(g->out, "%s%s %s = ", vc_cg_float_qual(g, t), vc_cg_type(g, t), v->s);
+}
+
+static void temp_end(vc_cg *g) { vc_sb_puts(g->out, ";\n"); }
+
+void vc_cg_copy(vc_cg *g, vc_cg_val *v) {
+  char was[sizeof v->s];
+  memcpy(was, v->s, sizeof was);
+  temp_begin(g, v->type, v);
+  vc_sb_puts(g->out, was);
+  temp_end(g);
+}
+
+static const char *zero_of(vc_type t) {
+  return t == VC_U32 ? "0u" : t == VC_I32 ? "0" : "0.0f";
+}
+
+/* ---- literals ---- */
+
+static bool f32_is_plain(uint32_t bits) {
+  uint32_t e = (bits >> 23) & 0xffu;
+  /* Zero and normal numbers read back exactly from 9 significant digits;
+     -0, denormals (a compiler might flush the literal), inf and NaN go by bits. */
+  return bits == 0 || (e != 0 && e != 0xffu);
+}
+
+static void literal(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  v->type = n->type;
+  if (n->type == VC_U32) {
+    snprintf(v->s, sizeof v->s, "%uu", n->bits);
+  } else if (n->type == VC_I32) {
+    int32_t i = (int32_t)n->bits;
+    if (n->bits == 0x80000000u)
+      snprintf(v->s, sizeof v->s, "(-2147483647 - 1)");
+    else if (i < 0)
+      snprintf(v->s, sizeof v->s, "(%d)", (int)i);
+    else
+      snprintf(v->s, sizeof v->s, "%d", (int)i);
+  } else if (f32_is_plain(n->bits)) {
+    float f;
+    memcpy(&f, &n->bits, sizeof f);
+    char num[32];
+    snprintf(num, sizeof num, "%.9g", (double)fabsf(f));
+    const char *dot = strpbrk(num, ".e") ? "" : ".0";
+    snprintf(v->s, sizeof v->s, f < 0 ? "(-%s%sf)" : "%s%sf", num, dot);
+  } else {
+    char u[16];
+    snprintf(u, sizeof u, "0x%08xu", n->bits);
+    temp_begin(g, VC_F32, v);
+    vc_cg_bitcast(g, VC_F32, VC_U32, u, g->out);
+    temp_end(g);
+  }
+}
+
+/* ---- operators ---- */
+
+/* Writes `x OP y` of two i32 operands computed on their u32 bits, as i32. */
+static void i32_via_u32(vc_cg *g, const char *x, const char *op, const char *y) {
+  vc_strbuf s;
+  vc_sb_init(&s);
+  vc_sb_putc(&s, '(');
+  vc_cg_convert(g, VC_U32, VC_I32, x, &s);
+  vc_sb_printf(&s, " %s ", op);
+  vc_cg_convert(g, VC_U32, VC_I32, y, &s);
+  vc_sb_putc(&s, ')');
+  vc_cg_convert(g, VC_I32, VC_U32, vc_sb_str(&s), g->out);
+  vc_sb_free(&s);
+}
+
+static void helper_call(vc_cg *g, unsigned h, const char *name, const char *a, const char *b) {
+  g->helpers |= h;
+  if (b)
+    vc_sb_printf(g->out, "%s(%s, %s)", name, a, b);
+  else
+    vc_sb_printf(g->out, "%s(%s)", name, a);
+}
+
+static const char *c_op(vc_binop op) {
+  static const char *const ops[VC_BINOP_COUNT] = {
+      [VC_ADD] = "+", [VC_SUB] = "-", [VC_MUL] = "*", [VC_DIV] = "/", [VC_AND] = "&",
+      [VC_OR] = "|", [VC_XOR] = "^", [VC_EQ] = "==", [VC_NE] = "!=", [VC_LT] = "<",
+      [VC_LE] = "<=", [VC_GT] = ">", [VC_GE] = ">="};
+  return ops[op];
+}
+
+static void arith(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
+  vc_type t = a->type;
+  if (t == VC_I32)
+    i32_via_u32(g, a->s, c_op(op), b->s);
+  else
+    vc_sb_printf(g->out, "%s %s %s", a->s, c_op(op), b->s);
+}
+
+static void div_rem(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
+  bool div = op == VC_DIV;
+  switch (a->type) {
+  case VC_U32:
+    helper_call(g, div ? VC_CG_H_DIV_U32 : VC_CG_H_REM_U32, div ? "vc_div_u32" : "vc_rem_u32",
+                a->s, b->s);
+    break;
+  case VC_I32:
+    helper_call(g, div ? VC_CG_H_DIV_I32 : VC_CG_H_REM_I32, div ? "vc_div_i32" : "vc_rem_i32",
+                a->s, b->s);
+    break;
+  default:
+    if (div)
+      vc_sb_printf(g->out, "%s / %s", a->s, b->s); /* allowed only with a declared ulp */
+    else
+      vc_cg_fail(g, VC_ERR_INTERNAL, "%s: rem on f32", g->d->name);
+  }
+}
+
+static void min_max(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
+  bool min = op == VC_MIN;
+  if (a->type == VC_F32)
+    helper_call(g, min ? VC_CG_H_MIN_F32 : VC_CG_H_MAX_F32, min ? "vc_min_f32" : "vc_max_f32",
+                a->s, b->s);
+  else /* compares in the operands' signedness; ties return a */
+    vc_sb_printf(g->out, "(%s %s %s) ? %s : %s", b->s, min ? "<" : ">", a->s, b->s, a->s);
+}
+
+static void shift(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
+  const char *sh = op == VC_SHL ? "<<" : ">>";
+  if (a->type == VC_U32) {
+    vc_sb_printf(g->out, "%s %s (%s & 31u)", a->s, sh, b->s);
+  } else if (op == VC_SHR) { /* arithmetic on i32 */
+    vc_sb_printf(g->out, "%s >> (%s & 31)", a->s, b->s);
+  } else { /* shl of a negative i32 shifts its bits */
+    char amount[64];
+    snprintf(amount, sizeof amount, "(%s & 31)", b->s);
+    i32_via_u32(g, a->s, "<<", amount);
+  }
+}
+
+static void compare(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
+  if (op == VC_NE && a->type == VC_F32) /* true with a NaN, whatever the compiler's != */
+    vc_sb_printf(g->out, "(%s == %s) ? 0u : 1u", a->s, b->s);
+  else
+    vc_sb_printf(g->out, "(%s %s %s) ? 1u : 0u", a->s, c_op(op), b->s);
+}
+
+static void binary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val a, b;
+  vc_cg_expr(g, n->kids[0], &a);
+  vc_cg_expr(g, n->kids[1], &b);
+  vc_binop op = (vc_binop)n->op;
+  temp_begin(g, n->type, v);
+  switch (op) {
+  case VC_ADD: case VC_SUB: case VC_MUL:
+    arith(g, op, &a, &b);
+    break;
+  case VC_DIV: case VC_REM:
+    div_rem(g, op, &a, &b);
+    break;
+  case VC_MIN: case VC_MAX:
+    min_max(g, op, &a, &b);
+    break;
+  case VC_AND: case VC_OR: case VC_XOR:
+    vc_sb_printf(g->out, "%s %s %s", a.s, c_op(op), b.s);
+    break;
+  case VC_SHL: case VC_SHR:
+    shift(g, op, &a, &b);
+    break;
+  case VC_EQ: case VC_NE: case VC_LT: case VC_LE: case VC_GT: case VC_GE:
+    compare(g, op, &a, &b);
+    break;
+  case VC_LAND: /* both operands are already evaluated: no short circuit */
+    vc_sb_printf(g->out, "(%s != 0u) ? ((%s != 0u) ? 1u : 0u) : 0u", a.s, b.s);
+    break;
+  case VC_LOR:
+    vc_sb_printf(g->out, "(%s != 0u) ? 1u : ((%s != 0u) ? 1u : 0u)", a.s, b.s);
+    break;
+  default:
+    vc_cg_fail(g, VC_ERR_INTERNAL, "%s: unknown binary operator %u", g->d->name, n->op);
+  }
+  temp_end(g);
+}
+
+/* f32 sign operations on the bits: (bits OP mask) as f32. */
+static void f32_bits(vc_cg *g, const char *x, const char *op, const char *mask) {
+  vc_strbuf s;
+  vc_sb_init(&s);
+  vc_sb_putc(&s, '(');
+  vc_cg_bitcast(g, VC_U32, VC_F32, x, &s);
+  vc_sb_printf(&s, " %s %s)", op, mask);
+  vc_cg_bitcast(g, VC_F32, VC_U32, vc_sb_str(&s), g->out);
+  vc_sb_free(&s);
+}
+
+static void unary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val a;
+  vc_cg_expr(g, n->kids[0], &a);
+  temp_begin(g, n->type, v);
+  switch ((vc_unop)n->op) {
+  case VC_NEG:
+    if (a.type == VC_F32)
+      f32_bits(g, a.s, "^", "0x80000000u");
+    else if (a.type == VC_I32)
+      i32_via_u32(g, "0", "-", a.s);
+    else
+      vc_sb_printf(g->out, "0u - %s", a.s);
+    break;
+  case VC_ABS:
+    if (a.type == VC_F32) {
+      f32_bits(g, a.s, "&", "0x7fffffffu");
+    } else if (a.type == VC_I32) { /* abs(INT_MIN) = INT_MIN through the wrap */
+      vc_sb_printf(g->out, "(%s < 0) ? ", a.s);
+      i32_via_u32(g, "0", "-", a.s);
+      vc_sb_printf(g->out, " : %s", a.s);
+    } else {
+      vc_sb_puts(g->out, a.s);
+    }
+    break;
+  case VC_NOT:
+    vc_sb_printf(g->out, "~%s", a.s);
+    break;
+  case VC_LNOT:
+    vc_sb_printf(g->out, "(%s == 0u) ? 1u : 0u", a.s);
+    break;
+  default:
+    vc_cg_fail(g, VC_ERR_INTERNAL, "%s: unknown unary operator %u", g->d->name, n->op);
+  }
+  temp_end(g);
+}
+
+static void cast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val a;
+  vc_cg_expr(g, n->kids[0], &a);
+  if (a.type == n->type) {
+    *v = a;
+    return;
+  }
+  temp_begin(g, n->type, v);
+  if (a.type == VC_F32 && n->type == VC_I32)
+    helper_call(g, VC_CG_H_F32_TO_I32, "vc_f32_to_i32", a.s, NULL);
+  else if (a.type == VC_F32)
+    helper_call(g, VC_CG_H_F32_TO_U32, "vc_f32_to_u32", a.s, NULL);
+  else
+    vc_cg_convert(g, n->type, a.type, a.s, g->out);
+  temp_end(g);
+}
+
+static void bitcast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val a;
+  vc_cg_expr(g, n->kids[0], &a);
+  if (a.type == n->type) {
+    *v = a;
+    return;
+  }
+  temp_begin(g, n->type, v);
+  vc_cg_bitcast(g, n->type, a.type, a.s, g->out);
+  temp_end(g);
+}
+
+static void select_(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val c, a, b;
+  vc_cg_expr(g, n->kids[0], &c);
+  vc_cg_expr(g, n->kids[1], &a);
+  vc_cg_expr(g, n->kids[2], &b);
+  temp_begin(g, n->type, v);
+  vc_sb_printf(g->out, "(%s != 0u) ? %s : %s", c.s, a.s, b.s);
+  temp_end(g);
+}
+
+/* ---- memory: every access guarded by an if-statement (never ?:, whose
+   arms GLSL may evaluate both) ---- */
+
+static uint32_t space_count(const vc_cg *g, const vc_node *n) {
+  return n->space == VC_SPACE_SHARED ? g->l->shared[n->ref].count : g->l->buffers[n->ref].count;
+}
+
+static vc_type space_type(const vc_cg *g, const vc_node *n) {
+  return n->space == VC_SPACE_SHARED ? g->l->shared[n->ref].type : g->l->buffers[n->ref].type;
+}
+
+static bool ref_ok(vc_cg *g, const vc_node *n) {
+  uint32_t lim = n->space == VC_SPACE_SHARED ? g->l->nshared : g->l->nbuffers;
+  if (n->ref < lim) return true;
+  vc_cg_fail(g, VC_ERR_INTERNAL, "%s: %u:%u: memory reference %u outside the kernel's table of %u",
+             g->d->name, n->loc.line, n->loc.col, n->ref, lim);
+  return false;
+}
+
+static void elem(vc_cg *g, const vc_node *n, const char *index, vc_strbuf *out) {
+  if (g->d->elem)
+    g->d->elem(g->l, (vc_space)n->space, n->ref, index, out);
+  else
+    vc_sb_printf(out, "%c%u[%s]", n->space == VC_SPACE_SHARED ? 's' : 'b', n->ref, index);
+}
+
+enum { GUARD_SKIP, GUARD_NONE, GUARD_OPEN };
+
+/* Is the index a literal ("123u")? Compilers check constant indices even in
+   dead code (glslang refuses b.d[4294967295u] under a false guard), so a
+   literal index is decided here instead. */
+static bool literal_index(const vc_cg_val *idx, uint32_t *value) {
+  char *end;
+  if (idx->s[0] < '0' || idx->s[0] > '9') return false;
+  unsigned long v = strtoul(idx->s, &end, 10);
+  if (strcmp(end, "u") != 0) return false;
+  *value = (uint32_t)v;
+  return true;
+}
+
+/* Opens `if (idx < count) {` and enters it (GUARD_OPEN); for a literal index
+   in bounds nothing is needed (GUARD_NONE), out of bounds the access is left
+   out (GUARD_SKIP). */
+static int guard_begin(vc_cg *g, const vc_node *n, const vc_cg_val *idx) {
+  uint32_t lit;
+  if (literal_index(idx, &lit)) return lit < space_count(g, n) ? GUARD_NONE : GUARD_SKIP;
+  vc_cg_indent(g);
+  vc_sb_printf(g->out, "if (%s < %uu) {\n", idx->s, space_count(g, n));
+  g->depth++;
+  return GUARD_OPEN;
+}
+
+static void guard_end(vc_cg *g, int kind) {
+  if (kind != GUARD_OPEN) return;
+  g->depth--;
+  vc_cg_indent(g);
+  vc_sb_puts(g->out, "}\n");
+}
+
+static void load(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val idx;
+  vc_cg_expr(g, n->kids[0], &idx);
+  if (!ref_ok(g, n)) return;
+  vc_type t = space_type(g, n);
+  temp_begin(g, t, v);
+  vc_sb_puts(g->out, zero_of(t));
+  temp_end(g);
+  int gk = guard_begin(g, n, &idx);
+  if (gk != GUARD_SKIP) {
+    vc_cg_indent(g);
+    vc_sb_printf(g->out, "%s = ", v->s);
+    elem(g, n, idx.s, g->out);
+    vc_sb_puts(g->out, ";\n");
+  }
+  guard_end(g, gk);
+}
+
+void vc_cg_store(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_val *val) {
+  if (!ref_ok(g, n)) return;
+  int gk = guard_begin(g, n, idx);
+  if (gk != GUARD_SKIP) {
+    vc_cg_indent(g);
+    elem(g, n, idx->s, g->out);
+    vc_sb_printf(g->out, " = %s;\n", val->s);
+  }
+  guard_end(g, gk);
+}
+
+void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_val *a,
+                  const vc_cg_val *b, const char *result) {
+  if (!ref_ok(g, n)) return;
+  vc_type t = space_type(g, n);
+  if (t == VC_F32) {
+    vc_cg_fail(g, VC_ERR_INTERNAL, "%s: %u:%u: atomic on an f32 array", g->d->name, n->loc.line,
+               n->loc.col);
+    return;
+  }
+  if (result) {
+    vc_cg_indent(g);
+    vc_sb_printf(g->out, "%s %s = %s;\n", vc_cg_type(g, t), result, zero_of(t));
+  }
+  int gk = guard_begin(g, n, idx);
+  if (gk != GUARD_SKIP) {
+    vc_cg_indent(g);
+    if (result) vc_sb_printf(g->out, "%s = ", result);
+    vc_strbuf lv;
+    vc_sb_init(&lv);
+    elem(g, n, idx->s, &lv);
+    g->d->atomic((vc_atomic_op)n->op, t, (vc_space)n->space, vc_sb_str(&lv), a->s,
+                 b ? b->s : NULL, g->out);
+    vc_sb_free(&lv);
+    vc_sb_puts(g->out, ";\n");
+  }
+  guard_end(g, gk);
+}
+
+static void atomic_expr(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  vc_cg_val idx, a, b;
+  vc_cg_expr(g, n->kids[0], &idx);
+  vc_cg_expr(g, n->kids[1], &a);
+  bool cas = n->op == VC_AT_CMPXCHG;
+  if (cas) vc_cg_expr(g, n->kids[2], &b);
+  snprintf(v->s, sizeof v->s, "t%u", g->ntemps++);
+  v->type = n->type;
+  vc_cg_atomic(g, n, &idx, &a, cas ? &b : NULL, v->s);
+}
+
+void vc_cg_expr(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  snprintf(v->s, sizeof v->s, "%s", "0u");
+  v->type = n->type;
+  if (g->rc) return;
+  switch (n->kind) {
+  case VC_E_LIT: literal(g, n, v); break;
+  case VC_E_NAME: snprintf(v->s, sizeof v->s, "v%u", n->ref); break;
+  case VC_E_BUILTIN:
+    snprintf(v->s, sizeof v->s, "%s_%c", vc_cg_builtin_param[n->op % VC_BUILTIN_COUNT],
+             "xyz"[n->axis % 3]);
+    break;
+  case VC_E_LOAD: load(g, n, v); break;
+  case VC_E_ATOMIC: atomic_expr(g, n, v); break;
+  case VC_E_UNARY: unary(g, n, v); break;
+  case VC_E_BINARY: binary(g, n, v); break;
+  case VC_E_SELECT: select_(g, n, v); break;
+  case VC_E_CAST: cast(g, n, v); break;
+  case VC_E_BITCAST: bitcast(g, n, v); break;
+  default:
+    vc_cg_fail(g, VC_ERR_INTERNAL, "%s: %u:%u: %s is not an expression", g->d->name, n->loc.line,
+               n->loc.col, vc_node_kind_name(n->kind));
+  }
+}

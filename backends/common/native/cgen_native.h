@@ -1,0 +1,47 @@
+/* The native kernel generator: the splitter's segments of one program as one
+ * persistent kernel with a device-side grid barrier (docs/native.md).
+ *
+ * The kernel binds the plan buffers (desc->native->buffers, in order) and
+ * then one control buffer (backends/common/native/native_ctrl.h). OpenCL C and GLSL
+ * kernels find their participants by occupancy discovery and synchronise
+ * with a counter barrier in the control buffer; CUDA C kernels are launched
+ * cooperatively and use cooperative_groups grid sync.
+ *
+ * What depends on the device comes in vc_native_opts, filled by the plugin:
+ * the generator never guesses it. */
+#ifndef VC_CGEN_NATIVE_H
+#define VC_CGEN_NATIVE_H
+
+#include <stdbool.h>
+
+#include "backends/backend.h"
+#include "backends/common/cgen/cgen.h"
+#include "harness/base/strbuf.h"
+
+typedef struct vc_native_opts {
+  vc_dialect dialect;
+  /* OpenCL C: the version the plugin builds with (-cl-std): 120, 200, 300. */
+  unsigned opencl_c_version;
+  /* OpenCL C: atomics and fences with memory_scope_device and
+     acquire/release orders (OpenCL C 2.0; 3.0 with the features
+     __opencl_c_atomic_scope_device and __opencl_c_atomic_order_acq_rel).
+     Without it: OpenCL 1.2 atomics, mem_fence and volatile buffers. */
+  bool opencl_device_scope;
+  /* GLSL: the device has vulkanMemoryModel and vulkanMemoryModelDeviceScope;
+     the kernel uses GL_KHR_memory_scope_semantics (device scope,
+     acquire/release). Without it: coherent buffers, memoryBarrierBuffer()
+     and atomics. */
+  bool vulkan_memory_model;
+} vc_native_opts;
+
+/* The most portable options for a dialect: OpenCL C 1.2, GLSL without the
+   memory model. */
+void vc_native_opts_default(vc_dialect d, vc_native_opts *o);
+
+/* Appends the complete source of native kernel k (k->kind VC_KERNEL_NATIVE,
+   k->native set). Errors: VC_ERR_USAGE for a descriptor that does not hold
+   together, whatever the dialect's check returns for a segment. */
+int vc_cgen_native(const vc_kernel_desc *k, const vc_native_opts *o, vc_strbuf *out,
+                   vc_error *err);
+
+#endif

@@ -1,0 +1,275 @@
+/* What every native kernel shares, whatever its language: occupancy
+ * discovery, the counter grid barrier with its checked wait, and the body
+ * that runs the segments over the virtual workgroups, pass after pass.
+ * The text is a C subset that OpenCL C, GLSL and CUDA C all read; the
+ * primitives it calls (vc_nc_*) are spelled per language. */
+#include "backends/common/cgen/cgen_internal.h"
+#include "backends/common/native/cgen_native_internal.h"
+
+static const char runtime_text[] =
+    "/* Occupancy discovery (Sorensen, Donaldson et al., OOPSLA 2016): a\n"
+    "   workgroup that finds the poll open takes a ticket by compare-and-swap;\n"
+    "   a ticket holder polls for a short window, then closes the poll; a\n"
+    "   workgroup that finds it closed (or the cap reached) leaves at once and\n"
+    "   never waits. The window is no wait: cut short, it only narrows. */\n"
+    "$F$U vc_nat_discover($p) {\n"
+    "  $U cap = vc_nc_load($AVC_NC_CAP);\n"
+    "  $U old = vc_nc_peek($AVC_NC_POLL);\n"
+    "  $U ticket = VC_NC_NONE;\n"
+    "  $U seen = 0u;\n"
+    "  $U window = 0u;\n"
+    "  $U i = 0u;\n"
+    "  /* Relaxed: a ticket orders nothing (the grid barriers do), and a loop\n"
+    "     whose trip count differs per workgroup must not hold memory\n"
+    "     barriers (lavapipe runs wide workgroups as coroutines that a\n"
+    "     barrier one row executes more often than another desynchronises). */\n"
+    "  while (ticket == VC_NC_NONE && (old & VC_NC_CLOSED) == 0u && (cap == 0u || old < cap)) {\n"
+    "    seen = vc_nc_cas_relaxed($AVC_NC_POLL, old, old + 1u);\n"
+    "    if (seen == old) {\n"
+    "      ticket = old;\n"
+    "    } else {\n"
+    "      old = seen;\n"
+    "    }\n"
+    "  }\n"
+    "  if (ticket == VC_NC_NONE) {\n"
+    "    if ((old & VC_NC_CLOSED) == 0u) vc_nc_or($AVC_NC_POLL, VC_NC_CLOSED); /* cap reached */\n"
+    "    vc_nc_add($AVC_NC_LATE, 1u);\n"
+    "    return VC_NC_NONE;\n"
+    "  }\n"
+    "  window = vc_nc_load($AVC_NC_WINDOW);\n"
+    "  for (i = 0u; i < window; i++) {\n"
+    "    if ((vc_nc_peek($AVC_NC_POLL) & VC_NC_CLOSED) != 0u) break;\n"
+    "  }\n"
+    "  vc_nc_or($AVC_NC_POLL, VC_NC_CLOSED);\n"
+    "  return ticket;\n"
+    "}\n\n"
+    "/* The participants: final once the poll is closed, which a ticket\n"
+    "   holder has done before it asks. */\n"
+    "$F$U vc_nat_count($p) {\n"
+    "  return vc_nc_load($AVC_NC_POLL) & (VC_NC_CLOSED - 1u);\n"
+    "}\n\n"
+    "/* Waits until the generation moves on from g. Gives up after the spin\n"
+    "   limit (in rounds of 1024 polls), or at once when another wait gave\n"
+    "   up (the run is lost anyway, and nothing must hang). Afterwards it\n"
+    "   checks its condition itself: a driver that cuts loops short\n"
+    "   (lavapipe's loop budget) ends the loop without it, and the run is\n"
+    "   marked untrustworthy. */\n"
+    "$Fvoid vc_nat_wait($P$U g) {\n"
+    "  $U limit = vc_nc_load($AVC_NC_SPIN_LIMIT);\n"
+    "  $U polls = 0u;\n"
+    "  $U rounds = 0u;\n"
+    "  while (vc_nc_load($AVC_NC_GEN) == g) {\n"
+    "    if (vc_nc_load($AVC_NC_UNTRUST) != 0u) break;\n"
+    "    polls = polls + 1u;\n"
+    "    if (polls == 1024u) {\n"
+    "      polls = 0u;\n"
+    "      rounds = rounds + 1u;\n"
+    "      if (limit != 0u && rounds >= limit) break;\n"
+    "    }\n"
+    "  }\n"
+    "  if (vc_nc_load($AVC_NC_GEN) == g) {\n"
+    "    vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_WAIT);\n"
+    "    vc_nc_cas($AVC_NC_UNTRUST_AT, VC_NC_NONE, g);\n"
+    "  }\n"
+    "}\n\n"
+    "/* The grid barrier among np participants: the workgroup finishes and\n"
+    "   orders its writes at a workgroup barrier; its lead invocation arrives;\n"
+    "   the last to arrive resets the count and releases the others by\n"
+    "   moving the generation on; the workgroup leaves at a second workgroup\n"
+    "   barrier, which orders what it reads next. Late workgroups (lead 0 in\n"
+    "   every invocation) pass through the workgroup barriers only. */\n"
+    "$Fvoid vc_nat_grid_barrier($P$U lead, $U np) {\n"
+    "  $U g = 0u;\n"
+    "  $U target = 0u;\n"
+    "  vc_nc_sync();\n"
+    "  if (lead != 0u) {\n"
+    "    g = vc_nc_load($AVC_NC_GEN);\n"
+    "    target = np + vc_nc_load($AVC_NC_PHANTOMS);\n"
+    "    if (vc_nc_add($AVC_NC_ARRIVE, 1u) + 1u == target) {\n"
+    "      vc_nc_store($AVC_NC_ARRIVE, 0u);\n"
+    "      vc_nc_add($AVC_NC_GEN, 1u);\n"
+    "    } else {\n"
+    "      vc_nat_wait($Ag);\n"
+    "    }\n"
+    "  }\n"
+    "  vc_nc_sync();\n"
+    "}\n\n";
+
+void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
+  vc_native_put(nl, out, runtime_text);
+}
+
+/* ---- the kernel body ---- */
+
+static void wg_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
+  vc_sb_puts(out, indent);
+  nl->seg->barrier(out);
+}
+
+static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
+  const uint32_t *wg = nl->prog->workgroup;
+  const char *u = nl->seg->type_name[VC_U32];
+  for (unsigned a = 0; a < 3; a++) {
+    vc_sb_printf(out, "  %s l%c = ", u, "xyz"[a]);
+    nl->seg->builtin(VC_LOCAL_ID, a, out);
+    vc_sb_puts(out, ";\n");
+  }
+  vc_sb_printf(out, "  %s lin = lx + ly * %uu + lz * %uu;\n", u, wg[0], wg[0] * wg[1]);
+  static const char *const vars[] = {"t", "p",  "np",  "lead", "pass", "runs",
+                                     "n", "it", "vwg", "vgx",  "vgy",  "vgz"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+    vc_sb_printf(out, "  %s %s = 0u;\n", u, vars[i]);
+  if (nl->sp->counts_barriers) vc_sb_printf(out, "  %s syncs = 0u;\n", u);
+  if (nl->sp->loop_segments) vc_sb_printf(out, "  %s seg = 0u;\n", u);
+}
+
+/* Ticket and participant count to the whole workgroup. A late workgroup
+   does not return: it runs no virtual workgroup, arrives at no barrier and
+   leaves the pass loop at its first test. (An early return in a kernel
+   with barriers, or barriers under a branch, made PoCL 3.1 take one
+   invocation's branch for the whole workgroup; loops it handles.) The
+   lead invocation of a participant does its arrivals and bookkeeping. */
+static void join(const vc_native_layout *nl, vc_strbuf *out) {
+  vc_native_put(nl, out,
+                "  if (lin == 0u) {\n"
+                "    t = vc_nat_discover($a);\n"
+                "    vc_bc[0] = t;\n"
+                "    vc_bc[2] = 0u;\n"
+                "    if (t != VC_NC_NONE) {\n"
+                "      vc_bc[1] = vc_nat_count($a);\n"
+                "    } else {\n"
+                "      vc_bc[1] = 1u;\n"
+                "    }\n"
+                "  }\n");
+  wg_barrier(nl, "  ", out);
+  vc_native_put(nl, out,
+                "  p = vc_bc[0];\n"
+                "  np = vc_bc[1];\n"
+                "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
+                "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
+}
+
+static void grid_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
+  vc_sb_puts(out, indent);
+  vc_native_put(nl, out, "vc_nat_grid_barrier($Alead, np);\n");
+  if (nl->sp->counts_barriers) vc_sb_printf(out, "%ssyncs = syncs + 1u;\n", indent);
+}
+
+/* Participant p runs virtual workgroups p, p + np, ... of segment s with
+   the virtual builtin ids; `runs` counts them for the host's check. */
+static void segment_loop(const vc_native_layout *nl, uint32_t s, vc_strbuf *out) {
+  const vc_program *p = nl->prog, *g = nl->d->segments[s];
+  const uint32_t *wg = p->workgroup, *gr = p->grid;
+  uint32_t nvwg = (uint32_t)vc_program_workgroups(p);
+  vc_sb_printf(out, "    /* segment %u */\n", s);
+  vc_sb_printf(out, "    n = 0u;\n    if (p < %uu) n = (%uu - 1u - p) / np + 1u;\n", nvwg, nvwg);
+  vc_sb_puts(out, "    for (it = 0u; it < n; it++) {\n      vwg = p + it * np;\n");
+  vc_sb_printf(out,
+               "      vgx = vwg %% %uu;\n      vgy = (vwg / %uu) %% %uu;\n      vgz = vwg / %uu;\n",
+               gr[0], gr[0], gr[1], gr[0] * gr[1]);
+  vc_sb_printf(out, "      vc_seg%u(", s);
+  nl->sp->seg_args(nl, s, out);
+  vc_sb_printf(out, "vgx * %uu + lx, vgy * %uu + ly, vgz * %uu + lz,\n", wg[0], wg[1], wg[2]);
+  vc_sb_printf(out, "          lx, ly, lz, vgx, vgy, vgz, %uu, %uu, %uu, %uu, %uu, %uu);\n", gr[0],
+               gr[1], gr[2], wg[0], wg[1], wg[2]);
+  /* workgroup memory belongs to one virtual workgroup at a time */
+  if (g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP))
+    wg_barrier(nl, "      ", out);
+  vc_sb_puts(out, "      runs = runs + 1u;\n    }\n");
+  vc_native_put(nl, out,
+                "    if (it != n && lead != 0u) vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_VWG);\n");
+}
+
+/* The segments of a pass as one loop with a switch into each segment's
+   call: one copy of the grid barrier and of the virtual-workgroup loop, run
+   again and again, instead of fresh code after every barrier. On the H200
+   the unrolled form cost about 1.1 us more per grid barrier than a loop
+   around grid.sync(), whatever the barrier count: code never run before
+   after every barrier. The barrier is reached by every workgroup (the break
+   comes first), never under a branch. */
+static void segments_looped(const vc_native_layout *nl, vc_strbuf *out) {
+  const vc_program *p = nl->prog;
+  const vc_native_desc *d = nl->d;
+  const uint32_t *wg = p->workgroup, *gr = p->grid;
+  uint32_t nvwg = (uint32_t)vc_program_workgroups(p);
+  vc_sb_printf(out, "    n = 0u;\n    if (p < %uu) n = (%uu - 1u - p) / np + 1u;\n", nvwg, nvwg);
+  vc_sb_puts(out, "    seg = 0u;\n    for (;;) {\n");
+  vc_sb_puts(out, "      for (it = 0u; it < n; it++) {\n        vwg = p + it * np;\n");
+  vc_sb_printf(
+      out,
+      "        vgx = vwg %% %uu;\n        vgy = (vwg / %uu) %% %uu;\n        vgz = vwg / %uu;\n",
+      gr[0], gr[0], gr[1], gr[0] * gr[1]);
+  vc_sb_puts(out, "        switch (seg) {\n");
+  for (uint32_t s = 0; s < d->nsegments; s++) {
+    const vc_program *g = d->segments[s];
+    vc_sb_printf(out, "        case %uu:\n          vc_seg%u(", s, s);
+    nl->sp->seg_args(nl, s, out);
+    vc_sb_printf(out, "vgx * %uu + lx, vgy * %uu + ly, vgz * %uu + lz,\n", wg[0], wg[1], wg[2]);
+    vc_sb_printf(out, "              lx, ly, lz, vgx, vgy, vgz, %uu, %uu, %uu, %uu, %uu, %uu);\n",
+                 gr[0], gr[1], gr[2], wg[0], wg[1], wg[2]);
+    if (g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP))
+      wg_barrier(nl, "          ", out);
+    vc_sb_puts(out, "          break;\n");
+  }
+  vc_sb_puts(out, "        default:\n          break;\n        }\n");
+  vc_sb_puts(out, "        runs = runs + 1u;\n      }\n");
+  vc_native_put(nl, out,
+                "      if (it != n && lead != 0u) vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_VWG);\n");
+  vc_sb_printf(out, "      seg = seg + 1u;\n      if (seg == %uu) break;\n", d->nsegments);
+  grid_barrier(nl, "      ", out);
+  vc_sb_puts(out, "    }\n");
+}
+
+/* One pass: [reset the flag, barrier,] the segments with a barrier
+   between them and, with a flag, after the last; then the test that ends
+   the loop, and a barrier before the next pass. No barrier stands under a
+   branch (see join). */
+static void pass_body(const vc_native_layout *nl, vc_strbuf *out) {
+  const vc_native_desc *d = nl->d;
+  const vc_fixpoint *fx = &d->fixpoint;
+  bool flag = fx->present && fx->has_flag;
+  uint32_t maxp = fx->present ? fx->max : 1;
+  if (flag) {
+    vc_sb_puts(out, "    if (lead != 0u && p == 0u) ");
+    nl->sp->plan_elem(fx->flag, "0u", out);
+    vc_sb_puts(out, " = 0u;\n");
+    grid_barrier(nl, "    ", out);
+  }
+  if (nl->sp->loop_segments) {
+    segments_looped(nl, out);
+    if (flag) grid_barrier(nl, "    ", out);
+  } else {
+    for (uint32_t s = 0; s < d->nsegments; s++) {
+      segment_loop(nl, s, out);
+      if (s + 1 < d->nsegments || flag) grid_barrier(nl, "    ", out);
+    }
+  }
+  vc_sb_puts(out, "    pass = pass + 1u;\n");
+  if (flag) {
+    /* one read, broadcast: the whole workgroup takes the same way out */
+    vc_sb_puts(out, "    if (lead != 0u) vc_bc[2] = ");
+    nl->sp->plan_elem(fx->flag, "0u", out);
+    vc_sb_puts(out, ";\n");
+    wg_barrier(nl, "    ", out);
+    vc_sb_printf(out, "    if (p == VC_NC_NONE || vc_bc[2] == 0u || pass == %uu) break;\n", maxp);
+  } else {
+    vc_sb_printf(out, "    if (p == VC_NC_NONE || pass == %uu) break;\n", maxp);
+  }
+  /* the next pass; with a flag, also so that no reset races a read */
+  if (flag || maxp > 1) grid_barrier(nl, "    ", out);
+}
+
+void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out) {
+  declarations(nl, out);
+  join(nl, out);
+  vc_sb_puts(out, "  for (;;) {\n");
+  pass_body(nl, out);
+  vc_sb_puts(out, "  }\n");
+  vc_native_put(nl, out,
+                "  if (lead != 0u) {\n"
+                "    vc_nc_add($AVC_NC_VWG_RUNS, runs);\n"
+                "    if (p == 0u) vc_nc_store($AVC_NC_PASSES, pass);\n");
+  if (nl->sp->counts_barriers)
+    vc_native_put(nl, out, "    if (p == 0u) vc_nc_store($AVC_NC_GEN, syncs);\n");
+  vc_sb_puts(out, "  }\n");
+}

@@ -1,0 +1,199 @@
+/* The CUDA C dialect of the C-family code generator (see cgen_dialect.h).
+ *
+ * NVRTC compiles the result (backends/cuda/cuda_nvrtc.c) with --fmad=false,
+ * -ftz=false and --prec-div=true: the semantics forbid contraction and
+ * flushing, and CUDA's defaults do both. The code needs no header: bit
+ * casts and rounding conversions are NVRTC built-ins, isnan is computed on
+ * the bits by the core's helper, so nothing depends on <cmath>. */
+
+#include "backends/common/cgen/cgen_dialect.h"
+#include "backends/common/native/cgen_native_internal.h"
+
+static const char *const types[3] = {"unsigned int", "int", "float"};
+
+static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
+  (void)l;
+  vc_sb_puts(out,
+             "/* compile with --fmad=false -ftz=false --prec-div=true --prec-sqrt=true:\n"
+             "   no contraction, denormals kept (docs/semantics.md) */\n\n");
+}
+
+static void seg_params(const vc_cgen_layout *l, vc_strbuf *out) {
+  vc_cgen_pointer_params(l, &vc_cgen_dialect_cuda, "", "", out);
+}
+
+/* Parameter k is buffer k's device address, in the kernel table's order.
+   __launch_bounds__ makes the compiler keep the register use low enough for
+   the program's workgroup to launch as one block. */
+static void kernel_begin(const vc_cgen_layout *l, vc_strbuf *out) {
+  uint32_t threads = l->workgroup[0] * l->workgroup[1] * l->workgroup[2];
+  vc_sb_printf(out, "extern \"C\" __global__ void __launch_bounds__(%u)\nvc_main(", threads);
+  for (uint32_t k = 0; k < l->nbuffers; k++)
+    vc_sb_printf(out, "%s%s *b%u /* %s */", k ? ", " : "", types[l->buffers[k].type], k,
+                 l->buffers[k].name);
+  vc_sb_puts(out, ") {\n");
+  for (uint32_t k = 0; k < l->nshared; k++)
+    vc_sb_printf(out, "  __shared__ %s s%u[%u]; /* %s */\n", types[l->shared[k].type], k,
+                 l->shared[k].count, l->shared[k].name);
+}
+
+static void builtin(vc_builtin b, unsigned axis, vc_strbuf *out) {
+  char a = "xyz"[axis % 3];
+  switch (b) {
+  case VC_GLOBAL_ID:
+    vc_sb_printf(out, "(blockIdx.%c * blockDim.%c + threadIdx.%c)", a, a, a);
+    break;
+  case VC_LOCAL_ID: vc_sb_printf(out, "threadIdx.%c", a); break;
+  case VC_GROUP_ID: vc_sb_printf(out, "blockIdx.%c", a); break;
+  case VC_NUM_GROUPS: vc_sb_printf(out, "gridDim.%c", a); break;
+  case VC_GROUP_SIZE: vc_sb_printf(out, "blockDim.%c", a); break;
+  default: vc_sb_puts(out, "0u"); break;
+  }
+}
+
+/* __syncthreads orders the block's shared and global accesses. Ordering
+   across blocks (__threadfence) belongs to a device-side grid barrier; a
+   segment kernel's grid barrier is the launch boundary. */
+static void barrier(vc_strbuf *out) { vc_sb_puts(out, "__syncthreads();\n"); }
+
+/* CUDA's atomics are overloaded for int and unsigned int; the operands
+   have the element's type, so atomicMin/Max compare in its signedness. */
+static void atomic(vc_atomic_op op, vc_type t, vc_space space, const char *lvalue, const char *a,
+                   const char *b, vc_strbuf *out) {
+  static const char *const fn[VC_ATOMIC_OP_COUNT] = {
+      [VC_AT_ADD] = "atomicAdd", [VC_AT_SUB] = "atomicSub", [VC_AT_AND] = "atomicAnd",
+      [VC_AT_OR] = "atomicOr", [VC_AT_XOR] = "atomicXor", [VC_AT_MIN] = "atomicMin",
+      [VC_AT_MAX] = "atomicMax", [VC_AT_EXCHANGE] = "atomicExch", [VC_AT_CMPXCHG] = "atomicCAS"};
+  (void)t;
+  (void)space;
+  if (op == VC_AT_CMPXCHG)
+    vc_sb_printf(out, "%s(&%s, %s, %s)", fn[op], lvalue, a, b);
+  else
+    vc_sb_printf(out, "%s(&%s, %s)", fn[op], lvalue, a);
+}
+
+/* The conversion intrinsics name their rounding: rn to f32, rz from it. */
+static void convert(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
+  if (from != VC_F32 && to != VC_F32) /* u32 <-> i32: the same bits (modular in NVRTC) */
+    vc_sb_printf(out, "((%s)(%s))", types[to], x);
+  else if (to == VC_F32)
+    vc_sb_printf(out, "%s(%s)", from == VC_U32 ? "__uint2float_rn" : "__int2float_rn", x);
+  else
+    vc_sb_printf(out, "%s(%s)", to == VC_U32 ? "__float2uint_rz" : "__float2int_rz", x);
+}
+
+static void bitcast(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
+  if (from == VC_F32)
+    vc_sb_printf(out, "%s(%s)", to == VC_U32 ? "__float_as_uint" : "__float_as_int", x);
+  else if (to == VC_F32)
+    vc_sb_printf(out, "%s(%s)", from == VC_U32 ? "__uint_as_float" : "__int_as_float", x);
+  else
+    vc_sb_printf(out, "((%s)(%s))", types[to], x);
+}
+
+const vc_cgen_dialect vc_cgen_dialect_cuda = {
+    .name = "CUDA C",
+    .type_name = {"unsigned int", "int", "float"},
+    .func_qual = "static __device__ ",
+    .prologue = prologue,
+    .seg_params = seg_params,
+    .seg_args = vc_cgen_pointer_args,
+    .kernel_begin = kernel_begin,
+    .builtin = builtin,
+    .barrier = barrier,
+    .atomic = atomic,
+    .convert = convert,
+    .bitcast = bitcast,
+};
+
+/* ---- native kernels ---- */
+/* CUDA C spelling of native kernels (cgen_native_internal.h).
+ *
+ * CUDA promises co-residency to a cooperative launch
+ * (cuLaunchCooperativeKernel with at most the blocks the occupancy API
+ * allows), so there is no discovery: every block participates, block
+ * blockIdx.x is participant p of gridDim.x, and the grid barrier is
+ * cooperative_groups' grid sync, which also orders memory across the grid.
+ * Block 0 counts the barriers in the control buffer for native_stats. */
+
+static void seg_dialect(const vc_native_opts *o, vc_cgen_dialect *d) {
+  (void)o;
+  *d = vc_cgen_dialect_cuda;
+}
+
+static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
+  (void)nl;
+  vc_sb_puts(out,
+             "/* compile with --fmad=false -ftz=false --prec-div=true --prec-sqrt=true:\n"
+             "   no contraction, denormals kept (docs/semantics.md); launch with\n"
+             "   cuLaunchCooperativeKernel (docs/native.md) */\n"
+             "#include <cooperative_groups.h>\n"
+             "/* grid barrier ordering: cooperative_groups grid sync */\n");
+}
+
+static const char prims[] =
+    "static __device__ unsigned int vc_nc_load(unsigned int *ctrl, unsigned int i) {\n"
+    "  return atomicAdd(&ctrl[i], 0u);\n"
+    "}\n"
+    "static __device__ void vc_nc_store(unsigned int *ctrl, unsigned int i, unsigned int v) {\n"
+    "  atomicExch(&ctrl[i], v);\n"
+    "}\n"
+    "static __device__ unsigned int vc_nc_add(unsigned int *ctrl, unsigned int i, "
+    "unsigned int v) {\n"
+    "  return atomicAdd(&ctrl[i], v);\n"
+    "}\n"
+    "static __device__ unsigned int vc_nc_or(unsigned int *ctrl, unsigned int i, "
+    "unsigned int v) {\n"
+    "  return atomicOr(&ctrl[i], v);\n"
+    "}\n\n";
+
+static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
+  (void)nl;
+  vc_sb_puts(out, prims);
+}
+
+static const char runtime[] =
+    "/* Every block of the cooperative launch participates. */\n"
+    "static __device__ unsigned int vc_nat_discover(unsigned int *ctrl) {\n"
+    "  (void)ctrl;\n"
+    "  return blockIdx.x;\n"
+    "}\n"
+    "static __device__ unsigned int vc_nat_count(unsigned int *ctrl) {\n"
+    "  (void)ctrl;\n"
+    "  return gridDim.x;\n"
+    "}\n"
+    "static __device__ void vc_nat_grid_barrier(unsigned int *ctrl, unsigned int lead,\n"
+    "                                           unsigned int np) {\n"
+    "  (void)np;\n"
+    "  (void)ctrl;\n"
+    "  (void)lead;\n"
+    "  cooperative_groups::this_grid().sync();\n"
+    "}\n\n";
+
+static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {
+  (void)nl;
+  vc_sb_puts(out, runtime);
+}
+
+/* Parameter k is plan buffer k's device address, the control buffer's last. */
+static void native_kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {
+  const uint32_t *wg = nl->prog->workgroup;
+  vc_sb_printf(out, "extern \"C\" __global__ void __launch_bounds__(%u)\nvc_main(",
+               wg[0] * wg[1] * wg[2]);
+  vc_native_kernel_params(nl, "", "__shared__", out);
+}
+
+const vc_native_spell vc_native_spell_cuda = {
+    .name = "CUDA C",
+    .seg_dialect = seg_dialect,
+    .prologue = native_prologue,
+    .primitives = primitives,
+    .runtime = runtime_fn,
+    .ctrl_param = "unsigned int *ctrl",
+    .ctrl_arg = "ctrl",
+    .kernel_begin = native_kernel_begin,
+    .seg_args = vc_native_args_by_plan,
+    .plan_elem = vc_native_array_elem,
+    .counts_barriers = true,
+    .loop_segments = true,
+};

@@ -1,0 +1,310 @@
+/* a: what resident-split costs per segment over a raw loop of
+ * cuLaunchKernel launching the same kernels (the plugin's own PTX through
+ * compile_offline, the same grid) on one stream, then one synchronise.
+ * Runs of the two interleave, so that clock and cache drift hit both. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cuda/bench/bench.h"
+#include "harness/base/clock.h"
+
+/* Timing in a raw run: none, one event after each launch (the first
+   launch starts at an event of its own), or a pair around each. */
+enum { RAW_PLAIN, RAW_CHAINED, RAW_PAIRED, RAW_KINDS };
+
+typedef struct raw_chain {
+  uint32_t n;         /* segments */
+  CUmodule *mods;
+  CUfunction *fns;
+  CUdeviceptr *bufs;  /* per plan buffer */
+  CUdeviceptr *ptrs;  /* per segment: its bound buffers' addresses */
+  void **params;      /* pointing into ptrs */
+  uint32_t *first;    /* segment k's first entry in ptrs and params */
+  CUevent *events;    /* 2 n */
+  uint32_t nevents;
+} raw_chain;
+
+typedef struct raw_time {
+  double wall_ns, enqueue_ns, device_ns;
+} raw_time;
+
+static void raw_free(bench *b, raw_chain *r) {
+  b->cu->cuCtxSetCurrent(b->ctx);
+  b->cu->cuStreamSynchronize(b->stream);
+  for (uint32_t i = 0; r->events && i < r->nevents; i++) b->cu->cuEventDestroy(r->events[i]);
+  for (uint32_t k = 0; r->mods && k < r->n; k++)
+    if (r->mods[k]) b->cu->cuModuleUnload(r->mods[k]);
+  free(r->mods);
+  free(r->fns);
+  free(r->ptrs);
+  free(r->params);
+  free(r->first);
+  free(r->events);
+  r->n = 0;
+}
+
+static void raw_free_bufs(bench *b, raw_chain *r, uint32_t nbufs) {
+  for (uint32_t i = 0; r->bufs && i < nbufs; i++)
+    if (r->bufs[i]) b->cu->cuMemFree(r->bufs[i]);
+  free(r->bufs);
+}
+
+/* Segment k's module from the PTX compile_offline gives for the device. */
+static int raw_segment(bench *b, const vc_split *s, uint32_t k, raw_chain *r, vc_error *err) {
+  char label[32];
+  snprintf(label, sizeof label, "segment %u", k);
+  vc_kernel_desc d = {VC_KERNEL_SEGMENT, s->segs[k].prog, NULL, label};
+  void *ptx = NULL;
+  size_t size = 0;
+  int rc = b->be->compile_offline(&d, b->target, &ptx, &size, NULL, err);
+  if (rc == 0) rc = bench_raw_module(b, ptx, NULL, &r->mods[k], &r->fns[k], err);
+  free(ptx);
+  return rc;
+}
+
+static int raw_setup(bench *b, const vc_split *s, raw_chain *r, vc_error *err) {
+  memset(r, 0, sizeof *r);
+  r->n = s->nsegs;
+  uint32_t nptrs = 0;
+  for (uint32_t k = 0; k < s->nsegs; k++) nptrs += s->segs[k].nbind;
+  r->mods = calloc(r->n, sizeof *r->mods);
+  r->fns = calloc(r->n, sizeof *r->fns);
+  r->bufs = calloc(s->nbuffers, sizeof *r->bufs);
+  r->ptrs = calloc(nptrs ? nptrs : 1, sizeof *r->ptrs);
+  r->params = calloc(nptrs ? nptrs : 1, sizeof *r->params);
+  r->first = calloc(r->n, sizeof *r->first);
+  r->events = calloc(2 * r->n, sizeof *r->events);
+  if (!r->mods || !r->fns || !r->bufs || !r->ptrs || !r->params || !r->first || !r->events)
+    return vc_fail(err, VC_ERR_NOMEM, "raw baseline: no memory for %u segments", r->n);
+  CUresult cr = b->cu->cuCtxSetCurrent(b->ctx);
+  for (uint32_t i = 0; cr == CUDA_SUCCESS && i < s->nbuffers; i++)
+    cr = b->cu->cuMemAlloc(&r->bufs[i], vc_buffer_bytes(&s->buffers[i]));
+  for (uint32_t i = 0; cr == CUDA_SUCCESS && i < 2 * r->n; i++, r->nevents++)
+    cr = b->cu->cuEventCreate(&r->events[i], CU_EVENT_DEFAULT);
+  if (cr != CUDA_SUCCESS) return bench_raw_fail(b, err, cr, "cuMemAlloc or cuEventCreate");
+  for (uint32_t k = 0, at = 0; k < r->n; k++) {
+    int rc = raw_segment(b, s, k, r, err);
+    if (rc != 0) return rc;
+    r->first[k] = at;
+    for (uint32_t j = 0; j < s->segs[k].nbind; j++, at++) {
+      r->ptrs[at] = r->bufs[s->segs[k].bind[j]];
+      r->params[at] = &r->ptrs[at];
+    }
+  }
+  return 0;
+}
+
+/* Zeroes every buffer (the chain's inputs are zeros), outside the time. */
+static int raw_reset(bench *b, const vc_split *s, raw_chain *r, vc_error *err) {
+  CUresult cr = CUDA_SUCCESS;
+  for (uint32_t i = 0; cr == CUDA_SUCCESS && i < s->nbuffers; i++)
+    cr = b->cu->cuMemsetD32Async(r->bufs[i], 0, vc_buffer_bytes(&s->buffers[i]) / 4, b->stream);
+  if (cr == CUDA_SUCCESS) cr = b->cu->cuStreamSynchronize(b->stream);
+  return cr == CUDA_SUCCESS ? 0 : bench_raw_fail(b, err, cr, "cuMemsetD32Async");
+}
+
+static CUresult record(bench *b, raw_chain *r, uint32_t i) {
+  return b->cu->cuEventRecord(r->events[i], b->stream);
+}
+
+/* The event after launch k: chained, k + 1; paired, 2k + 1 (2k before
+   it). The last launch ends at event 2n - 1 either way. */
+static uint32_t end_event(int kind, uint32_t k, uint32_t n) {
+  if (k + 1 == n) return 2 * n - 1;
+  return kind == RAW_PAIRED ? 2 * k + 1 : k + 1;
+}
+
+/* One run of every segment; the device time is the first event to the
+   last (timed kinds only). */
+static int raw_run(bench *b, const vc_split *s, raw_chain *r, int kind, raw_time *t,
+                   vc_error *err) {
+  int rc = raw_reset(b, s, r, err);
+  if (rc != 0) return rc;
+  const uint32_t *g = s->segs[0].prog->grid, *wg = s->segs[0].prog->workgroup;
+  uint64_t t0 = vc_now_ns();
+  CUresult cr = kind == RAW_PLAIN ? CUDA_SUCCESS : record(b, r, 0);
+  for (uint32_t k = 0; cr == CUDA_SUCCESS && k < r->n; k++) {
+    if (kind == RAW_PAIRED && k > 0) cr = record(b, r, 2 * k);
+    if (cr == CUDA_SUCCESS)
+      cr = b->cu->cuLaunchKernel(r->fns[k], g[0], g[1], g[2], wg[0], wg[1], wg[2], 0, b->stream,
+                                 &r->params[r->first[k]], NULL);
+    if (cr == CUDA_SUCCESS && kind != RAW_PLAIN) cr = record(b, r, end_event(kind, k, r->n));
+  }
+  uint64_t t1 = vc_now_ns();
+  if (cr == CUDA_SUCCESS) cr = b->cu->cuStreamSynchronize(b->stream);
+  uint64_t t2 = vc_now_ns();
+  if (cr != CUDA_SUCCESS) return bench_raw_fail(b, err, cr, "a launch loop");
+  t->wall_ns = (double)(t2 - t0);
+  t->enqueue_ns = (double)(t1 - t0);
+  t->device_ns = 0;
+  if (kind != RAW_PLAIN) {
+    float ms = 0;
+    cr = b->cu->cuEventElapsedTime(&ms, r->events[0], r->events[2 * r->n - 1]);
+    if (cr != CUDA_SUCCESS) return bench_raw_fail(b, err, cr, "cuEventElapsedTime");
+    t->device_ns = (double)ms * 1e6;
+  }
+  return 0;
+}
+
+static int raw_check(bench *b, raw_chain *r, uint32_t segments, vc_error *err) {
+  static uint32_t words[1024];
+  int rc = bench_raw_read(b, r->bufs[0], words, sizeof words, err);
+  if (rc != 0) return rc;
+  const char *why = bench_chain_check(words, segments);
+  return why ? vc_fail(err, VC_ERR_INTERNAL, "raw baseline, %u segments: %s", segments, why) : 0;
+}
+
+/* The harness side: vc_exec_run in resident-split, timed by the driver. */
+typedef struct harness_time {
+  double wall_ns, enqueue_ns, device_ns;
+} harness_time;
+
+static int harness_run(bench_prog *bp, harness_time *t, vc_error *err) {
+  vc_mode_out mo;
+  int rc = vc_exec_run(&bp->exec, VC_MODE_RESIDENT_SPLIT, (const uint32_t *const *)bp->inputs,
+                       &mo, err);
+  if (rc == 0) {
+    const char *why = bench_chain_check(mo.outputs[0], bp->split->nsegs);
+    if (why) rc = vc_fail(err, VC_ERR_INTERNAL, "resident-split, %u segments: %s",
+                          bp->split->nsegs, why);
+  }
+  if (rc == 0 && mo.nsegs != bp->split->nsegs)
+    rc = vc_fail(err, VC_ERR_INTERNAL, "resident-split recorded %u segments of %u", mo.nsegs,
+                 bp->split->nsegs);
+  t->wall_ns = (double)mo.wall_ns;
+  t->enqueue_ns = t->device_ns = 0;
+  for (uint32_t i = 0; i < mo.nsegs; i++) {
+    t->enqueue_ns += (double)mo.segs[i].wall_ns;
+    t->device_ns += (double)mo.segs[i].device_ns;
+  }
+  vc_mode_out_free(&mo);
+  return rc;
+}
+
+/* Both sides of one program: the mode driver and the raw loop. */
+typedef struct side {
+  bench_prog bp;
+  raw_chain raw;
+} side;
+
+static int side_open(bench *b, uint32_t segments, side *sd, vc_error *err) {
+  memset(sd, 0, sizeof *sd);
+  int rc = bench_chain_prog(segments, BENCH_GRID, &sd->bp, err);
+  if (rc != 0) return rc;
+  bench_prog_exec(b, &sd->bp);
+  return raw_setup(b, sd->bp.split, &sd->raw, err);
+}
+
+static void side_close(bench *b, side *sd) {
+  if (sd->bp.split) {
+    raw_free(b, &sd->raw);
+    raw_free_bufs(b, &sd->raw, sd->bp.split->nbuffers);
+  }
+  bench_prog_free(&sd->bp);
+}
+
+/* Per-run samples, in ns. */
+typedef struct samples {
+  double *h_wall, *h_enq, *h_dev, *h1_wall;
+  double *r_wall[RAW_KINDS], *r_enq, *r_dev, *r1_wall;
+} samples;
+
+static double *column(uint32_t n) { return calloc(n ? n : 1, sizeof(double)); }
+
+static int samples_alloc(samples *s, uint32_t n) {
+  memset(s, 0, sizeof *s);
+  double **all[] = {&s->h_wall, &s->h_enq, &s->h_dev, &s->h1_wall, &s->r_wall[0],
+                    &s->r_wall[1], &s->r_wall[2], &s->r_enq, &s->r_dev, &s->r1_wall};
+  int ok = 1;
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ok &= (*all[i] = column(n)) != NULL;
+  return ok ? 0 : -1;
+}
+
+static void samples_free(samples *s) {
+  double *all[] = {s->h_wall, s->h_enq, s->h_dev, s->h1_wall, s->r_wall[0],
+                   s->r_wall[1], s->r_wall[2], s->r_enq, s->r_dev, s->r1_wall};
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
+}
+
+/* Run i of every series, interleaved. */
+static int one_round(bench *b, side *many, side *one, samples *s, uint32_t i, vc_error *err) {
+  harness_time h, h1;
+  raw_time r[RAW_KINDS], r1;
+  int rc = harness_run(&many->bp, &h, err);
+  for (int k = 0; rc == 0 && k < RAW_KINDS; k++)
+    rc = raw_run(b, many->bp.split, &many->raw, k, &r[k], err);
+  if (rc == 0) rc = raw_check(b, &many->raw, many->raw.n, err);
+  if (rc == 0) rc = harness_run(&one->bp, &h1, err);
+  if (rc == 0) rc = raw_run(b, one->bp.split, &one->raw, RAW_PLAIN, &r1, err);
+  if (rc != 0) return rc;
+  s->h_wall[i] = h.wall_ns;
+  s->h_enq[i] = h.enqueue_ns;
+  s->h_dev[i] = h.device_ns;
+  s->h1_wall[i] = h1.wall_ns;
+  for (int k = 0; k < RAW_KINDS; k++) s->r_wall[k][i] = r[k].wall_ns;
+  s->r_enq[i] = r[RAW_PLAIN].enqueue_ns;
+  s->r_dev[i] = r[RAW_CHAINED].device_ns;
+  s->r1_wall[i] = r1.wall_ns;
+  return 0;
+}
+
+/* Median of runs 1..runs (run 0 warmed up). */
+static double med(double *v, uint32_t runs) { return bench_median(v + 1, runs); }
+
+static void report(const samples *s, uint32_t runs, uint32_t n) {
+  double us = 1e-3 / n, marginal = 1e-3 / (n > 1 ? n - 1 : 1);
+  double hw = med(s->h_wall, runs), rw = med(s->r_wall[RAW_PLAIN], runs);
+  double h1 = med(s->h1_wall, runs), r1 = med(s->r1_wall, runs);
+  double hm = (hw - h1) * marginal, rm = (rw - r1) * marginal;
+  bench_figure("a.harness_us_per_segment", hw * us, "us",
+               "median wall of vc_exec_run(resident-split) / segments (upload, launches with "
+               "events, finish, download)");
+  bench_figure("a.raw_us_per_segment", rw * us, "us",
+               "median wall of cuLaunchKernel of every segment on one stream + "
+               "cuStreamSynchronize / segments");
+  bench_figure("a.ratio", hw / rw, "", "harness / raw per segment (goal <= 1.2)");
+  bench_figure("a.harness_marginal_us", hm, "us",
+               "(harness wall of this program - of a 1-segment program) / (segments - 1)");
+  bench_figure("a.raw_marginal_us", rm, "us", "the same for the raw loop");
+  bench_figure("a.marginal_ratio", rm > 0 ? hm / rm : 0, "",
+               "harness / raw per added segment: the fixed copies left out");
+  bench_figure("a.raw_chained_us_per_segment", med(s->r_wall[RAW_CHAINED], runs) * us,
+               "us", "raw loop with one cuEventRecord after each launch (the plugin's timing)");
+  bench_figure("a.raw_paired_us_per_segment", med(s->r_wall[RAW_PAIRED], runs) * us,
+               "us", "raw loop with a cuEventRecord before and after each launch");
+  bench_figure("a.harness_enqueue_us", med(s->h_enq, runs) * us, "us",
+               "host time of the plugin's launch call per segment (resident-split rows)");
+  bench_figure("a.raw_enqueue_us", med(s->r_enq, runs) * us, "us",
+               "host time of cuLaunchKernel per segment in the raw loop");
+  bench_figure("a.harness_device_us", med(s->h_dev, runs) * us, "us",
+               "device time per segment, the plugin's events");
+  bench_figure("a.raw_device_us", med(s->r_dev, runs) * us, "us",
+               "device time per segment, first to last event of the chained raw loop");
+  bench_note("goal a.ratio <= 1.2: %s", hw / rw <= 1.2 ? "met" : "MISSED");
+}
+
+int bench_overhead(bench *b, uint32_t segments, vc_error *err) {
+  char what[256];
+  snprintf(what, sizeof what,
+           "%u segments of trivial work, grid %u x 256 threads; %u runs of each, interleaved, "
+           "after one warm-up",
+           segments, BENCH_GRID, b->repeat);
+  bench_section("a: resident-split per-segment overhead against raw cuLaunchKernel", what);
+  side many, one;
+  samples s;
+  memset(&many, 0, sizeof many);
+  memset(&one, 0, sizeof one);
+  memset(&s, 0, sizeof s);
+  int rc = side_open(b, segments, &many, err);
+  if (rc == 0) rc = side_open(b, 1, &one, err);
+  if (rc == 0 && samples_alloc(&s, b->repeat + 1) != 0)
+    rc = vc_fail(err, VC_ERR_NOMEM, "no memory for %u samples", b->repeat);
+  /* run 0 warms up (and compiles the plugin's kernels); it is not counted */
+  for (uint32_t i = 0; rc == 0 && i <= b->repeat; i++) rc = one_round(b, &many, &one, &s, i, err);
+  if (rc == 0) report(&s, b->repeat, segments);
+  samples_free(&s);
+  side_close(b, &one);
+  side_close(b, &many);
+  return rc;
+}

@@ -1,0 +1,102 @@
+/* vyre-conform compare BASELINE CANDIDATE: the nightly gate (docs/gating.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
+#include "harness/cli/cmd_util.h"
+#include "results/gate/compare.h"
+
+static const char usage[] =
+    "vyre-conform compare BASELINE[:RUN] CANDIDATE[:RUN] [--expectations FILE]\n"
+    "       [--threshold PCT] [--min-delta-ms MS] [--no-timing] [--json]";
+
+typedef struct compare_args {
+  const char *sides[2];
+  const char *expectations;
+  bool json;
+  vc_compare_opts opts;
+} compare_args;
+
+static int parse_number(const char *text, double lo, double hi, double *out) {
+  char *end;
+  double v = text ? strtod(text, &end) : NAN;
+  if (!text || end == text || *end || !isfinite(v) || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, compare_args *a) {
+  int nsides = 0;
+  double v;
+  vc_compare_opts_default(&a->opts);
+  for (int i = 1; i < argc; i++) {
+    const char *val;
+    if (strcmp(argv[i], "--json") == 0) {
+      a->json = true;
+    } else if (strcmp(argv[i], "--no-timing") == 0) {
+      a->opts.timing = false;
+    } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
+      if (!val || !val[0])
+        return vc_cmd_usage_error("compare", usage, "--expectations needs a file");
+      a->expectations = val;
+    } else if (vc_cmd_option(argc, argv, &i, "--threshold", &val)) {
+      if (parse_number(val, 0, 100000, &v))
+        return vc_cmd_usage_error("compare", usage, "--threshold takes a percentage, 0 or more");
+      a->opts.threshold_pct = v;
+    } else if (vc_cmd_option(argc, argv, &i, "--min-delta-ms", &val)) {
+      if (parse_number(val, 0, 1e9, &v))
+        return vc_cmd_usage_error("compare", usage, "--min-delta-ms takes milliseconds, 0 or more");
+      a->opts.min_delta_ns = (uint64_t)(v * 1e6);
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return vc_cmd_usage_error("compare", usage, "unknown option %s", argv[i]);
+    } else if (nsides < 2) {
+      a->sides[nsides++] = argv[i];
+    } else {
+      return vc_cmd_usage_error("compare", usage, "one baseline and one candidate, not %s too",
+                                argv[i]);
+    }
+  }
+  if (nsides != 2)
+    return vc_cmd_usage_error("compare", usage, "a baseline and a candidate are needed");
+  return 0;
+}
+
+static int run_compare(compare_args *a, vc_expectations *exps, vc_run_data **runs) {
+  vc_error err = {0};
+  if (a->expectations) {
+    if (vc_expectations_load(a->expectations, exps, &err)) goto fail;
+    a->opts.exps = exps;
+  }
+  for (int s = 0; s < 2; s++)
+    if (vc_run_load_spec(a->sides[s], &runs[s], &err)) goto fail;
+  vc_comparison c;
+  if (vc_compare_runs(runs[0], runs[1], &a->opts, &c, &err)) goto fail;
+  if (a->json)
+    vc_comparison_print_json(&c, stdout);
+  else
+    vc_comparison_print_text(&c, stdout);
+  fflush(stdout);
+  int status = c.exit_code;
+  vc_comparison_free(&c);
+  return status;
+fail:
+  vc_cmd_error("compare", &err);
+  return vc_cmd_exit_for(&err);
+}
+
+int vc_cmd_compare(int argc, char **argv) {
+  if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
+  compare_args a = {0};
+  int status = parse_args(argc, argv, &a);
+  if (status) return status;
+  vc_expectations exps = {0};
+  vc_run_data *runs[2] = {NULL, NULL};
+  status = run_compare(&a, &exps, runs);
+  vc_run_free(runs[0]);
+  vc_run_free(runs[1]);
+  vc_expectations_free(&exps);
+  return status;
+}

@@ -1,0 +1,72 @@
+/* vyre-conform merge -o OUT SHARD.db...: one run from the shards of one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
+#include "harness/cli/cmd_util.h"
+#include "results/store/load.h"
+#include "results/gate/merge.h"
+
+static const char usage[] = "vyre-conform merge -o OUT SHARD.db[:RUN]...";
+
+enum { MERGE_BUSY_MS = 10000 };
+
+/* Reports the merged run; a run that is not complete fails the command. */
+static int announce(const char *out, int64_t run_id, int nshards) {
+  vc_error err = {0};
+  vc_run_data *r;
+  if (vc_run_load(out, run_id, &r, &err)) {
+    vc_cmd_error("merge", &err);
+    return vc_cmd_exit_for(&err);
+  }
+  printf("merged %d shards into %s run %lld: %s, %u programs\n", nshards, out, (long long)run_id,
+         r->status, r->nprogs);
+  int status = strcmp(r->status, "complete") == 0 ? VC_EXIT_OK : VC_EXIT_FAIL;
+  if (status)
+    fprintf(stderr, "vyre-conform merge: the merged run is %s: a shard was not complete\n",
+            r->status);
+  vc_run_free(r);
+  return status;
+}
+
+static int parse_args(int argc, char **argv, const char **out, const char **inputs, int *n) {
+  for (int i = 1; i < argc; i++) {
+    const char *val;
+    if (vc_cmd_option(argc, argv, &i, "-o", &val) ||
+        vc_cmd_option(argc, argv, &i, "--output", &val)) {
+      if (!val) return vc_cmd_usage_error("merge", usage, "-o needs a file");
+      *out = val;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return vc_cmd_usage_error("merge", usage, "unknown option %s", argv[i]);
+    } else {
+      inputs[(*n)++] = argv[i];
+    }
+  }
+  if (!*out) return vc_cmd_usage_error("merge", usage, "the output file (-o OUT) is missing");
+  if (!*n) return vc_cmd_usage_error("merge", usage, "no shard files given");
+  return VC_EXIT_OK;
+}
+
+int vc_cmd_merge(int argc, char **argv) {
+  if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
+  const char *out = NULL;
+  const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+  if (!inputs) return VC_EXIT_FAIL;
+  int n = 0;
+  int status = parse_args(argc, argv, &out, inputs, &n);
+  if (status == VC_EXIT_OK) {
+    vc_error err = {0};
+    int64_t run_id;
+    if (vc_merge(out, inputs, (uint32_t)n, MERGE_BUSY_MS, &run_id, &err)) {
+      vc_cmd_error("merge", &err);
+      /* a refused shard set is a failed gate, not a usage error */
+      status = err.code == VC_ERR_USAGE ? VC_EXIT_FAIL : vc_cmd_exit_for(&err);
+    } else {
+      status = announce(out, run_id, n);
+    }
+  }
+  free(inputs);
+  return status;
+}

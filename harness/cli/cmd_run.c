@@ -1,0 +1,243 @@
+/* vyre-conform [run] --backend B [options] PATH... */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/cli/args.h"
+#include "harness/cli/commands.h"
+#include "harness/base/exitcodes.h"
+#include "harness/run/runner.h"
+
+static const char help[] =
+    "usage: vyre-conform [run] --backend B [options] PATH...\n"
+    "\n"
+    "Runs every program under PATH (files, or directories searched for *.vyre)\n"
+    "on one device, in each mode, compares every output byte with the CPU\n"
+    "oracle, and appends a run to the results database.\n"
+    "\n"
+    "  --backend B          vulkan, opencl or cuda (required)\n"
+    "  --device N           device index as `vyre-conform backends` lists it (0)\n"
+    "  --device-options S   backend options, key=value,... (see docs/backend-*.md)\n"
+    "  --mode LIST          comma-separated: native,host-split,resident-split (all)\n"
+    "  --filter GLOB        only programs whose name or relative path matches\n"
+    "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
+    "  --repeat N           run each mode N times; outputs that change are\n"
+    "                       flagged nondeterministic (1)\n"
+    "  --db FILE            results database (vyre-conform.db)\n"
+    "  --shard K/N          run the programs i with i mod N = K (0 <= K < N)\n"
+    "  --timeout S          seconds per program before its worker is killed (600)\n"
+    "  --max-buffer-bytes N refuse programs whose buffers need more (no limit)\n"
+    "  --oracle-order O     forward, reverse or shuffle:SEED: the order in which\n"
+    "                       the oracle runs workgroups and invocations (forward)\n"
+    "  --resume RUN         continue an interrupted run, skipping finished programs\n"
+    "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
+    "  --expectations FILE  known failures, flakes and skips (docs/gating.md): the\n"
+    "                       results they match do not fail the run; an entry past\n"
+    "                       its expiry date for this device does (exit 6)\n"
+    "\n"
+    "For testing the harness itself:\n"
+    "  --inject-flip M:BUF:I  flip a bit of element I of BUF in mode M's output\n"
+    "  --inject-crash GLOB    the worker crashes on programs matching GLOB\n"
+    "  --inject-hang GLOB     the worker hangs on programs matching GLOB\n"
+    "\n"
+    "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
+    "error; 3 no usable backend or device; 4 a program could not be read or is\n"
+    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n";
+
+enum {
+  O_BACKEND,
+  O_DEVICE,
+  O_DEVOPTS,
+  O_MODE,
+  O_FILTER,
+  O_EXCLUDE,
+  O_REPEAT,
+  O_DB,
+  O_SHARD,
+  O_TIMEOUT,
+  O_MAXBYTES,
+  O_ORDER,
+  O_RESUME,
+  O_PROGRESS,
+  O_EXPECT,
+  O_FLIP,
+  O_CRASH,
+  O_HANG,
+  O_COUNT
+};
+
+static int parse_modes(const char *list, vc_conform_opts *c, vc_error *err) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list);
+  c->nmodes = 0;
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int m = vc_mode_from_name(t);
+    if (m < 0)
+      return vc_fail(err, VC_ERR_USAGE,
+                     "unknown mode '%s' (modes: native, host-split, resident-split)", t);
+    for (uint32_t i = 0; i < c->nmodes; i++)
+      if ((int)c->modes[i] == m) return vc_fail(err, VC_ERR_USAGE, "mode '%s' given twice", t);
+    c->modes[c->nmodes++] = (vc_mode)m;
+  }
+  if (!c->nmodes) return vc_fail(err, VC_ERR_USAGE, "--mode needs at least one mode");
+  return 0;
+}
+
+int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err);
+int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err) {
+  if (strcmp(s, "forward") == 0) {
+    o->order = VC_ORDER_FORWARD;
+  } else if (strcmp(s, "reverse") == 0) {
+    o->order = VC_ORDER_REVERSE;
+  } else if (strncmp(s, "shuffle:", 8) == 0 && s[8]) {
+    char *end;
+    o->order = VC_ORDER_SHUFFLE;
+    o->seed = strtoull(s + 8, &end, 0);
+    if (*end) return vc_fail(err, VC_ERR_USAGE, "--oracle-order: bad seed in '%s'", s);
+  } else {
+    return vc_fail(err, VC_ERR_USAGE,
+                   "--oracle-order: '%s' is not forward, reverse or shuffle:SEED", s);
+  }
+  return 0;
+}
+
+static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc_error *err) {
+  snprintf(buf, n, "%s", s);
+  char *a = strchr(buf, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+  if (!a || !b) return vc_fail(err, VC_ERR_USAGE, "--inject-flip wants MODE:BUFFER:INDEX");
+  *a = *b = '\0';
+  if (vc_mode_from_name(buf) < 0)
+    return vc_fail(err, VC_ERR_USAGE, "--inject-flip: unknown mode '%s'", buf);
+  char *end;
+  c->flip_mode = buf;
+  c->flip_buffer = a + 1;
+  c->flip_index = strtoull(b + 1, &end, 10);
+  if (*end || !b[1]) return vc_fail(err, VC_ERR_USAGE, "--inject-flip: bad index '%s'", b + 1);
+  return 0;
+}
+
+static char *join_args(int argc, char **argv) {
+  size_t n = 1;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = malloc(n);
+  if (!s) abort();
+  s[0] = '\0';
+  for (int i = 0; i < argc; i++) {
+    if (i) strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  return s;
+}
+
+int vc_cmd_run(int argc, char **argv) {
+  if (vc_wants_help(argc, argv)) {
+    fputs(help, stdout);
+    return VC_EXIT_OK;
+  }
+  vc_opt opts[O_COUNT] = {[O_BACKEND] = VC_OPT("backend", true, false),
+                          [O_DEVICE] = VC_OPT("device", true, false),
+                          [O_DEVOPTS] = VC_OPT("device-options", true, false),
+                          [O_MODE] = VC_OPT("mode", true, false),
+                          [O_FILTER] = VC_OPT("filter", true, false),
+                          [O_EXCLUDE] = VC_OPT("exclude-tag", true, true),
+                          [O_REPEAT] = VC_OPT("repeat", true, false),
+                          [O_DB] = VC_OPT("db", true, false),
+                          [O_SHARD] = VC_OPT("shard", true, false),
+                          [O_TIMEOUT] = VC_OPT("timeout", true, false),
+                          [O_MAXBYTES] = VC_OPT("max-buffer-bytes", true, false),
+                          [O_ORDER] = VC_OPT("oracle-order", true, false),
+                          [O_RESUME] = VC_OPT("resume", true, false),
+                          [O_PROGRESS] = VC_OPT("progress", true, false),
+                          [O_EXPECT] = VC_OPT("expectations", true, false),
+                          [O_FLIP] = VC_OPT("inject-flip", true, false),
+                          [O_CRASH] = VC_OPT("inject-crash", true, false),
+                          [O_HANG] = VC_OPT("inject-hang", true, false)};
+  vc_args a;
+  vc_error e;
+  vc_error_clear(&e);
+  vc_runner_opts r;
+  memset(&r, 0, sizeof r);
+  r.conform.repeat = 1;
+  r.timeout_s = 600;
+  r.db_path = "vyre-conform.db";
+  r.conform.nmodes = VC_MODE_COUNT;
+  for (int m = 0; m < VC_MODE_COUNT; m++) r.conform.modes[m] = (vc_mode)m;
+  char flipbuf[256];
+  int status = VC_EXIT_OK;
+  if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
+  vc_opt *o;
+  if (!(o = vc_args_get(opts, O_COUNT, "backend"))) {
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (vulkan, opencl or cuda)");
+    goto usage;
+  }
+  r.backend = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r.device, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r.device_options = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "mode")) && parse_modes(o->value, &r.conform, &e)) goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "filter"))) r.filter = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "exclude-tag"))) {
+    r.exclude_tags = o->values;
+    r.nexclude_tags = o->count;
+  }
+  if ((o = vc_args_get(opts, O_COUNT, "repeat")) && vc_args_u32(o, 1, 1000, &r.conform.repeat, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "db"))) r.db_path = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "shard"))) {
+    unsigned k, n;
+    char c;
+    if (sscanf(o->value, "%u/%u%c", &k, &n, &c) != 2 || n == 0 || k >= n) {
+      vc_fail(&e, VC_ERR_USAGE, "--shard wants K/N with 0 <= K < N, not '%s'", o->value);
+      goto usage;
+    }
+    r.shard_k = k;
+    r.shard_n = n;
+  }
+  if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r.timeout_s, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "max-buffer-bytes")) &&
+      vc_args_u64(o, &r.conform.max_buffer_bytes, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "oracle-order")) &&
+      vc_parse_oracle_order(o->value, &r.conform.oracle, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "resume"))) {
+    uint64_t v;
+    if (vc_args_u64(o, &v, &e)) goto usage;
+    r.resume_run = (int64_t)v;
+  }
+  r.progress = isatty(STDERR_FILENO);
+  if ((o = vc_args_get(opts, O_COUNT, "progress"))) {
+    if (strcmp(o->value, "tty") == 0)
+      r.progress = 1;
+    else if (strcmp(o->value, "plain") == 0)
+      r.progress = 0;
+    else if (strcmp(o->value, "auto") != 0) {
+      vc_fail(&e, VC_ERR_USAGE, "--progress: '%s' is not auto, tty or plain", o->value);
+      goto usage;
+    }
+  }
+  if ((o = vc_args_get(opts, O_COUNT, "expectations"))) r.expectations = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
+      parse_flip(o->value, &r.conform, flipbuf, sizeof flipbuf, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;
+  if (a.npos == 0) {
+    vc_fail(&e, VC_ERR_USAGE, "no PATH given: name program files or corpus directories");
+    goto usage;
+  }
+  r.paths = a.pos;
+  r.npaths = a.npos;
+  char *cmdline = join_args(argc, argv);
+  r.command_line = cmdline;
+  status = vc_run_corpus(&r);
+  free(cmdline);
+  vc_args_free(opts, O_COUNT, &a);
+  return status;
+usage:
+  vc_args_free(opts, O_COUNT, &a);
+  return vc_usage_error("run", e.msg);
+}

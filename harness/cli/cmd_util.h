@@ -1,0 +1,25 @@
+/* What the compare, merge and report commands share: option parsing,
+ * messages, exit statuses and writing files. */
+#ifndef VC_RESULTS_CMD_UTIL_H
+#define VC_RESULTS_CMD_UTIL_H
+
+#include <stdbool.h>
+
+#include "harness/base/error.h"
+#include "harness/base/strbuf.h"
+
+/* Matches argv[*i] against "--name VALUE" or "--name=VALUE". On a match sets
+ *value (NULL when the value is missing) and advances *i past a separate value. */
+bool vc_cmd_option(int argc, char **argv, int *i, const char *name, const char **value);
+/* True (after printing the usage) when an argument is -h or --help. */
+bool vc_cmd_help(int argc, char **argv, const char *usage);
+/* Prints "vyre-conform CMD: message" to stderr. */
+void vc_cmd_error(const char *cmd, const vc_error *err);
+/* Prints the message and the usage line; returns VC_EXIT_USAGE. */
+int vc_cmd_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The exit status for an error: database 5, input 4, anything else 1. */
+int vc_cmd_exit_for(const vc_error *err);
+int vc_cmd_write_file(const char *path, const vc_strbuf *sb, vc_error *err);
+
+#endif

@@ -1,0 +1,95 @@
+/* vyre-conform: command dispatch, --help and --version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cli/commands.h"
+#include "harness/cli/commands_results.h"
+#include "harness/base/exitcodes.h"
+#include "harness/base/version.h"
+
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"run", vc_cmd_run, "run a corpus on a device in every mode (the default command)"},
+    {"check", vc_cmd_check, "parse, validate, oracle, split-on-oracle and golden digests"},
+    {"split", vc_cmd_split, "show how a program is cut into segments, and the plan"},
+    {"emit", vc_cmd_emit, "print the kernel source a backend generates"},
+    {"compile", vc_cmd_compile, "compile every kernel of a corpus without a device"},
+    {"backends", vc_cmd_backends, "list backend plugins and their devices"},
+    {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},
+    {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
+    {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},
+};
+static const unsigned ncommands = sizeof commands / sizeof commands[0];
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: vyre-conform --backend B [options] PATH...\n"
+          "       vyre-conform COMMAND [options] [ARGS]\n"
+          "\n"
+          "vyre-conform checks that splitting GPU programs at their grid barriers is\n"
+          "exact: it runs every program unsplit (native), split with buffers through\n"
+          "the host (host-split) and split with buffers on the device\n"
+          "(resident-split), compares every output byte with a CPU oracle and records\n"
+          "the results in SQLite.\n\ncommands:\n");
+  for (unsigned i = 0; i < ncommands; i++)
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\n`vyre-conform COMMAND --help` describes each; docs/usage.md has the guide.\n"
+               "  --version  print the version and the commit it was built from\n");
+}
+
+int vc_usage_error(const char *cmd, const char *msg) {
+  fprintf(stderr, "vyre-conform %s: %s\nTry 'vyre-conform %s --help'.\n", cmd, msg, cmd);
+  return VC_EXIT_USAGE;
+}
+
+int vc_wants_help(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) return 0;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return VC_EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("vyre-conform %s (commit %s)\n", VC_VERSION, VC_GIT_COMMIT);
+    return VC_EXIT_OK;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(stdout);
+    return VC_EXIT_OK;
+  }
+  if (strcmp(argv[1], "help") == 0) {
+    if (argc < 3) {
+      usage(stdout);
+      return VC_EXIT_OK;
+    }
+    char *sub[] = {argv[2], "--help", NULL};
+    for (unsigned i = 0; i < ncommands; i++)
+      if (strcmp(commands[i].name, argv[2]) == 0) return commands[i].run(2, sub);
+    return vc_usage_error("help", "unknown command");
+  }
+  for (unsigned i = 0; i < ncommands; i++)
+    if (strcmp(commands[i].name, argv[1]) == 0) return commands[i].run(argc - 1, argv + 1);
+  if (argv[1][0] != '-') {
+    /* A path as the first argument still means `run`; a typo of a command does not. */
+    FILE *f = fopen(argv[1], "r");
+    if (!f) {
+      fprintf(stderr, "vyre-conform: unknown command '%s'\n", argv[1]);
+      usage(stderr);
+      return VC_EXIT_USAGE;
+    }
+    fclose(f);
+  }
+  return vc_cmd_run(argc, argv);
+}

@@ -1,0 +1,30 @@
+/* The backend-free check of one program: the oracle's verdict on validity,
+ * and split-on-oracle (the split plan run on the oracle in host-split and
+ * resident-split mode gives the unsplit oracle's bytes, passes and the
+ * traffic the plan predicts). */
+#ifndef VC_CHECK_H
+#define VC_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/model/program.h"
+#include "oracles/oracle.h"
+
+typedef enum vc_check_verdict {
+  VC_CHECK_OK = 0,
+  VC_CHECK_INVALID,  /* the oracle refuses the program: why says how */
+  VC_CHECK_FAILED    /* the splitter or a mode driver is wrong, or a harness fault */
+} vc_check_verdict;
+
+typedef struct vc_check_result {
+  vc_check_verdict verdict;
+  char why[1024];
+  vc_oracle_report report; /* of the unsplit run */
+  char digest[65];         /* of the unsplit oracle's outputs (when valid) */
+  uint32_t segments, spills, recomputed;
+} vc_check_result;
+
+void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r);
+
+#endif

@@ -1,0 +1,395 @@
+#include "harness/exec/conform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/lang/corpus.h"
+#include "harness/model/digest.h"
+#include "harness/exec/diverge.h"
+#include "harness/lang/parse.h"
+#include "harness/exec/reference.h"
+
+void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
+                        char *tags_buf, size_t tags_len, vc_program_info *info) {
+  memset(info, 0, sizeof *info);
+  info->name = p->name;
+  info->path = p->path;
+  info->source_digest = source_digest;
+  info->segments = segments;
+  info->barriers = segments ? segments - 1 : 0;
+  info->invocations = vc_program_invocations(p);
+  info->workgroups = vc_program_workgroups(p);
+  for (uint32_t i = 0; i < p->nbuffers; i++) info->buffer_bytes += vc_buffer_bytes(&p->buffers[i]);
+  size_t used = 0;
+  tags_buf[0] = '\0';
+  for (uint32_t i = 0; i < p->ntags && used < tags_len; i++)
+    used += (size_t)snprintf(tags_buf + used, tags_len - used, "%s%s", i ? " " : "", p->tags[i]);
+  info->tags = tags_buf;
+}
+
+/* Reports the same status for every selected mode and repeat. */
+static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc_status st,
+                       const char *reason) {
+  for (uint32_t m = 0; m < o->nmodes; m++)
+    for (uint32_t r = 0; r < o->repeat; r++) {
+      vc_result res;
+      memset(&res, 0, sizeof res);
+      res.mode = vc_mode_name(o->modes[m]);
+      res.repeat = r;
+      res.status = st;
+      snprintf(res.reason, sizeof res.reason, "%s", reason);
+      sink->result(sink->ctx, &res);
+    }
+}
+
+/* A file that could not become a program still gets a record under its name. */
+static void report_unparsed(const char *path, const char *digest, const vc_conform_opts *o,
+                            const vc_conform_sink *sink, vc_status st, const char *reason) {
+  char name[256];
+  vc_corpus_file_name(path, name, sizeof name);
+  vc_program_info info;
+  memset(&info, 0, sizeof info);
+  info.name = name;
+  info.path = path;
+  info.source_digest = digest;
+  info.tags = "";
+  sink->program(sink->ctx, &info);
+  report_all(o, sink, st, reason);
+}
+
+static void first_diag(const vc_diags *d, char *out, size_t n) {
+  if (!d->count) {
+    snprintf(out, n, "unknown parse failure");
+    return;
+  }
+  snprintf(out, n, "%s:%u:%u: %s%s", d->items[0].file, d->items[0].loc.line, d->items[0].loc.col,
+           d->items[0].msg, d->count > 1 ? " (and more)" : "");
+}
+
+static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
+  for (uint32_t i = 0; i < p->nexpects; i++)
+    if (p->expects[i].kind == VC_EXPECT_ULP && p->expects[i].ref == buf) return p->expects[i].n;
+  return 0;
+}
+
+/* Compares every output of one mode run with the oracle; fills status,
+   reason and divergences of r. */
+static void judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
+                  uint32_t oracle_passes, vc_result *r) {
+  uint32_t nout = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) nout += p->buffers[i].access != VC_READ;
+  r->divs = calloc(nout ? nout : 1, sizeof *r->divs);
+  if (!r->divs) abort();
+  uint64_t bad_elems = 0, nan_payloads = 0;
+  uint32_t bad_bufs = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    const vc_buffer *b = &p->buffers[i];
+    if (b->access == VC_READ) continue;
+    vc_buffer_diff d;
+    vc_compare_buffer(b, expected[i], mo->outputs[i], ulp_of(p, i), &d);
+    if (d.mismatches || d.nan_payloads) r->divs[r->ndivs++] = d.div;
+    bad_elems += d.mismatches;
+    nan_payloads += d.nan_payloads;
+    bad_bufs += d.mismatches != 0;
+  }
+  if (bad_bufs) {
+    const vc_divergence *d = NULL;
+    for (uint32_t i = 0; i < r->ndivs && !d; i++)
+      if (r->divs[i].cls != VC_DIV_NAN_PAYLOAD) d = &r->divs[i];
+    r->status = VC_ST_DIVERGE;
+    snprintf(r->reason, sizeof r->reason,
+             "%llu element%s differ in %u buffer%s; first: %s[%llu] (%s)",
+             (unsigned long long)bad_elems, bad_elems == 1 ? "" : "s", bad_bufs,
+             bad_bufs == 1 ? "" : "s", d->buffer, (unsigned long long)d->first_index, vc_divclass_name(d->cls));
+  } else if (mo->passes != oracle_passes) {
+    r->status = VC_ST_DIVERGE;
+    snprintf(r->reason, sizeof r->reason, "ran %u fixpoint passes, the oracle %u", mo->passes,
+             oracle_passes);
+  } else {
+    r->status = VC_ST_PASS;
+    if (nan_payloads)
+      snprintf(r->reason, sizeof r->reason, "%llu NaN payload%s differ (allowed)",
+               (unsigned long long)nan_payloads, nan_payloads == 1 ? "" : "s");
+  }
+}
+
+/* The plan predicts every byte and launch of a mode; a difference is a bug
+   in the plan or in the mode driver, and must not pass unnoticed. */
+static void check_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r) {
+  if (r->status != VC_ST_PASS) return;
+  vc_traffic t = vc_plan_traffic(s, m, mo->passes);
+  if (t.up == mo->bytes_up && t.down == mo->bytes_down && t.launches == mo->launches) return;
+  r->status = VC_ST_ERROR;
+  snprintf(r->reason, sizeof r->reason,
+           "traffic differs from the split plan: %llu B up, %llu B down, %u launches; "
+           "plan %llu, %llu, %u",
+           (unsigned long long)mo->bytes_up, (unsigned long long)mo->bytes_down, mo->launches,
+           (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
+}
+
+static void inject_flip(const vc_program *p, const vc_conform_opts *o, vc_mode m, vc_mode_out *mo) {
+  if (!o->flip_mode || strcmp(o->flip_mode, vc_mode_name(m)) != 0) return;
+  int b = vc_program_find_buffer(p, o->flip_buffer);
+  if (b < 0 || !mo->outputs[b] || o->flip_index >= p->buffers[b].count) return;
+  mo->outputs[b][o->flip_index] ^= 1u;
+}
+
+static vc_status status_of_error(const vc_error *e) {
+  switch (e->code) {
+  case VC_ERR_UNSUPPORTED:
+  case VC_ERR_LIMIT:
+    return VC_ST_UNSUPPORTED;
+  case VC_ERR_TIMEOUT:
+    return VC_ST_TIMEOUT;
+  default:
+    return VC_ST_ERROR;
+  }
+}
+
+/* Returns VC_ERR_TIMEOUT when a launch did not finish in time: the device
+   may still be busy with it, so nothing more runs on it. */
+/* What each repeat is compared with: the oracle's outputs in that repeat's
+   order of workgroups and invocations, and whether they differ from repeat
+   0's (then the program's bytes depend on scheduling). */
+typedef struct oracle_runs {
+  uint32_t ***expected;   /* [repeat][buffer] */
+  bool *order_dependent;
+  vc_reference *reordered; /* [repeat]: its own reference run, from repeat 1 */
+  uint32_t passes;
+} oracle_runs;
+
+static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const *inputs,
+                     const oracle_runs *orc, const vc_backend *be, vc_dev *dev,
+                     const vc_conform_opts *o, const vc_conform_sink *sink) {
+  vc_exec x;
+  vc_exec_init(&x, be, dev, p, split);
+  bool stuck = false;
+  for (uint32_t mi = 0; mi < o->nmodes; mi++) {
+    vc_mode m = o->modes[mi];
+    for (uint32_t rep = 0; rep < o->repeat; rep++) {
+      vc_result r;
+      memset(&r, 0, sizeof r);
+      r.mode = vc_mode_name(m);
+      r.repeat = rep;
+      if (stuck) {
+        r.status = VC_ST_SKIP;
+        snprintf(r.reason, sizeof r.reason,
+                 "not run: an earlier launch of this program did not finish in time");
+        sink->result(sink->ctx, &r);
+        continue;
+      }
+      if (sink->mode_start) sink->mode_start(sink->ctx, m, rep);
+      vc_mode_out mo;
+      vc_error e;
+      vc_error_clear(&e);
+      int rc = vc_exec_run(&x, m, (const uint32_t *const *)inputs, &mo, &e);
+      r.wall_ns = mo.wall_ns;
+      r.device_ns = mo.device_ns;
+      r.compile_ns = mo.compile_ns;
+      r.bytes_up = mo.bytes_up;
+      r.bytes_down = mo.bytes_down;
+      r.launches = mo.launches;
+      r.passes = mo.passes;
+      r.segs = mo.segs;
+      r.nsegs = mo.nsegs;
+      if (m == VC_MODE_NATIVE) {
+        r.participants = mo.native.participants;
+        r.virtual_per_participant = mo.native.virtual_per_participant;
+        r.device_barriers = mo.native.barriers;
+      }
+      if (rc) {
+        r.status = status_of_error(&e);
+        snprintf(r.reason, sizeof r.reason, "%s", e.msg);
+        stuck = e.code == VC_ERR_TIMEOUT;
+      } else {
+        inject_flip(p, o, m, &mo);
+        vc_output_digest(p, (const uint32_t *const *)mo.outputs, r.output_digest);
+        judge(p, orc->expected[rep], &mo, orc->passes, &r);
+        if (orc->order_dependent[rep]) {
+          r.nondeterministic = true;
+          size_t used = strlen(r.reason);
+          snprintf(r.reason + used, sizeof r.reason - used,
+                   "%sthe oracle's bytes in this repeat's order differ from repeat 1's: the "
+                   "program depends on scheduling",
+                   used ? "; " : "");
+        }
+        check_traffic(split, m, &mo, &r);
+        /* A device-side wait that ended without its condition makes the whole
+           run meaningless, whatever the bytes say: never a pass. */
+        if (m == VC_MODE_NATIVE && mo.native.untrustworthy) {
+          char was[48];
+          snprintf(was, sizeof was, "%s", vc_status_name(r.status));
+          r.status = VC_ST_UNSUPPORTED;
+          snprintf(r.reason, sizeof r.reason, "native run untrustworthy (bytes: %s): %s", was,
+                   mo.native.note[0] ? mo.native.note : "the device reported it");
+        }
+      }
+      sink->result(sink->ctx, &r);
+      free(r.divs);
+      vc_mode_out_free(&mo);
+    }
+  }
+  /* A kernel still running on the device must not be freed under it. */
+  if (!stuck) vc_exec_free(&x);
+  return stuck ? VC_ERR_TIMEOUT : 0;
+}
+
+/* The order of repeat r under the chosen --oracle-order: shuffles take the
+   next seeds, reverse alternates with forward. */
+static vc_oracle_opts order_of_repeat(const vc_oracle_opts *base, uint32_t r) {
+  vc_oracle_opts v = *base;
+  if (base->order == VC_ORDER_SHUFFLE) v.seed = base->seed + r;
+  if (base->order == VC_ORDER_REVERSE && r % 2) v.order = VC_ORDER_FORWARD;
+  return v;
+}
+
+/* Repeat 0 uses `expected` (the oracle already run); with another order than
+   forward and several repeats, each further repeat gets its own reference run. */
+static int oracle_per_repeat(const vc_program *p, uint32_t **expected, const vc_conform_opts *o,
+                             oracle_runs *out, char *why, size_t n) {
+  memset(out, 0, sizeof *out);
+  out->expected = calloc(o->repeat, sizeof *out->expected);
+  out->order_dependent = calloc(o->repeat, sizeof *out->order_dependent);
+  out->reordered = calloc(o->repeat, sizeof *out->reordered);
+  if (!out->expected || !out->order_dependent || !out->reordered) abort();
+  for (uint32_t r = 0; r < o->repeat; r++) out->expected[r] = expected;
+  if (o->oracle.order == VC_ORDER_FORWARD || o->repeat < 2) return 0;
+  char first[65];
+  vc_output_digest(p, (const uint32_t *const *)expected, first);
+  for (uint32_t r = 1; r < o->repeat; r++) {
+    vc_oracle_opts v = order_of_repeat(&o->oracle, r);
+    vc_error e;
+    vc_error_clear(&e);
+    if (vc_reference_run(p, &v, &out->reordered[r], &e)) {
+      snprintf(why, n, "repeat %u: %s", r + 1, e.msg);
+      return -1;
+    }
+    out->expected[r] = out->reordered[r].outputs;
+    char d[65];
+    vc_output_digest(p, (const uint32_t *const *)out->expected[r], d);
+    out->order_dependent[r] = strcmp(d, first) != 0;
+  }
+  return 0;
+}
+
+static void oracle_runs_free(const vc_conform_opts *o, oracle_runs *runs) {
+  for (uint32_t r = 0; runs->reordered && r < o->repeat; r++)
+    vc_reference_free(&runs->reordered[r]);
+  free(runs->reordered);
+  free(runs->expected);
+  free(runs->order_dependent);
+}
+
+static uint64_t buffer_bytes_total(const vc_program *p) {
+  uint64_t t = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) t += vc_buffer_bytes(&p->buffers[i]);
+  return t;
+}
+
+/* A program too large for the device or the budget is refused up front, with
+   both figures, rather than failing deep inside a driver allocation. */
+static bool over_limits(const vc_program *p, const vc_device_info *di, const vc_conform_opts *o,
+                        char *why, size_t n) {
+  uint64_t total = buffer_bytes_total(p);
+  if (o->max_buffer_bytes && total > o->max_buffer_bytes) {
+    snprintf(why, n, "buffers need %llu bytes, over the budget of %llu (--max-buffer-bytes)",
+             (unsigned long long)total, (unsigned long long)o->max_buffer_bytes);
+    return true;
+  }
+  for (uint32_t i = 0; di && i < p->nbuffers; i++) {
+    uint64_t b = vc_buffer_bytes(&p->buffers[i]);
+    if (di->max_buffer_bytes && b > di->max_buffer_bytes) {
+      snprintf(why, n, "buffer %s needs %llu bytes, the device allows %llu per buffer",
+               p->buffers[i].name, (unsigned long long)b, (unsigned long long)di->max_buffer_bytes);
+      return true;
+    }
+  }
+  if (di && di->global_mem_bytes && total > di->global_mem_bytes) {
+    snprintf(why, n, "buffers need %llu bytes, the device has %llu", (unsigned long long)total,
+             (unsigned long long)di->global_mem_bytes);
+    return true;
+  }
+  return false;
+}
+
+int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
+                       const vc_device_info *dev_info, const vc_conform_opts *o,
+                       const vc_conform_sink *sink, vc_error *err) {
+  (void)err;
+  char digest[65] = "";
+  if (vc_digest_file(path, digest) != 0) digest[0] = '\0';
+  vc_diags diags;
+  vc_diags_init(&diags);
+  vc_program *p = vc_parse_file(path, &diags);
+  char why[1024];
+  if (!p) {
+    if (diags.expect_reject && vc_diags_contain(&diags, diags.expect_reject)) {
+      snprintf(why, sizeof why, "refused as expected: %s", diags.items[0].msg);
+      report_unparsed(path, digest, o, sink, VC_ST_SKIP, why);
+    } else {
+      first_diag(&diags, why, sizeof why);
+      report_unparsed(path, digest, o, sink, VC_ST_INVALID, why);
+    }
+    vc_diags_free(&diags);
+    return 0;
+  }
+  vc_diags_free(&diags);
+
+  vc_split *split = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  int rc = vc_split_program(p, &split, &e);
+  char tags[512];
+  vc_program_info info;
+  vc_program_info_of(p, split ? split->nsegs : 0, digest, tags, sizeof tags, &info);
+  sink->program(sink->ctx, &info);
+  if (rc) {
+    report_all(o, sink, VC_ST_INVALID, e.msg);
+    vc_program_free(p);
+    return 0;
+  }
+
+  vc_reference ref;
+  memset(&ref, 0, sizeof ref);
+  const vc_expect *reject = vc_program_expect(p, VC_EXPECT_REJECT);
+  if (over_limits(p, dev_info, o, why, sizeof why)) {
+    report_all(o, sink, VC_ST_UNSUPPORTED, why);
+    goto done;
+  }
+  if (vc_reference_run(p, &o->oracle, &ref, &e)) {
+    report_all(o, sink, VC_ST_ERROR, e.msg);
+    goto done;
+  }
+  if (vc_oracle_invalid(p, &ref.report, why, sizeof why)) {
+    if (reject && strstr(why, reject->text)) {
+      char msg[1100];
+      snprintf(msg, sizeof msg, "refused as expected: %s", why);
+      report_all(o, sink, VC_ST_SKIP, msg);
+    } else {
+      report_all(o, sink, VC_ST_INVALID, why);
+    }
+    goto done;
+  }
+  if (reject) {
+    snprintf(why, sizeof why, "expected a refusal containing \"%s\", but the program is valid",
+             reject->text);
+    report_all(o, sink, VC_ST_INVALID, why);
+    goto done;
+  }
+  oracle_runs runs;
+  if (oracle_per_repeat(p, ref.outputs, o, &runs, why, sizeof why)) {
+    oracle_runs_free(o, &runs);
+    report_all(o, sink, VC_ST_ERROR, why);
+    goto done;
+  }
+  runs.passes = ref.report.passes;
+  rc = run_modes(p, split, ref.inputs, &runs, be, dev, o, sink);
+  oracle_runs_free(o, &runs);
+done:
+  vc_reference_free(&ref);
+  if (rc == VC_ERR_TIMEOUT) return rc; /* the device is busy: leave its objects alone */
+  vc_split_free(split);
+  vc_program_free(p);
+  return 0;
+}

@@ -1,0 +1,47 @@
+/* One program on one device: parse, run the oracle once, run every selected
+ * mode (and repeat), compare every output byte, classify what differs.
+ * Results are handed to a sink as soon as each exists, so that a crash in
+ * a later mode loses nothing already measured. */
+#ifndef VC_CONFORM_H
+#define VC_CONFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backends/backend.h"
+#include "harness/exec/modes.h"
+#include "oracles/oracle.h"
+#include "harness/model/outcome.h"
+
+typedef struct vc_conform_opts {
+  vc_mode modes[VC_MODE_COUNT];
+  uint32_t nmodes;
+  uint32_t repeat;             /* runs per mode, >= 1 */
+  vc_oracle_opts oracle;
+  uint64_t max_buffer_bytes;   /* refuse programs above this many buffer bytes; 0: none */
+  /* Fault injection, for testing the harness itself (docs/usage.md). */
+  const char *flip_mode;       /* flip the low bit of element flip_index of */
+  const char *flip_buffer;     /* buffer flip_buffer in mode flip_mode's output */
+  uint64_t flip_index;
+} vc_conform_opts;
+
+typedef struct vc_conform_sink {
+  void *ctx;
+  void (*program)(void *ctx, const vc_program_info *info);
+  void (*mode_start)(void *ctx, vc_mode m, uint32_t repeat);
+  void (*result)(void *ctx, const vc_result *r);
+} vc_conform_sink;
+
+/* Returns 0 when every result was handed to the sink (whatever its status).
+   VC_ERR_TIMEOUT (after every result was handed over) says that a launch
+   did not finish in time and the device is unusable: the caller should end
+   its process so that a fresh one opens the device again. */
+int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
+                       const vc_device_info *dev_info, const vc_conform_opts *opts,
+                       const vc_conform_sink *sink, vc_error *err);
+
+/* Program identity for the record; strings point into p or into buf. */
+void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
+                        char *tags_buf, size_t tags_len, vc_program_info *info);
+
+#endif

@@ -1,0 +1,26 @@
+/* The reference run of a program: its inputs, generated as every mode gets
+ * them (vc_inputs_fill), and the CPU oracle's outputs for them. The check,
+ * the conformance run and each reordered repeat start from it. */
+#ifndef VC_REFERENCE_H
+#define VC_REFERENCE_H
+
+#include <stdint.h>
+
+#include "harness/base/error.h"
+#include "harness/model/program.h"
+#include "oracles/oracle.h"
+
+typedef struct vc_reference {
+  uint32_t **inputs;  /* per buffer: the initial contents */
+  uint32_t **outputs; /* per buffer: after the oracle ran */
+  uint32_t nbuffers;
+  vc_oracle_report report;
+} vc_reference;
+
+/* Fails with "no host memory for buffer B" (VC_ERR_NOMEM) or "oracle: ...";
+   *r can be freed with vc_reference_free whatever happened. */
+int vc_reference_run(const vc_program *p, const vc_oracle_opts *opts, vc_reference *r,
+                     vc_error *err);
+void vc_reference_free(vc_reference *r);
+
+#endif

@@ -1,0 +1,137 @@
+#include "harness/lang/corpus.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/model/digest.h"
+#include "harness/base/sha256.h"
+#include "harness/base/strbuf.h"
+
+static void add(vc_corpus *c, const char *path, const char *rel) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? c->cap * 2 : 64;
+    c->files = realloc(c->files, c->cap * sizeof *c->files);
+    if (!c->files) abort();
+  }
+  vc_corpus_file *f = &c->files[c->n++];
+  memset(f, 0, sizeof *f);
+  f->path = vc_strdup(path);
+  f->rel = vc_strdup(rel);
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int walk(vc_corpus *c, const char *dir, const char *rel, vc_error *err) {
+  DIR *d = opendir(dir);
+  if (!d) return vc_fail(err, VC_ERR_IO, "cannot read directory %s: %s", dir, strerror(errno));
+  struct dirent *e;
+  int rc = 0;
+  while (rc == 0 && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[4096], r[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    snprintf(r, sizeof r, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+    struct stat st;
+    if (stat(path, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode))
+      rc = walk(c, path, r, err);
+    else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".vyre"))
+      add(c, path, r);
+  }
+  closedir(d);
+  return rc;
+}
+
+static int by_rel(const void *a, const void *b) {
+  const vc_corpus_file *x = a, *y = b;
+  int c = strcmp(x->rel, y->rel);
+  return c ? c : strcmp(x->path, y->path);
+}
+
+int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, vc_error *err) {
+  memset(c, 0, sizeof *c);
+  for (uint32_t i = 0; i < npaths; i++) {
+    char arg[4096];
+    snprintf(arg, sizeof arg, "%s", paths[i]);
+    size_t n = strlen(arg);
+    while (n > 1 && arg[n - 1] == '/') arg[--n] = '\0';
+    struct stat st;
+    if (stat(arg, &st) != 0)
+      return vc_fail(err, VC_ERR_IO, "%s: %s", arg, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+      int rc = walk(c, arg, "", err);
+      if (rc) return rc;
+    } else {
+      const char *base = strrchr(arg, '/');
+      add(c, arg, base ? base + 1 : arg);
+    }
+  }
+  qsort(c->files, c->n, sizeof *c->files, by_rel);
+  /* The same file named twice (two arguments) runs once. */
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < c->n; i++) {
+    if (w && strcmp(c->files[w - 1].path, c->files[i].path) == 0) {
+      free(c->files[i].path);
+      free(c->files[i].rel);
+      continue;
+    }
+    c->files[w++] = c->files[i];
+  }
+  c->n = w;
+  vc_sha256 s;
+  vc_sha256_init(&s);
+  for (uint32_t i = 0; i < c->n; i++) {
+    if (vc_digest_file(c->files[i].path, c->files[i].digest) != 0)
+      return vc_fail(err, VC_ERR_IO, "cannot read %s: %s", c->files[i].path, strerror(errno));
+    vc_sha256_update(&s, c->files[i].rel, strlen(c->files[i].rel) + 1);
+    vc_sha256_update(&s, c->files[i].digest, 64);
+  }
+  uint8_t d[32];
+  vc_sha256_final(&s, d);
+  vc_sha256_hex(d, c->digest);
+  return 0;
+}
+
+void vc_corpus_remove(vc_corpus *c, uint32_t i) {
+  free(c->files[i].path);
+  free(c->files[i].rel);
+  memmove(&c->files[i], &c->files[i + 1], (c->n - i - 1) * sizeof *c->files);
+  c->n--;
+}
+
+void vc_corpus_free(vc_corpus *c) {
+  while (c->n) vc_corpus_remove(c, c->n - 1);
+  free(c->files);
+  memset(c, 0, sizeof *c);
+}
+
+void vc_corpus_file_name(const char *path, char *out, size_t n) {
+  const char *base = strrchr(path, '/');
+  snprintf(out, n, "%s", base ? base + 1 : path);
+  char *dot = strrchr(out, '.');
+  if (dot && dot != out) *dot = '\0';
+}
+
+void vc_corpus_filter(vc_corpus *c, const char *glob) {
+  if (!glob) return;
+  for (uint32_t i = c->n; i-- > 0;) {
+    char name[4096];
+    vc_corpus_file_name(c->files[i].rel, name, sizeof name);
+    if (fnmatch(glob, c->files[i].rel, 0) != 0 && fnmatch(glob, name, 0) != 0)
+      vc_corpus_remove(c, i);
+  }
+}
+
+void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n) {
+  if (n <= 1) return;
+  for (uint32_t i = c->n; i-- > 0;)
+    if (i % n != k) vc_corpus_remove(c, i);
+}

@@ -1,0 +1,37 @@
+/* The set of program files a command works on: every PATH argument (a file,
+ * or a directory searched recursively for *.vyre), sorted by path so that
+ * runs, shards and digests are the same on every machine. */
+#ifndef VC_CORPUS_H
+#define VC_CORPUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harness/base/error.h"
+
+typedef struct vc_corpus_file {
+  char *path;     /* as found: argument joined with the relative path */
+  char *rel;      /* relative to its argument (the file name for file arguments) */
+  char digest[65];/* SHA-256 of the bytes */
+} vc_corpus_file;
+
+typedef struct vc_corpus {
+  vc_corpus_file *files;
+  uint32_t n, cap;
+  char digest[65]; /* over the sorted (rel, digest) pairs */
+} vc_corpus;
+
+int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, vc_error *err);
+void vc_corpus_free(vc_corpus *c);
+/* Keeps files whose relative path or program file name (without .vyre)
+   matches glob (fnmatch). */
+void vc_corpus_filter(vc_corpus *c, const char *glob);
+/* Keeps every n-th file starting at k (0 <= k < n), counted in sorted order. */
+void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n);
+/* The name a file stands for when it has no program name to give: its file
+   name without the directory and the extension ("a/b/scan.vyre" -> "scan"). */
+void vc_corpus_file_name(const char *path, char *out, size_t n);
+/* Removes file i, freeing it. */
+void vc_corpus_remove(vc_corpus *c, uint32_t i);
+
+#endif

@@ -1,0 +1,55 @@
+#include "harness/model/digest.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/base/sha256.h"
+
+void vc_output_digest(const vc_program *p, const uint32_t *const *buffers, char hex[65]) {
+  vc_sha256 s;
+  vc_sha256_init(&s);
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    const vc_buffer *b = &p->buffers[i];
+    if (b->access == VC_READ || b->role != VC_ROLE_USER) continue;
+    uint64_t bytes = vc_buffer_bytes(b);
+    uint8_t len[8];
+    for (int k = 0; k < 8; k++) len[k] = (uint8_t)(bytes >> (8 * k));
+    vc_sha256_update(&s, b->name, strlen(b->name) + 1);
+    vc_sha256_update(&s, len, 8);
+    /* Element bytes little-endian, whatever the host order. */
+    for (uint32_t e = 0; e < b->count; e++) {
+      uint32_t v = buffers[i][e];
+      uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+      vc_sha256_update(&s, le, 4);
+    }
+  }
+  uint8_t d[32];
+  vc_sha256_final(&s, d);
+  vc_sha256_hex(d, hex);
+}
+
+int vc_digest_file(const char *path, char hex[65]) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  vc_sha256 s;
+  vc_sha256_init(&s);
+  unsigned char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sha256_update(&s, buf, n);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) return -1;
+  uint8_t d[32];
+  vc_sha256_final(&s, d);
+  vc_sha256_hex(d, hex);
+  return 0;
+}
+
+void vc_digest_string(const char *str, char hex[65]) {
+  vc_sha256 s;
+  vc_sha256_init(&s);
+  vc_sha256_update(&s, str, strlen(str));
+  uint8_t d[32];
+  vc_sha256_final(&s, d);
+  vc_sha256_hex(d, hex);
+}

@@ -1,0 +1,128 @@
+/* harness/model: the program model and the outcome vocabulary, the types
+ * every layer above speaks.
+ *
+ * The outcome vocabulary: the execution modes, the statuses a result can
+ * have, the divergence classes, and the records of one result (what the mode
+ * drivers produce, the wire carries and the results store keeps). Each list
+ * is one X-macro table, so names, order and meaning cannot drift apart. */
+#ifndef VC_OUTCOME_H
+#define VC_OUTCOME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* X(ENUM, name) in display order. */
+#define VC_MODE_TABLE(X)                \
+  X(NATIVE, "native")                   \
+  X(HOST_SPLIT, "host-split")           \
+  X(RESIDENT_SPLIT, "resident-split")
+
+typedef enum vc_mode {
+#define VC_X(e, n) VC_MODE_##e,
+  VC_MODE_TABLE(VC_X)
+#undef VC_X
+  VC_MODE_COUNT
+} vc_mode;
+
+/* X(ENUM, name, fails the run) */
+#define VC_STATUS_TABLE(X)              \
+  X(PASS, "pass", false)                \
+  X(DIVERGE, "diverge", true)           \
+  X(ERROR, "error", true)               \
+  X(CRASH, "crash", true)               \
+  X(TIMEOUT, "timeout", true)           \
+  X(UNSUPPORTED, "unsupported", false)  \
+  X(SKIP, "skip", false)                \
+  X(INVALID, "invalid", true)
+
+typedef enum vc_status {
+#define VC_X(e, n, f) VC_ST_##e,
+  VC_STATUS_TABLE(VC_X)
+#undef VC_X
+  VC_STATUS_COUNT
+} vc_status;
+
+/* X(ENUM, name, meaning): the class of one differing element
+   (docs/semantics.md, "Comparison"). */
+#define VC_DIVCLASS_TABLE(X)                                                     \
+  X(INTEGER, "integer", "an integer element differs")                            \
+  X(F32_ULP, "f32-ulp", "f32 values differ by more than the allowed ulp")        \
+  X(F32_NAN, "f32-nan", "one side is NaN, the other is not")                     \
+  X(F32_SIGNED_ZERO, "f32-signed-zero", "-0 against +0")                         \
+  X(DENORMAL_FLUSH, "denormal-flush", "a denormal expected, zero found")         \
+  X(NAN_PAYLOAD, "nan-payload", "NaN against NaN with other bits (allowed)")
+
+typedef enum vc_divclass {
+#define VC_X(e, n, m) VC_DIV_##e,
+  VC_DIVCLASS_TABLE(VC_X)
+#undef VC_X
+  VC_DIVCLASS_COUNT
+} vc_divclass;
+
+const char *vc_mode_name(vc_mode m);
+int vc_mode_from_name(const char *name); /* -1 if unknown */
+/* native 0, host-split 1, resident-split 2, any other mode VC_MODE_COUNT. */
+int vc_mode_rank(const char *mode);
+/* Orders modes by rank, then by name. */
+int vc_mode_cmp(const char *a, const char *b);
+
+const char *vc_status_name(vc_status s);
+int vc_status_from_name(const char *name); /* -1 if unknown */
+/* What fails a run: the third column of VC_STATUS_TABLE. */
+bool vc_status_is_failure(vc_status s);
+
+const char *vc_divclass_name(vc_divclass c);
+int vc_divclass_from_name(const char *name); /* -1 if unknown */
+
+typedef struct vc_program_info {
+  const char *name;
+  const char *path;
+  const char *source_digest;
+  uint32_t segments;
+  uint32_t barriers;
+  uint64_t invocations;
+  uint64_t workgroups;
+  uint64_t buffer_bytes;     /* all user buffers */
+  const char *tags;          /* space separated */
+} vc_program_info;
+
+typedef struct vc_segment_timing {
+  uint32_t pass, segment;
+  uint64_t wall_ns, device_ns;
+  uint64_t bytes_up, bytes_down;
+  uint32_t launches;
+} vc_segment_timing;
+
+typedef struct vc_divergence {
+  char buffer[64];
+  char type[8];               /* u32, i32, f32 */
+  uint64_t first_index;       /* element */
+  uint64_t count;             /* mismatching elements */
+  uint64_t context_start;     /* element index of the first element in the hex below */
+  char expected_hex[200];     /* a few elements around first_index, little-endian hex */
+  char actual_hex[200];
+  vc_divclass cls;
+  uint64_t max_ulp;           /* f32: largest distance seen */
+} vc_divergence;
+
+typedef struct vc_result {
+  const char *mode;           /* a vc_mode_name */
+  uint32_t repeat;            /* 0-based */
+  vc_status status;
+  char reason[512];
+  uint64_t wall_ns, device_ns, compile_ns;
+  uint64_t bytes_up, bytes_down;
+  uint32_t launches;
+  uint32_t passes;
+  char output_digest[65];
+  bool nondeterministic;      /* output changed between repeats */
+  /* native mode only */
+  uint32_t participants, virtual_per_participant;
+  uint64_t device_barriers;
+  vc_divergence *divs;
+  uint32_t ndivs;
+  vc_segment_timing *segs;
+  uint32_t nsegs;
+} vc_result;
+
+#endif

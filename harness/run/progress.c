@@ -1,0 +1,141 @@
+#include "harness/run/progress.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/base/clock.h"
+#include "harness/base/exitcodes.h"
+#include "harness/model/expectations.h"
+
+void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *db_path,
+                      int64_t run_id, uint32_t total) {
+  memset(p, 0, sizeof *p);
+  p->tty = tty;
+  p->backend = backend;
+  p->db_path = db_path;
+  p->run_id = run_id;
+  p->total = total;
+  p->start_ns = vc_now_ns();
+  printf("vyre-conform: run %lld, %u program%s on %s, results in %s\n", (long long)run_id, total,
+         total == 1 ? "" : "s", backend, db_path);
+  fflush(stdout);
+}
+
+void vc_progress_device(vc_progress *p, const vc_device_info *info, const char *fingerprint) {
+  (void)p;
+  printf("device: %s (%s %s, driver %s %s)\nbehaviour: %s\n", info->device_name, info->api,
+         info->api_version, info->driver_name, info->driver_version, fingerprint);
+  fflush(stdout);
+}
+
+static void clear_line(const vc_progress *p) {
+  if (p->tty) fputs("\r\033[K", stderr);
+}
+
+void vc_progress_program(vc_progress *p, uint32_t index, uint32_t total, const char *name) {
+  snprintf(p->current, sizeof p->current, "[%u/%u] %s", index + 1, total, name);
+  if (p->tty) {
+    clear_line(p);
+    fprintf(stderr, "%s", p->current);
+    fflush(stderr);
+  }
+}
+
+void vc_progress_mode(vc_progress *p, const char *mode, uint32_t repeat) {
+  if (!p->tty) return;
+  clear_line(p);
+  if (repeat)
+    fprintf(stderr, "%s %s #%u", p->current, mode, repeat + 1);
+  else
+    fprintf(stderr, "%s %s", p->current, mode);
+  fflush(stderr);
+}
+
+static bool failing(vc_status s) {
+  return s == VC_ST_DIVERGE || s == VC_ST_ERROR || s == VC_ST_CRASH || s == VC_ST_TIMEOUT ||
+         s == VC_ST_INVALID;
+}
+
+/* A failure an expectation accepts (fail, flake, skip) does not fail the run. */
+static bool counts_as_failure(const vc_result *r, int judged) {
+  return failing(r->status) && judged == VC_JUDGE_NONE;
+}
+
+static const char *judged_note(const vc_result *r, int judged) {
+  if (judged == VC_JUDGE_NONE) return "";
+  if (failing(r->status)) return " (expected)";
+  return judged == VC_EXP_FAIL && r->status == VC_ST_PASS ? " (expected to fail: improvement)" : "";
+}
+
+void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, const int *judged,
+                         uint32_t n) {
+  p->done++;
+  for (uint32_t i = 0; i < n; i++) {
+    int m = vc_mode_from_name(r[i].mode);
+    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && !failing(r[i].status))
+      p->counts[m][r[i].status]++;
+    else if (m >= 0 && counts_as_failure(&r[i], judged[i]))
+      p->counts[m][r[i].status]++;
+    else if (m >= 0)
+      p->expected_failures++;
+    if (judged[i] == VC_EXP_FAIL && r[i].status == VC_ST_PASS) p->unexpected_passes++;
+    p->nondeterministic += r[i].nondeterministic;
+  }
+  if (p->tty) {
+    for (uint32_t i = 0; i < n; i++) {
+      if (!failing(r[i].status) && !r[i].nondeterministic && !*judged_note(&r[i], judged[i]))
+        continue;
+      clear_line(p);
+      printf("%s %s %s%s%s: %s\n", vc_status_name(r[i].status), name, r[i].mode,
+             r[i].nondeterministic ? " (nondeterministic)" : "", judged_note(&r[i], judged[i]),
+             r[i].reason);
+    }
+    fflush(stdout);
+    return;
+  }
+  printf("%s", p->current);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i && strcmp(r[i].mode, r[i - 1].mode) == 0 && r[i].status == r[i - 1].status) continue;
+    printf(" %s:%s%s%s", r[i].mode, vc_status_name(r[i].status),
+           r[i].nondeterministic ? "(nondeterministic)" : "", judged_note(&r[i], judged[i]));
+  }
+  putchar('\n');
+  for (uint32_t i = 0; i < n; i++)
+    if (failing(r[i].status))
+      printf("    %s #%u%s: %s\n", r[i].mode, r[i].repeat + 1, judged_note(&r[i], judged[i]),
+             r[i].reason);
+  fflush(stdout);
+}
+
+int vc_progress_summary(vc_progress *p) {
+  clear_line(p);
+  double secs = (double)(vc_now_ns() - p->start_ns) / 1e9;
+  printf("\n%-16s", "mode");
+  for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %11s", vc_status_name((vc_status)s));
+  putchar('\n');
+  bool fail = false, invalid = false;
+  for (int m = 0; m < VC_MODE_COUNT; m++) {
+    uint32_t any = 0;
+    for (int s = 0; s < VC_STATUS_COUNT; s++) any += p->counts[m][s];
+    if (!any) continue;
+    printf("%-16s", vc_mode_name((vc_mode)m));
+    for (int s = 0; s < VC_STATUS_COUNT; s++) {
+      printf(" %11u", p->counts[m][s]);
+      if (p->counts[m][s] && s == VC_ST_INVALID) invalid = true;
+      else if (p->counts[m][s] && failing((vc_status)s)) fail = true;
+    }
+    putchar('\n');
+  }
+  printf("%u of %u program%s in %.1f s", p->done, p->total, p->total == 1 ? "" : "s", secs);
+  if (p->expected_failures) printf("; %u expected failure%s not counted above",
+                                   p->expected_failures, p->expected_failures == 1 ? "" : "s");
+  if (p->unexpected_passes) printf("; %u result%s expected to fail passed",
+                                   p->unexpected_passes, p->unexpected_passes == 1 ? "" : "s");
+  if (p->nondeterministic) printf("; %u nondeterministic result%s", p->nondeterministic,
+                                  p->nondeterministic == 1 ? "" : "s");
+  printf("; run %lld in %s\n", (long long)p->run_id, p->db_path);
+  fflush(stdout);
+  return fail ? VC_EXIT_FAIL : invalid ? VC_EXIT_INPUT : VC_EXIT_OK;
+}
+
+void vc_progress_free(vc_progress *p) { memset(p, 0, sizeof *p); }

@@ -1,0 +1,47 @@
+/* The run command: every program of a corpus on one backend device, each in
+ * every selected mode, recorded in the results database.
+ *
+ * Programs execute in a worker process started before any device is opened;
+ * the runner only parses, records and reports. A worker that dies (a driver
+ * crash) costs the mode in flight, recorded as `crash` with its signal; one
+ * that exceeds --timeout is killed and recorded as `timeout`; a fresh worker
+ * continues with the next program. SIGINT and SIGTERM end the run after the
+ * last finished program is written, marked `interrupted`. */
+#ifndef VC_RUNNER_H
+#define VC_RUNNER_H
+
+#include <stdint.h>
+
+#include "harness/exec/conform.h"
+
+typedef struct vc_runner_opts {
+  const char *backend;
+  uint32_t device;
+  const char *device_options;   /* plugin options "k=v,..." */
+  vc_conform_opts conform;
+  const char *const *paths;
+  uint32_t npaths;
+  const char *filter;           /* glob, or NULL */
+  const char *const *exclude_tags;
+  uint32_t nexclude_tags;
+  uint32_t shard_k, shard_n;    /* n == 0: not sharded */
+  const char *db_path;
+  uint32_t timeout_s;           /* per program */
+  int64_t resume_run;           /* 0: a new run */
+  int progress;                 /* 1: interactive terminal lines, 0: plain lines */
+  const char *expectations;     /* known failures, flakes and skips (docs/gating.md), or NULL */
+  const char *command_line;
+  /* Fault injection, for testing the harness itself: the worker crashes
+     (SIGSEGV) or hangs on programs whose name matches the glob. */
+  const char *inject_crash;
+  const char *inject_hang;
+} vc_runner_opts;
+
+/* Returns a process exit status (harness/base/exitcodes.h). */
+int vc_run_corpus(const vc_runner_opts *o);
+
+/* The worker side (worker.c): serves jobs from in_fd, writes to out_fd,
+   returns the process's exit status. */
+int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o);
+
+#endif

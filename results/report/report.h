@@ -1,0 +1,20 @@
+/* The reports of one run (docs/reports.md): a self-contained HTML
+ * qualification report, a Markdown summary (the qualification record) and
+ * JUnit XML. Each is appended to a string buffer. */
+#ifndef VC_RESULTS_REPORT_H
+#define VC_RESULTS_REPORT_H
+
+#include "harness/base/strbuf.h"
+#include "results/gate/cells.h"
+#include "results/store/load.h"
+
+int vc_report_html(const vc_run_data *r, vc_strbuf *out, vc_error *err);
+int vc_report_markdown(const vc_run_data *r, vc_strbuf *out, vc_error *err);
+int vc_report_junit(const vc_run_data *r, vc_strbuf *out, vc_error *err);
+
+/* SHA-256 over the corpus digest and every result row's outcome (program,
+   source digest, mode, repeat, status, output digest), in a fixed order.
+   Timings are left out: two runs with the same outcomes share the digest. */
+void vc_report_digest(const vc_run_data *r, char hex[65]);
+
+#endif

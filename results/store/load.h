@@ -1,0 +1,47 @@
+/* Reading one run of a results file back into memory, for compare, merge and
+ * the reports. Everything a vc_run_data holds lives in its arena. */
+#ifndef VC_RESULTS_LOAD_H
+#define VC_RESULTS_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/arena.h"
+#include "results/store/record.h"
+
+typedef struct vc_prog_data {
+  vc_program_info info;
+  vc_result *results; /* by mode (native, host-split, resident-split, others), then repeat */
+  uint32_t nresults;
+} vc_prog_data;
+
+typedef struct vc_run_data {
+  vc_arena arena;
+  const char *path;
+  int64_t id;
+  vc_run_info info;
+  int64_t ended_ns;   /* 0 while running */
+  const char *status; /* running, complete, interrupted, failed */
+  bool has_device;
+  vc_device_info device;
+  const char *fingerprint;
+  vc_prog_data *progs; /* sorted by name */
+  uint32_t nprogs;
+} vc_run_data;
+
+#define VC_RUN_LAST_COMPLETE 0
+#define VC_RUN_LATEST (-1) /* whatever its status */
+
+/* Loads run run_id of the file at path, or the run VC_RUN_LAST_COMPLETE or
+   VC_RUN_LATEST names.
+   The file is checked like vc_db_open checks it, and never written. */
+int vc_run_load(const char *path, int64_t run_id, vc_run_data **out, vc_error *err);
+/* spec is "FILE" or "FILE:RUN". */
+int vc_run_load_spec(const char *spec, vc_run_data **out, vc_error *err);
+void vc_run_free(vc_run_data *r);
+
+/* Splits "FILE:RUN" (RUN all digits) into a path and a run id (0 if absent).
+   path must hold strlen(spec)+1 bytes. */
+void vc_run_spec_split(const char *spec, char *path, int64_t *run_id);
+
+#endif

@@ -1,0 +1,27 @@
+#include "results/store/sqlerr.h"
+
+int vc_sqlfail(vc_error *err, sqlite3 *sql, int rc, const char *path, int busy_ms,
+               const char *what) {
+  const char *detail = sql ? sqlite3_errmsg(sql) : sqlite3_errstr(rc);
+  switch (rc & 0xff) {
+  case SQLITE_BUSY:
+  case SQLITE_LOCKED:
+    return vc_fail(err, VC_ERR_DB, "results database %s is locked by another writer; waited %d ms",
+                   path, busy_ms);
+  case SQLITE_FULL:
+    return vc_fail(err, VC_ERR_DB,
+                   "results database %s is full (%s: %s); rows recorded before are kept", path,
+                   what, detail);
+  case SQLITE_CORRUPT:
+  case SQLITE_NOTADB:
+    return vc_fail(err, VC_ERR_DB, "results database %s is corrupt (%s: %s); left untouched", path,
+                   what, detail);
+  case SQLITE_CANTOPEN:
+    return vc_fail(err, VC_ERR_DB, "cannot open results database %s: %s", path, detail);
+  case SQLITE_READONLY:
+    return vc_fail(err, VC_ERR_DB, "results database %s is read-only (%s)", path, what);
+  case SQLITE_IOERR:
+    return vc_fail(err, VC_ERR_DB, "results database %s: I/O error (%s: %s)", path, what, detail);
+  default: return vc_fail(err, VC_ERR_DB, "results database %s: %s: %s", path, what, detail);
+  }
+}
