@@ -114,6 +114,7 @@ typedef struct vc_result {
   uint64_t bytes_up, bytes_down;
   uint32_t launches;
   uint32_t passes;
+  bool converged;             /* a fixpoint with a flag ended on a zero flag */
   char output_digest[65];
   bool nondeterministic;      /* output changed between repeats */
   /* native mode only */

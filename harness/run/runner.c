@@ -544,7 +544,8 @@ int vc_run_corpus(const vc_runner_opts *o) {
                     o->backend,
                     modes,
                     opts,
-                    (int64_t)now.tv_sec * 1000000000 + now.tv_nsec};
+                    (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
+                    ""};
   int opened =
       o->resume_run ? resume(&s, &c, corpus_digest, &e) : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
   if (opened) {

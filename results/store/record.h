@@ -30,6 +30,7 @@ typedef struct vc_run_info {
   const char *modes;         /* "native,host-split,resident-split" */
   const char *options;       /* the remaining options, "key=value ..." */
   int64_t started_ns;        /* unix time */
+  const char *selection;     /* what was selected: filters, tags, shard, program count */
 } vc_run_info;
 
 
