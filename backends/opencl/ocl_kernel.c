@@ -5,16 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backends/common/cgen/cgen.h"
 #include "backends/opencl/ocl_internal.h"
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "harness/base/clock.h"
 
 static const char *label_of(const vc_kernel_desc *k) { return k->label ? k->label : "kernel"; }
 
@@ -153,7 +147,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
                    d->label, label_of(k));
   int rc = check_limits(d, k, err);
   if (rc) return rc;
-  uint64_t t0 = now_ns();
+  uint64_t t0 = vc_now_ns();
   char *src = NULL;
   rc = vc_ocl_emit(k, d, &src, err);
   if (rc) return vc_fail_wrap(err, "%s: %s", d->label, label_of(k));
@@ -174,7 +168,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
   if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
   if (info) {
-    info->compile_ns = now_ns() - t0;
+    info->compile_ns = vc_now_ns() - t0;
     info->log = log;
   } else {
     free(log);

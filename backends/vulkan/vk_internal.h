@@ -42,12 +42,12 @@ typedef enum vk_vmm_choice {
 
 /* The device options (docs/backend-vulkan.md). */
 typedef struct vk_options {
-  bool float_controls;   /* request DenormPreserve where the device supports it */
+  int float_controls;    /* 1: request DenormPreserve where the device supports it */
   uint32_t deadline_s;   /* finish gives up after this long */
   uint32_t native_wgs;   /* physical workgroups of a native dispatch at most; 0: default */
   vc_native_ctrl_opts ctrl;
   bool cap_given, window_given, spin_given; /* else the device's defaults (vk_native.c) */
-  vk_vmm_choice vmm;
+  int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
 } vk_options;
 
 /* What the device says about 32-bit float behaviour (VK_KHR_shader_float_controls). */

@@ -8,6 +8,7 @@
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
 #include "harness/base/exitcodes.h"
+#include "harness/exec/plugin.h"
 #include "harness/run/runner.h"
 
 static const char help[] =
@@ -17,7 +18,7 @@ static const char help[] =
     "on one device, in each mode, compares every output byte with the CPU\n"
     "oracle, and appends a run to the results database.\n"
     "\n"
-    "  --backend B          vulkan, opencl or cuda (required)\n"
+    "  --backend B          a backend plugin's name, as listed below (required)\n"
     "  --device N           device index as `vyre-conform backends` lists it (0)\n"
     "  --device-options S   backend options, key=value,... (see docs/backend-*.md)\n"
     "  --mode LIST          comma-separated: native,host-split,resident-split (all)\n"
@@ -133,7 +134,9 @@ static char *join_args(int argc, char **argv) {
 
 int vc_cmd_run(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
-    fputs(help, stdout);
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    printf("%s\nBackends found: %s.\n", help, names);
     return VC_EXIT_OK;
   }
   vc_opt opts[O_COUNT] = {[O_BACKEND] = VC_OPT("backend", true, false),
@@ -169,7 +172,9 @@ int vc_cmd_run(int argc, char **argv) {
   if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
   vc_opt *o;
   if (!(o = vc_args_get(opts, O_COUNT, "backend"))) {
-    vc_fail(&e, VC_ERR_USAGE, "--backend is required (vulkan, opencl or cuda)");
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
     goto usage;
   }
   r.backend = o->value;

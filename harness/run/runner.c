@@ -252,8 +252,9 @@ static int ensure_worker(run_state *s) {
     fprintf(stderr, "vyre-conform: backend %s, device %u: %s\n", s->o->backend, s->o->device,
             vc_get_str(&msg));
     stop_worker(&s->w, SIGKILL);
-    status = code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI ||
-                     code == VC_ERR_USAGE
+    /* VC_ERR_USAGE: the plugin refused --device-options */
+    status = code == VC_ERR_USAGE ? VC_EXIT_USAGE
+             : code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI
                  ? VC_EXIT_NO_BACKEND
                  : VC_EXIT_FAIL;
   } else if (rc == -3) {

@@ -94,11 +94,11 @@ static void options(void **state) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     assert_int_equal(vk_options_parse(bad[i], &o, &e), VC_ERR_USAGE);
     char want[64];
-    snprintf(want, sizeof want, "bad option '%s'", bad[i]);
+    snprintf(want, sizeof want, "Vulkan option %s: expected ", bad[i]);
     if (!strstr(e.msg, want)) fail_msg("%s: %s", bad[i], e.msg);
   }
   assert_int_equal(vk_options_parse("deadline=5,native-bogus=1", &o, &e), VC_ERR_USAGE);
-  assert_non_null(strstr(e.msg, "unknown option 'native-bogus=1'"));
+  assert_non_null(strstr(e.msg, "unknown Vulkan option 'native-bogus=1'"));
   assert_non_null(strstr(e.msg, "native-memory-model=auto|off|on"));
 }
 
