@@ -8,8 +8,8 @@
  * ocl_options.c the device options (--device-options key=value,...)
  * ocl_error.c   OpenCL status codes by name, failures as vc_error
  * ocl_plugin.c  the vc_backend table, the plugin's one exported symbol */
-#ifndef VC_OCL_H
-#define VC_OCL_H
+#ifndef VC_OCL_INTERNAL_H
+#define VC_OCL_INTERNAL_H
 
 /* 3.0 for the queries native mode makes (CL_DEVICE_OPENCL_C_FEATURES);
    the 1.2 calls the plugin makes everywhere stay allowed. */

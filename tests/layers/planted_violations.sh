@@ -1,0 +1,50 @@
+#!/bin/sh
+# planted_violations.sh CHECK SRC: ci/check-layers passes a tree copied from
+# SRC's harness/base and harness/cli, and fails (exit 1, naming the file, the
+# line and the header) on each violation planted into a fresh copy: a base
+# file including a header of the command line, a plugin including the
+# harness's plugin loader, the harness including a plugin's header, and a
+# source file directly in harness/.
+set -u
+check=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+
+fresh() {
+  rm -rf "$work/tree" && mkdir -p "$work/tree/harness" "$work/tree/backends/opencl" &&
+    cp -R "$src/harness/base" "$src/harness/cli" "$work/tree/harness/"
+}
+
+# expect STATUS TEXT: runs the check on the tree; its status and output.
+expect() {
+  "$check" "$work/tree" >"$work/out" 2>&1
+  rc=$?
+  if [ "$rc" -ne "$1" ] || ! grep -qF "$2" "$work/out"; then
+    echo "planted_violations: expected exit $1 and \"$2\", got exit $rc:" >&2
+    cat "$work/out" >&2
+    status=1
+  fi
+}
+
+fresh
+expect 0 " 0 violations"
+
+fresh
+printf '#include "harness/base/error.h"\n#include "harness/cli/args.h"\n' >"$work/tree/harness/base/planted.c"
+expect 1 "harness/base/planted.c:2: includes harness/cli/args.h (harness/cli is above harness/base)"
+
+fresh
+printf '#include "backends/backend.h"\n#include "harness/exec/plugin.h"\n' >"$work/tree/backends/opencl/planted.c"
+expect 1 "backends/opencl/planted.c:2: includes harness/exec/plugin.h (a plugin reaches outside"
+
+fresh
+printf '#include "backends/opencl/ocl_internal.h"\n' >"$work/tree/harness/cli/planted.c"
+expect 1 "harness/cli/planted.c:1: includes backends/opencl/ocl_internal.h (the harness never includes a plugin's file)"
+
+fresh
+printf '#include "harness/base/error.h"\n' >"$work/tree/harness/planted.c"
+expect 1 "harness/planted.c: a source file directly in harness/"
+
+[ "$status" -eq 0 ] && echo "planted_violations: every planted violation fails the check"
+exit "$status"
