@@ -2,9 +2,9 @@
 # planted_violations.sh CHECK SRC: ci/check-layers passes a tree copied from
 # SRC's harness/base and harness/cli, and fails (exit 1, naming the file, the
 # line and the header) on each violation planted into a fresh copy: a base
-# file including a header of the command line, a plugin including the
-# harness's plugin loader, the harness including a plugin's header, and a
-# source file directly in harness/.
+# file including a header of the command line, a plugin (of a known name or
+# a new one) including the harness or another plugin's header, the harness
+# including a plugin's header, and a source file directly in harness/.
 set -u
 check=$1 src=$2
 work=$(mktemp -d)
@@ -37,6 +37,17 @@ expect 1 "harness/base/planted.c:2: includes harness/cli/args.h (harness/cli is 
 fresh
 printf '#include "backends/backend.h"\n#include "harness/exec/plugin.h"\n' >"$work/tree/backends/opencl/planted.c"
 expect 1 "backends/opencl/planted.c:2: includes harness/exec/plugin.h (a plugin reaches outside"
+
+# a plugin of a new name obeys the same rule: neither the harness nor
+# another plugin's folder
+fresh
+mkdir "$work/tree/backends/metal"
+printf '#include "harness/base/error.h"\n#include "backends/metal/mtl_internal.h"\n' >"$work/tree/backends/metal/ok.c"
+expect 0 " 0 violations"
+printf '#include "harness/run/runner.h"\n' >"$work/tree/backends/metal/planted.c"
+expect 1 "backends/metal/planted.c:1: includes harness/run/runner.h (a plugin reaches outside"
+printf '#include "backends/opencl/ocl_internal.h"\n' >"$work/tree/backends/metal/planted.c"
+expect 1 "backends/metal/planted.c:1: includes backends/opencl/ocl_internal.h (a plugin reaches outside"
 
 fresh
 printf '#include "backends/opencl/ocl_internal.h"\n' >"$work/tree/harness/cli/planted.c"
