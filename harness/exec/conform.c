@@ -100,9 +100,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       r.mode = vc_mode_name(m);
       r.repeat = rep;
       if (stuck) {
-        r.status = VC_ST_SKIP;
-        snprintf(r.reason, sizeof r.reason,
-                 "not run: an earlier launch of this program did not finish in time");
+        vc_verdict_after_timeout(&r);
         sink->result(sink->ctx, &r);
         continue;
       }

@@ -107,6 +107,12 @@ void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight,
   }
 }
 
+void vc_verdict_after_timeout(vc_result *r) {
+  r->status = VC_ST_SKIP;
+  snprintf(r->reason, sizeof r->reason,
+           "not run: an earlier launch of this program did not finish in time");
+}
+
 void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r) {
   r->status = VC_ST_SKIP;
   snprintf(r->reason, sizeof r->reason, "not run: skip expectation %s:%u: %s",

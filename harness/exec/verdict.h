@@ -43,6 +43,9 @@ void vc_verdict_error(const vc_error *e, vc_result *r);
    the mode in flight gets st and the reason; a mode after it is skip, not
    run. */
 void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight, vc_result *r);
+/* A mode after a launch of the same program timed out: the device may still
+   be busy, so it is not run (skip). */
+void vc_verdict_after_timeout(vc_result *r);
 /* A skip expectation: recorded skip with the entry's place and reason; the
    program is never sent to a worker. */
 void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r);
