@@ -642,6 +642,10 @@ int vc_run_corpus(const vc_runner_opts *o) {
   gethostname(host, sizeof host - 1);
   if (o->shard_n) snprintf(shard, sizeof shard, "%u/%u", o->shard_k, o->shard_n);
   options_text(o, opts, sizeof opts);
+  if (s.expect && !o->expectations) { /* the default, recorded as the file it was */
+    size_t used = strlen(opts);
+    snprintf(opts + used, sizeof opts - used, " expectations=%s", s.expect_file);
+  }
   modes_text(o, modes, sizeof modes);
   size_t u = 0;
   for (uint32_t i = 0; i < o->npaths && u < sizeof paths; i++)

@@ -156,6 +156,10 @@ static void defaults_excuse_lavapipe_known_faults(void **state) {
   assert_int_equal(query("d.db", "SELECT count(*) FROM results WHERE status = 'diverge'"), 6);
   assert_true(output_contains("6 known failures excused"));
   assert_true(output_contains("(listed in " VC_SOURCE_DIR "/ci/expectations/vulkan.txt)"));
+  /* the run records which file judged it */
+  assert_int_equal(query("d.db", "SELECT count(*) FROM runs WHERE options LIKE "
+                                 "'%expectations=%/ci/expectations/vulkan.txt%'"),
+                   1);
   rc = run("--backend vulkan --expectations none --db n.db " KNOWN);
   assert_int_equal(rc, VC_EXIT_FAIL);
   assert_false(output_contains("known failures excused"));
