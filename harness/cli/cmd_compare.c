@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "vyre-conform compare BASELINE[:RUN] CANDIDATE[:RUN] [--expectations FILE]\n"
-    "       [--threshold PCT] [--min-delta-ms MS] [--no-timing] [--json]";
+    "       [--strict-expectations] [--threshold PCT] [--min-delta-ms MS] [--no-timing]\n"
+    "       [--json]";
 
 typedef struct compare_args {
   const char *sides[2];
@@ -38,6 +39,8 @@ static int parse_args(int argc, char **argv, compare_args *a) {
       a->json = true;
     } else if (strcmp(argv[i], "--no-timing") == 0) {
       a->opts.timing = false;
+    } else if (strcmp(argv[i], "--strict-expectations") == 0) {
+      a->opts.strict_expectations = true;
     } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
       if (!val || !val[0])
         return vc_cmd_usage_error("compare", usage, "--expectations needs a file");

@@ -24,15 +24,18 @@ typedef enum vc_mode {
   VC_MODE_COUNT
 } vc_mode;
 
-/* X(ENUM, name, fails the run) */
-#define VC_STATUS_TABLE(X)              \
-  X(PASS, "pass", false)                \
-  X(DIVERGE, "diverge", true)           \
-  X(ERROR, "error", true)               \
-  X(CRASH, "crash", true)               \
-  X(TIMEOUT, "timeout", true)           \
-  X(UNSUPPORTED, "unsupported", false)  \
-  X(SKIP, "skip", false)                \
+/* X(ENUM, name, fails the run). untrustworthy: a native run whose own check
+   failed (a barrier or fixpoint count, a wait cut short), whatever its bytes;
+   unsupported: refused by the device's limits before launch. */
+#define VC_STATUS_TABLE(X)                  \
+  X(PASS, "pass", false)                    \
+  X(DIVERGE, "diverge", true)               \
+  X(UNTRUSTWORTHY, "untrustworthy", true)   \
+  X(ERROR, "error", true)                   \
+  X(CRASH, "crash", true)                   \
+  X(TIMEOUT, "timeout", true)               \
+  X(UNSUPPORTED, "unsupported", false)      \
+  X(SKIP, "skip", false)                    \
   X(INVALID, "invalid", true)
 
 typedef enum vc_status {

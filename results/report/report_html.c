@@ -21,6 +21,7 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:3px 8px;text-align:left;font-size:13px;"
     "vertical-align:top}th{background:#eef1f5}"
     "td.pass{background:#b9e4c1}td.diverge{background:#f6b3b3}"
+    "td.untrustworthy{background:#d7a6e0}"
     "td.error,td.crash,td.timeout{background:#e57373;color:#fff}"
     "td.invalid{background:#ffd699}td.unsupported{background:#d6d6d6}td.skip{background:#f2f2f2}"
     "table.hex td{font-family:monospace}table.hex td.bad{background:#f6b3b3;font-weight:bold}"
