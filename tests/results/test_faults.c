@@ -160,8 +160,8 @@ static void test_other_schema_versions(void **state) {
   assert_refused_untouched(path, "newer than this harness's version");
   fx_path(&fx_tmp, "older.db", path);
   fx_write_run(path, &(fx_run){.progs = two, .nprogs = 2});
-  set_version(path, VC_DB_SCHEMA_VERSION - 1);
-  assert_refused_untouched(path, "older than this harness's version");
+  set_version(path, VC_DB_SCHEMA_OLDEST - 1);
+  assert_refused_untouched(path, "older than any it can migrate");
 }
 
 /* The page limit stands in for a full disk: the program in flight is lost,
