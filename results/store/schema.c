@@ -180,10 +180,10 @@ static bool writable(const char *path) {
 }
 
 int vc_schema_open_readonly(const char *path, sqlite3 **out) {
-  if (writable(path)) return sqlite3_open_v2(path, out, SQLITE_OPEN_READONLY, NULL);
   char wal[4200];
   snprintf(wal, sizeof wal, "%s-wal", path);
   bool has_log = access(wal, F_OK) == 0;
+  if (has_log && writable(path)) return sqlite3_open_v2(path, out, SQLITE_OPEN_READONLY, NULL);
   vc_strbuf uri;
   vc_sb_init(&uri);
   vc_sb_puts(&uri, "file:");
@@ -194,8 +194,10 @@ int vc_schema_open_readonly(const char *path, sqlite3 **out) {
     else
       vc_sb_printf(&uri, "%%%02X", *c);
   }
-  /* With a -wal file present, it holds committed transactions: read them
-     (through its -shm) rather than pretend the file is immutable. */
+  /* Without a -wal file, the file alone holds every committed transaction
+     and nobody has it open in WAL mode: read it as immutable, which creates
+     no -wal or -shm (a read-only connection could not remove them). With
+     one, it holds committed transactions: read them, through its -shm. */
   vc_sb_puts(&uri, has_log ? "?mode=ro" : "?mode=ro&immutable=1");
   int rc = sqlite3_open_v2(vc_sb_str(&uri), out, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
   vc_sb_free(&uri);

@@ -57,10 +57,11 @@ int vc_schema_check(sqlite3 *sql, const char *path, int busy_ms, int *version, v
    for a file about to be written: a damaged page anywhere refuses it. */
 int vc_schema_check_path(const char *path, int busy_ms, bool integrity, int *version,
                          vc_error *err);
-/* A read-only connection: plain where the file and its folder can be
-   written (so the last connection to close removes -wal and -shm), else
-   mode=ro, with immutable=1 when there is no -wal file to read, so that
-   SQLite creates no -shm on a read-only volume. */
+/* A read-only connection that leaves no file behind: without a -wal file,
+   mode=ro&immutable=1 (the file alone holds every committed transaction; a
+   writer that opens it meanwhile keeps its own in its new -wal, out of this
+   connection's sight); with one, a plain read-only connection, or mode=ro
+   where the file or its folder cannot be written (a read-only volume). */
 int vc_schema_open_readonly(const char *path, sqlite3 **out);
 /* For a reader that never writes: read-write where the file and its folder
    can be written (only such a connection, closing last, removes the -wal

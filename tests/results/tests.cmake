@@ -14,6 +14,8 @@ vc_add_test(results_expectations SOURCES ${VC_RT}/test_expectations.c LIBS vc_re
 vc_add_test(results_compare SOURCES ${VC_RT}/test_compare.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 # A results file of schema version 1, made by that release: read, migrated, compared.
 vc_add_test(results_migrate SOURCES ${VC_RT}/test_migrate.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# Results files on a read-only volume: compare, merge and report read them.
+vc_add_test(results_readonly SOURCES ${VC_RT}/test_readonly.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 # The worker-to-runner wire, column by column.
 vc_add_test(test_wire SOURCES ${VC_RT}/test_wire.c LIBS vc_run LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
