@@ -93,8 +93,8 @@ static int col_divclass(loader *ld, sqlite3_stmt *st, int i, vc_divclass *dst) {
 #define LOAD_DIVCLASS(ld, st, i, dst) col_divclass((ld), (st), (i), &(dst))
 /* Loads every column of a table, from column i on, into the record rec
    points to; the SELECT lists them in the table's order. */
-#define LOAD_COLUMN(kind, field, column, size) \
-  if (!rc) rc = LOAD_##kind(ld, st, i, rec->field); \
+#define LOAD_COLUMN(kind, field, column, size)                                                     \
+  if (!rc) rc = LOAD_##kind(ld, st, i, rec->field);                                                \
   i++;
 
 /* Runs a query with ?1 = run id, calling row() on each row. */
@@ -215,8 +215,8 @@ static int newer_row(loader *ld, sqlite3_stmt *st) {
 #define NEWER_UNFINISHED " FROM runs WHERE id > ?1 AND status <> 'complete'"
 
 static int load_run(loader *ld) {
-  int rc = each_row_of(ld, "ended_ns, status", &vc_table_runs, "t", "FROM runs t WHERE id=?1",
-                       run_row);
+  int rc =
+      each_row_of(ld, "ended_ns, status", &vc_table_runs, "t", "FROM runs t WHERE id=?1", run_row);
   if (!rc && !ld->r->status) {
     char runs[256];
     describe_runs(ld, runs, sizeof runs);
@@ -306,8 +306,7 @@ static int load_results(loader *ld) {
   for (int m = 0; m < VC_MODE_COUNT; m++)
     vc_sb_printf(&order, " WHEN '%s' THEN %d", vc_mode_name((vc_mode)m), m);
   vc_sb_printf(&order, " ELSE %d END, r.mode, r.repeat", VC_MODE_COUNT);
-  rc = each_row_of(ld, "r.id, r.program_id", &vc_table_results, "r", vc_sb_str(&order),
-                   result_row);
+  rc = each_row_of(ld, "r.id, r.program_id", &vc_table_results, "r", vc_sb_str(&order), result_row);
   vc_sb_free(&order);
   if (!rc) qsort(ld->by_id, ld->nall, sizeof *ld->by_id, cmp_id);
   return rc;

@@ -17,6 +17,7 @@ enum { ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, 
 #define COL_NAME(kind, field, column, size) ", " #column
 #define COL_PARAM(kind, field, column, size) ",?"
 
+/* clang-format off */
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_RUN] = "INSERT INTO runs(status" VC_RUN_COLUMNS(COL_NAME) ") VALUES('running'"
                VC_RUN_COLUMNS(COL_PARAM) ")",
@@ -33,6 +34,7 @@ static const char *const stmt_sql[ST_COUNT] = {
                VC_SEGMENT_COLUMNS(COL_PARAM) ")",
     [ST_END] = "UPDATE runs SET status=?, ended_ns=? WHERE id=? AND status='running'",
 };
+/* clang-format on */
 
 struct vc_db {
   sqlite3 *sql;

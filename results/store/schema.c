@@ -42,13 +42,12 @@ const vc_table_def vc_table_results = {
 const vc_table_def vc_table_divergences = {
     "divergences", "id INTEGER PRIMARY KEY,\n  result_id INTEGER NOT NULL REFERENCES results(id)",
     COLS(divergence_cols), ""};
-const vc_table_def vc_table_segments = {"segments",
-                                        "result_id INTEGER NOT NULL REFERENCES results(id)",
-                                        COLS(segment_cols), ""};
+const vc_table_def vc_table_segments = {
+    "segments", "result_id INTEGER NOT NULL REFERENCES results(id)", COLS(segment_cols), ""};
 
 /* In the order they are created (a table after those it refers to). */
-static const vc_table_def *const tables[] = {&vc_table_runs,    &vc_table_devices,
-                                             &vc_table_programs, &vc_table_results,
+static const vc_table_def *const tables[] = {&vc_table_runs,        &vc_table_devices,
+                                             &vc_table_programs,    &vc_table_results,
                                              &vc_table_divergences, &vc_table_segments};
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 
@@ -65,11 +64,15 @@ static void column_sql(vc_strbuf *sb, const vc_column_def *c) {
   case VC_COL_U32:
   case VC_COL_U64:
   case VC_COL_I64:
-  case VC_COL_BOOL: vc_sb_puts(sb, "INTEGER NOT NULL DEFAULT 0"); break;
+  case VC_COL_BOOL:
+    vc_sb_puts(sb, "INTEGER NOT NULL DEFAULT 0");
+    break;
   case VC_COL_TEXT:
   case VC_COL_CHARS:
   case VC_COL_MODE:
-  case VC_COL_DIVCLASS: vc_sb_puts(sb, "TEXT NOT NULL DEFAULT ''"); break;
+  case VC_COL_DIVCLASS:
+    vc_sb_puts(sb, "TEXT NOT NULL DEFAULT ''");
+    break;
   case VC_COL_STATUS:
     vc_sb_printf(sb, "TEXT NOT NULL CHECK(%s IN (", c->name);
     for (int s = 0; s < VC_STATUS_COUNT; s++)
@@ -128,7 +131,8 @@ int vc_schema_check(sqlite3 *sql, const char *path, int busy_ms, int *version, v
   int app = 0, v = 0, objects = 0;
   *version = 0;
   int rc = pragma_int(sql, path, busy_ms, "PRAGMA application_id", "reading its header", &app, err);
-  if (!rc) rc = pragma_int(sql, path, busy_ms, "PRAGMA user_version", "reading its header", &v, err);
+  if (!rc)
+    rc = pragma_int(sql, path, busy_ms, "PRAGMA user_version", "reading its header", &v, err);
   if (!rc)
     rc = pragma_int(sql, path, busy_ms, "SELECT count(*) FROM sqlite_master", "reading its schema",
                     &objects, err);
@@ -159,7 +163,16 @@ static int quick_check(sqlite3 *sql, const char *path, int busy_ms, vc_error *er
   int rc = sqlite3_prepare_v2(sql, "PRAGMA quick_check(1)", -1, &st, NULL);
   if (rc == SQLITE_OK) rc = sqlite3_step(st);
   char verdict[256] = "";
-  if (rc == SQLITE_ROW) snprintf(verdict, sizeof verdict, "%s", sqlite3_column_text(st, 0));
+  if (rc == SQLITE_ROW) {
+    /* "*** in database main ***\nPage 20: ..." on one line, without the banner */
+    static const char banner[] = "*** in database main ***";
+    const char *text = (const char *)sqlite3_column_text(st, 0);
+    if (text && strncmp(text, banner, sizeof banner - 1) == 0) text += sizeof banner - 1;
+    while (text && (*text == '\n' || *text == ' ')) text++;
+    snprintf(verdict, sizeof verdict, "%s", text ? text : "");
+    for (char *c = verdict; *c; c++)
+      if (*c == '\n') *c = ' ';
+  }
   sqlite3_finalize(st);
   if (rc != SQLITE_ROW) return vc_sqlfail(err, sql, rc, path, busy_ms, "checking its pages");
   if (strcmp(verdict, "ok") != 0)
@@ -305,8 +318,8 @@ static int rebuild(sqlite3 *sql, const char *path, int busy_ms, const vc_table_d
 
 int vc_schema_migrate(sqlite3 *sql, const char *path, int busy_ms, int from, vc_error *err) {
   if (from < VC_DB_SCHEMA_OLDEST || from >= VC_DB_SCHEMA_VERSION)
-    return vc_fail(err, VC_ERR_INTERNAL, "migrating %s: no migration from schema version %d",
-                   path, from);
+    return vc_fail(err, VC_ERR_INTERNAL, "migrating %s: no migration from schema version %d", path,
+                   from);
   int rc = 0;
   for (int i = 0; !rc && i < NTABLES; i++) rc = rebuild(sql, path, busy_ms, tables[i], err);
   if (rc) return rc;

@@ -23,8 +23,15 @@
 #define VC_DB_SCHEMA_OLDEST 1
 
 typedef enum vc_colkind {
-  VC_COL_U32, VC_COL_U64, VC_COL_I64, VC_COL_BOOL,
-  VC_COL_TEXT, VC_COL_CHARS, VC_COL_MODE, VC_COL_STATUS, VC_COL_DIVCLASS
+  VC_COL_U32,
+  VC_COL_U64,
+  VC_COL_I64,
+  VC_COL_BOOL,
+  VC_COL_TEXT,
+  VC_COL_CHARS,
+  VC_COL_MODE,
+  VC_COL_STATUS,
+  VC_COL_DIVCLASS
 } vc_colkind;
 
 typedef struct vc_column_def {

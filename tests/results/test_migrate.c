@@ -34,7 +34,8 @@ static void copy_file(const char *from, const char *to) {
 static void run_digest(const char *path, int64_t run, char hex[65]) {
   vc_error err = {0};
   vc_run_data *r = NULL;
-  if (vc_run_load(path, run, &r, &err)) fail_msg("loading %s:%lld: %s", path, (long long)run, err.msg);
+  if (vc_run_load(path, run, &r, &err))
+    fail_msg("loading %s:%lld: %s", path, (long long)run, err.msg);
   vc_report_digest(r, hex);
   vc_run_free(r);
 }
@@ -91,9 +92,9 @@ static void test_old_file_is_read_as_it_is(void **state) {
 /* The row count of every table. */
 static void table_counts(const char *path, int64_t counts[6]) {
   static const char *const q[6] = {
-      "SELECT count(*) FROM runs", "SELECT count(*) FROM devices", "SELECT count(*) FROM programs",
-      "SELECT count(*) FROM results", "SELECT count(*) FROM divergences",
-      "SELECT count(*) FROM segments"};
+      "SELECT count(*) FROM runs",        "SELECT count(*) FROM devices",
+      "SELECT count(*) FROM programs",    "SELECT count(*) FROM results",
+      "SELECT count(*) FROM divergences", "SELECT count(*) FROM segments"};
   for (int i = 0; i < 6; i++) counts[i] = fx_query_int(path, q[i]);
 }
 

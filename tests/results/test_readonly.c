@@ -75,8 +75,7 @@ static int run_readonly(int (*fn)(int, char **), int argc, const char *const *ar
   pid_t pid = fork();
   assert_true(pid >= 0);
   if (pid == 0) {
-    if (geteuid() == 0 &&
-        (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
+    if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
       _exit(100);
     /* the premise: this process cannot write there */
     char probe[700];

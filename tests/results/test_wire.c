@@ -59,8 +59,8 @@ static vc_result sample_result(bool converged, vc_divergence *div, vc_segment_ti
 
 static void test_result_round_trip(void **state) {
   (void)state;
-  vc_divergence div = {.buffer = "out", .type = "u32", .first_index = 3, .count = 1,
-                       .cls = VC_DIV_INTEGER};
+  vc_divergence div = {
+      .buffer = "out", .type = "u32", .first_index = 3, .count = 1, .cls = VC_DIV_INTEGER};
   vc_segment_timing seg = {.pass = 1, .segment = 2, .wall_ns = 3, .launches = 4};
   for (int converged = 0; converged < 2; converged++) {
     vc_result sent = sample_result(converged, &div, &seg), got;

@@ -19,7 +19,9 @@
 
 static char dir[256];
 
-static void path_of(const char *name, char out[512]) { snprintf(out, 512, "%s/%s", dir, name); }
+static void path_of(const char *name, char out[512]) {
+  snprintf(out, 512, "%s/%s", dir, name);
+}
 
 static int setup(void **state) {
   (void)state;
@@ -47,8 +49,7 @@ static int teardown(void **state) {
 /* vyre-conform ARGS in dir, output into dir/out.txt; its exit status. */
 static int run(const char *args) {
   char cmd[2048];
-  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform %s >out.txt 2>&1", dir, VC_BINARY_DIR,
-           args);
+  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform %s >out.txt 2>&1", dir, VC_BINARY_DIR, args);
   int st = system(cmd);
   assert_true(WIFEXITED(st));
   return WEXITSTATUS(st);
