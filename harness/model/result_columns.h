@@ -14,7 +14,9 @@
  *
  * Kinds: U32, U64, I64 and BOOL are SQL INTEGERs; TEXT is a const char *,
  * CHARS a char array, MODE a mode name (const char *), all SQL TEXT; STATUS
- * (vc_status) and DIVCLASS (vc_divclass) are stored by name. */
+ * (vc_status) and DIVCLASS (vc_divclass) are stored by name. A result's
+ * strings are CHARS: it outlives the wire message it came in (wire.c checks
+ * this at compile time). */
 #ifndef VC_RESULT_COLUMNS_H
 #define VC_RESULT_COLUMNS_H
 

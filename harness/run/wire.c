@@ -157,6 +157,21 @@ static const char *get_mode(vc_wbuf *b, char *mode_buf, size_t mode_len) {
 #define GET_DIVCLASS(b, dst) (dst) = (vc_divclass)vc_get_u64(b)
 #define GET_COLUMN(kind, field, column, size) GET_##kind(b, rec->field);
 
+/* A result outlives the message it came in, and vc_get_result copies only
+   the mode: a string column of a result must be CHARS, not TEXT. */
+#define TEXT_KIND_U32 0
+#define TEXT_KIND_U64 0
+#define TEXT_KIND_I64 0
+#define TEXT_KIND_BOOL 0
+#define TEXT_KIND_TEXT 1
+#define TEXT_KIND_CHARS 0
+#define TEXT_KIND_MODE 0
+#define TEXT_KIND_STATUS 0
+#define TEXT_KIND_DIVCLASS 0
+#define COUNT_TEXT(kind, field, column, size) +TEXT_KIND_##kind
+_Static_assert(0 VC_RESULT_COLUMNS(COUNT_TEXT) == 0,
+               "a result's string columns must be CHARS (harness/model/result_columns.h)");
+
 void vc_put_program_info(vc_wbuf *b, const vc_program_info *rec) {
   VC_PROGRAM_COLUMNS(PUT_COLUMN)
 }
