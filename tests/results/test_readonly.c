@@ -18,6 +18,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+#include <stdbool.h>
+
 #include "fixture.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/commands_results.h"
@@ -25,7 +28,7 @@
 enum { NOBODY = 65534 };
 
 static char ro_dir[600], out_dir[600];
-static char base[700], cand[700], shard0[700], shard1[700];
+static char base[700], cand[700], shard0[700], shard1[700], logged[700];
 
 static const fx_prog progs[] = {{"a", "ppp", 5, 0}, {"b", "pdp", 5, 0}};
 
@@ -41,12 +44,22 @@ static int setup(void **state) {
   snprintf(cand, sizeof cand, "%s/cand.db", ro_dir);
   snprintf(shard0, sizeof shard0, "%s/shard0.db", ro_dir);
   snprintf(shard1, sizeof shard1, "%s/shard1.db", ro_dir);
+  snprintf(logged, sizeof logged, "%s/logged.db", ro_dir);
   fx_write_run(base, &(fx_run){.progs = progs, .nprogs = 2});
   fx_write_run(cand, &(fx_run){.progs = progs, .nprogs = 2});
   fx_write_run(shard0, &(fx_run){.progs = progs, .nprogs = 1, .shard = "0/2"});
   fx_write_run(shard1, &(fx_run){.progs = progs + 1, .nprogs = 1, .shard = "1/2"});
-  const char *files[] = {base, cand, shard0, shard1};
-  for (int i = 0; i < 4; i++) {
+  /* logged.db: its last transaction only in its -wal file, as a writer that
+     died leaves it */
+  fx_write_run(logged, &(fx_run){.progs = progs, .nprogs = 2});
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(logged, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_db_config(h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h, "UPDATE runs SET host='host-from-the-log'", NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  const char *files[] = {base, cand, shard0, shard1, logged};
+  for (int i = 0; i < 5; i++) {
     /* written in WAL mode, the mode that needs a -shm file to read: bytes
        18 and 19 of the header are 2 (read without SQLite, which would leave
        a -shm file) */
@@ -59,6 +72,11 @@ static int setup(void **state) {
     assert_int_equal(head[19], 2);
     assert_int_equal(chmod(files[i], 0444), 0);
   }
+  char aside[720];
+  snprintf(aside, sizeof aside, "%s-wal", logged);
+  assert_int_equal(chmod(aside, 0444), 0);
+  snprintf(aside, sizeof aside, "%s-shm", logged);
+  assert_int_equal(chmod(aside, 0444), 0);
   assert_int_equal(chmod(ro_dir, 0555), 0);
   return 0;
 }
@@ -95,20 +113,24 @@ static int run_readonly(int (*fn)(int, char **), int argc, const char *const *ar
   return WEXITSTATUS(st);
 }
 
-/* Only the four results files are in the folder: no -wal, no -shm. */
+/* Only what setup made is in the folder: the five results files and
+   logged.db's -wal and -shm, no other -wal or -shm. */
 static void assert_nothing_beside(void) {
+  static const char *const made[] = {"base.db",   "cand.db",       "shard0.db",    "shard1.db",
+                                     "logged.db", "logged.db-wal", "logged.db-shm"};
   DIR *d = opendir(ro_dir);
   assert_non_null(d);
   int n = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    if (!strstr(e->d_name, ".db") || strstr(e->d_name, "-wal") || strstr(e->d_name, "-shm"))
-      fail_msg("%s/%s was left behind", ro_dir, e->d_name);
+    bool known = false;
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) known |= !strcmp(e->d_name, made[i]);
+    if (!known) fail_msg("%s/%s was left behind", ro_dir, e->d_name);
     n++;
   }
   closedir(d);
-  assert_int_equal(n, 4);
+  assert_int_equal(n, 7);
 }
 
 static void test_compare_reads_readonly_files(void **state) {
@@ -134,6 +156,19 @@ static void test_report_reads_a_readonly_file(void **state) {
   free(text);
 }
 
+/* A -wal file holds committed transactions: read them, not the file alone. */
+static void test_report_reads_the_log_of_a_readonly_file(void **state) {
+  (void)state;
+  char html[700];
+  snprintf(html, sizeof html, "%s/logged.html", out_dir);
+  const char *argv[] = {"report", logged, "--html", html};
+  assert_int_equal(run_readonly(vc_cmd_report, 4, argv), VC_EXIT_OK);
+  assert_nothing_beside();
+  char *text = fx_read_file(html);
+  assert_non_null(strstr(text, "host-from-the-log"));
+  free(text);
+}
+
 static void test_merge_reads_readonly_shards(void **state) {
   (void)state;
   char out[700];
@@ -148,6 +183,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_compare_reads_readonly_files, setup, teardown),
       cmocka_unit_test_setup_teardown(test_report_reads_a_readonly_file, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_report_reads_the_log_of_a_readonly_file, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_merge_reads_readonly_shards, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
