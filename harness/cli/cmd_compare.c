@@ -8,6 +8,7 @@
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
 #include "results/gate/compare.h"
+#include "results/report/report.h"
 
 static const char usage[] =
     "vyre-conform compare BASELINE[:RUN] CANDIDATE[:RUN] [--expectations FILE]\n"
@@ -75,6 +76,7 @@ static int run_compare(compare_args *a, vc_expectations *exps, vc_run_data **run
   }
   for (int s = 0; s < 2; s++)
     if (vc_run_load_spec(a->sides[s], &runs[s], &err)) goto fail;
+  for (int s = 0; s < 2; s++) vc_report_unfinished_stderr("compare", runs[s]);
   vc_comparison c;
   if (vc_compare_runs(runs[0], runs[1], &a->opts, &c, &err)) goto fail;
   if (a->json)

@@ -26,7 +26,8 @@ static const char style[] =
     "td.invalid{background:#ffd699}td.unsupported{background:#d6d6d6}td.skip{background:#f2f2f2}"
     "table.hex td{font-family:monospace}table.hex td.bad{background:#f6b3b3;font-weight:bold}"
     "pre{background:#f5f5f5;padding:6px;white-space:pre-wrap}.digest{font-family:monospace}"
-    "svg.chart{display:block;margin:12px 0}";
+    "svg.chart{display:block;margin:12px 0}"
+    "p.warning{background:#fff3cd;border:1px solid #e0b252;padding:6px 10px}";
 
 static void kv(vc_strbuf *sb, const char *key, const char *value) {
   vc_sb_printf(sb, "<tr><th>%s</th><td>", key);
@@ -296,6 +297,7 @@ int vc_report_html(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   char digest[65];
   vc_report_digest(r, digest);
   head(out, r);
+  vc_report_unfinished_html(r, out);
   run_table(out, r, digest);
   device_table(out, r);
   summary_table(out, r, sum.modes, sum.cells.nmodes);

@@ -319,3 +319,22 @@ int fx_capture(int (*fn)(int, char **), int argc, const char *const *argv, char 
   unlink(path);
   return status;
 }
+
+int fx_capture_err(int (*fn)(int, char **), int argc, const char *const *argv, char **text,
+                   char **errors) {
+  char path[] = "/tmp/vc-capture-err-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  fflush(stderr);
+  int saved = dup(2);
+  assert_true(saved >= 0);
+  dup2(fd, 2);
+  int status = fx_capture(fn, argc, argv, text);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  *errors = fx_read_file(path);
+  unlink(path);
+  return status;
+}

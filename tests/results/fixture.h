@@ -76,5 +76,8 @@ char *fx_read_file(const char *path);
 /* Runs fn(argc, argv) with standard output going to a file; returns fn's
    status and leaves the output in *text (free() it). */
 int fx_capture(int (*fn)(int, char **), int argc, const char *const *argv, char **text);
+/* The same, with standard error in *errors (free() it). */
+int fx_capture_err(int (*fn)(int, char **), int argc, const char *const *argv, char **text,
+                   char **errors);
 
 #endif

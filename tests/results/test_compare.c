@@ -420,6 +420,30 @@ static void test_command(void **state) {
   free(out);
 }
 
+/* compare chooses each side's last complete run; a newer run of either
+   file that did not complete is named on standard error. */
+static void test_warns_of_newer_unfinished_runs(void **state) {
+  (void)state;
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  fx_write_run(cand_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  char *out, *errors;
+  const char *argv[] = {"compare", base_path, cand_path, "--no-timing"};
+  assert_int_equal(fx_capture_err(vc_cmd_compare, 4, argv, &out, &errors), VC_EXIT_OK);
+  assert_null(strstr(errors, "warning"));
+  free(out);
+  free(errors);
+  fx_write_run(cand_path, &(fx_run){.progs = baseline, .nprogs = 2, .end_status = "failed"});
+  assert_int_equal(fx_capture_err(vc_cmd_compare, 4, argv, &out, &errors), VC_EXIT_OK);
+  char want[700];
+  snprintf(want, sizeof want,
+           "vyre-conform compare: warning: %s holds a run newer than run 1 that did not "
+           "complete: run 2 (failed)\n",
+           cand_path);
+  assert_string_equal(errors, want);
+  free(out);
+  free(errors);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_planted_regression_fails, setup, fx_tmp_teardown),
@@ -435,6 +459,7 @@ int main(void) {
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_missing_fails_unless_skipped, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_strict_expectations, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_warns_of_newer_unfinished_runs, setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
