@@ -8,10 +8,12 @@
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
 #include "results/gate/compare.h"
+#include "results/report/report.h"
 
 static const char usage[] =
     "vyre-conform compare BASELINE[:RUN] CANDIDATE[:RUN] [--expectations FILE]\n"
-    "       [--threshold PCT] [--min-delta-ms MS] [--no-timing] [--json]";
+    "       [--strict-expectations] [--threshold PCT] [--min-delta-ms MS] [--no-timing]\n"
+    "       [--json]";
 
 typedef struct compare_args {
   const char *sides[2];
@@ -38,6 +40,8 @@ static int parse_args(int argc, char **argv, compare_args *a) {
       a->json = true;
     } else if (strcmp(argv[i], "--no-timing") == 0) {
       a->opts.timing = false;
+    } else if (strcmp(argv[i], "--strict-expectations") == 0) {
+      a->opts.strict_expectations = true;
     } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
       if (!val || !val[0])
         return vc_cmd_usage_error("compare", usage, "--expectations needs a file");
@@ -72,6 +76,7 @@ static int run_compare(compare_args *a, vc_expectations *exps, vc_run_data **run
   }
   for (int s = 0; s < 2; s++)
     if (vc_run_load_spec(a->sides[s], &runs[s], &err)) goto fail;
+  for (int s = 0; s < 2; s++) vc_report_unfinished_stderr("compare", runs[s]);
   vc_comparison c;
   if (vc_compare_runs(runs[0], runs[1], &a->opts, &c, &err)) goto fail;
   if (a->json)

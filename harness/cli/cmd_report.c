@@ -78,6 +78,7 @@ int vc_cmd_report(int argc, char **argv) {
   vc_error err = {0};
   vc_run_data *r = NULL;
   int rc = a.run ? vc_run_load(a.db, a.run, &r, &err) : vc_run_load_spec(a.db, &r, &err);
+  if (!rc) vc_report_unfinished_stderr("report", r);
   if (!rc) rc = write_reports(&a, r, &err);
   vc_run_free(r);
   if (rc) {

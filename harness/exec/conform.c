@@ -6,9 +6,9 @@
 
 #include "harness/lang/corpus.h"
 #include "harness/model/digest.h"
-#include "harness/exec/diverge.h"
 #include "harness/lang/parse.h"
 #include "harness/exec/reference.h"
+#include "harness/exec/verdict.h"
 
 void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
                         char *tags_buf, size_t tags_len, vc_program_info *info) {
@@ -67,84 +67,11 @@ static void first_diag(const vc_diags *d, char *out, size_t n) {
            d->items[0].msg, d->count > 1 ? " (and more)" : "");
 }
 
-static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
-  for (uint32_t i = 0; i < p->nexpects; i++)
-    if (p->expects[i].kind == VC_EXPECT_ULP && p->expects[i].ref == buf) return p->expects[i].n;
-  return 0;
-}
-
-/* Compares every output of one mode run with the oracle; fills status,
-   reason and divergences of r. */
-static void judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
-                  uint32_t oracle_passes, vc_result *r) {
-  uint32_t nout = 0;
-  for (uint32_t i = 0; i < p->nbuffers; i++) nout += p->buffers[i].access != VC_READ;
-  r->divs = calloc(nout ? nout : 1, sizeof *r->divs);
-  if (!r->divs) abort();
-  uint64_t bad_elems = 0, nan_payloads = 0;
-  uint32_t bad_bufs = 0;
-  for (uint32_t i = 0; i < p->nbuffers; i++) {
-    const vc_buffer *b = &p->buffers[i];
-    if (b->access == VC_READ) continue;
-    vc_buffer_diff d;
-    vc_compare_buffer(b, expected[i], mo->outputs[i], ulp_of(p, i), &d);
-    if (d.mismatches || d.nan_payloads) r->divs[r->ndivs++] = d.div;
-    bad_elems += d.mismatches;
-    nan_payloads += d.nan_payloads;
-    bad_bufs += d.mismatches != 0;
-  }
-  if (bad_bufs) {
-    const vc_divergence *d = NULL;
-    for (uint32_t i = 0; i < r->ndivs && !d; i++)
-      if (r->divs[i].cls != VC_DIV_NAN_PAYLOAD) d = &r->divs[i];
-    r->status = VC_ST_DIVERGE;
-    snprintf(r->reason, sizeof r->reason,
-             "%llu element%s differ in %u buffer%s; first: %s[%llu] (%s)",
-             (unsigned long long)bad_elems, bad_elems == 1 ? "" : "s", bad_bufs,
-             bad_bufs == 1 ? "" : "s", d->buffer, (unsigned long long)d->first_index, vc_divclass_name(d->cls));
-  } else if (mo->passes != oracle_passes) {
-    r->status = VC_ST_DIVERGE;
-    snprintf(r->reason, sizeof r->reason, "ran %u fixpoint passes, the oracle %u", mo->passes,
-             oracle_passes);
-  } else {
-    r->status = VC_ST_PASS;
-    if (nan_payloads)
-      snprintf(r->reason, sizeof r->reason, "%llu NaN payload%s differ (allowed)",
-               (unsigned long long)nan_payloads, nan_payloads == 1 ? "" : "s");
-  }
-}
-
-/* The plan predicts every byte and launch of a mode; a difference is a bug
-   in the plan or in the mode driver, and must not pass unnoticed. */
-static void check_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r) {
-  if (r->status != VC_ST_PASS) return;
-  vc_traffic t = vc_plan_traffic(s, m, mo->passes);
-  if (t.up == mo->bytes_up && t.down == mo->bytes_down && t.launches == mo->launches) return;
-  r->status = VC_ST_ERROR;
-  snprintf(r->reason, sizeof r->reason,
-           "traffic differs from the split plan: %llu B up, %llu B down, %u launches; "
-           "plan %llu, %llu, %u",
-           (unsigned long long)mo->bytes_up, (unsigned long long)mo->bytes_down, mo->launches,
-           (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
-}
-
 static void inject_flip(const vc_program *p, const vc_conform_opts *o, vc_mode m, vc_mode_out *mo) {
   if (!o->flip_mode || strcmp(o->flip_mode, vc_mode_name(m)) != 0) return;
   int b = vc_program_find_buffer(p, o->flip_buffer);
   if (b < 0 || !mo->outputs[b] || o->flip_index >= p->buffers[b].count) return;
   mo->outputs[b][o->flip_index] ^= 1u;
-}
-
-static vc_status status_of_error(const vc_error *e) {
-  switch (e->code) {
-  case VC_ERR_UNSUPPORTED:
-  case VC_ERR_LIMIT:
-    return VC_ST_UNSUPPORTED;
-  case VC_ERR_TIMEOUT:
-    return VC_ST_TIMEOUT;
-  default:
-    return VC_ST_ERROR;
-  }
 }
 
 /* Returns VC_ERR_TIMEOUT when a launch did not finish in time: the device
@@ -173,9 +100,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       r.mode = vc_mode_name(m);
       r.repeat = rep;
       if (stuck) {
-        r.status = VC_ST_SKIP;
-        snprintf(r.reason, sizeof r.reason,
-                 "not run: an earlier launch of this program did not finish in time");
+        vc_verdict_after_timeout(&r);
         sink->result(sink->ctx, &r);
         continue;
       }
@@ -199,13 +124,12 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
         r.device_barriers = mo.native.barriers;
       }
       if (rc) {
-        r.status = status_of_error(&e);
-        snprintf(r.reason, sizeof r.reason, "%s", e.msg);
+        vc_verdict_error(&e, &r);
         stuck = e.code == VC_ERR_TIMEOUT;
       } else {
         inject_flip(p, o, m, &mo);
         vc_output_digest(p, (const uint32_t *const *)mo.outputs, r.output_digest);
-        judge(p, orc->expected[rep], &mo, orc->passes, &r);
+        vc_verdict_judge(p, orc->expected[rep], &mo, orc->passes, &r);
         if (orc->order_dependent[rep]) {
           r.nondeterministic = true;
           size_t used = strlen(r.reason);
@@ -214,16 +138,8 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
                    "program depends on scheduling",
                    used ? "; " : "");
         }
-        check_traffic(split, m, &mo, &r);
-        /* A device-side wait that ended without its condition makes the whole
-           run meaningless, whatever the bytes say: never a pass. */
-        if (m == VC_MODE_NATIVE && mo.native.untrustworthy) {
-          char was[48];
-          snprintf(was, sizeof was, "%s", vc_status_name(r.status));
-          r.status = VC_ST_UNSUPPORTED;
-          snprintf(r.reason, sizeof r.reason, "native run untrustworthy (bytes: %s): %s", was,
-                   mo.native.note[0] ? mo.native.note : "the device reported it");
-        }
+        vc_verdict_traffic(split, m, &mo, &r);
+        vc_verdict_native_check(m, &mo, &r);
       }
       sink->result(sink->ctx, &r);
       free(r.divs);

@@ -129,12 +129,43 @@ static int parse_glob(scanner *s, const char *what, const char **out) {
   return 0;
 }
 
+static bool has_glob_chars(const char *t) { return strpbrk(t, "*?[") != NULL; }
+
+/* A status= without glob characters names a status that fails a run: an
+   entry can excuse nothing else. */
+static int check_status(scanner *s, const char *at, const char *v) {
+  if (has_glob_chars(v)) return 0;
+  int st = vc_status_from_name(v);
+  if (st >= 0 && vc_status_is_failure((vc_status)st)) return 0;
+  char names[256] = "";
+  size_t u = 0;
+  for (int i = 0; i < VC_STATUS_COUNT && u < sizeof names; i++)
+    if (vc_status_is_failure((vc_status)i))
+      u += (size_t)snprintf(names + u, sizeof names - u, "%s%s", u ? ", " : "",
+                            vc_status_name((vc_status)i));
+  return fail_at(s, at, "status=%s is not a failing status; expected one of %s", v, names);
+}
+
+static int check_class(scanner *s, const char *at, const char *v) {
+  if (has_glob_chars(v) || vc_divclass_from_name(v) >= 0) return 0;
+  char names[256] = "";
+  size_t u = 0;
+  for (int i = 0; i < VC_DIVCLASS_COUNT && u < sizeof names; i++)
+    u += (size_t)snprintf(names + u, sizeof names - u, "%s%s", i ? ", " : "",
+                          vc_divclass_name((vc_divclass)i));
+  return fail_at(s, at, "class=%s is not a divergence class; expected one of %s", v, names);
+}
+
 static const char **key_slot(vc_expectation *x, const char *key, size_t n) {
   if (n == 7 && !strncmp(key, "backend", n)) return &x->backend;
   if (n == 6 && !strncmp(key, "device", n)) return &x->device;
   if (n == 6 && !strncmp(key, "driver", n)) return &x->driver;
   if (n == 7 && !strncmp(key, "expires", n)) return &x->expires_text;
   if (n == 6 && !strncmp(key, "reason", n)) return &x->reason;
+  if (n == 6 && !strncmp(key, "status", n)) return &x->status;
+  if (n == 4 && !strncmp(key, "note", n)) return &x->note;
+  if (n == 6 && !strncmp(key, "buffer", n)) return &x->buffer;
+  if (n == 5 && !strncmp(key, "class", n)) return &x->cls;
   return NULL;
 }
 
@@ -147,7 +178,9 @@ static int parse_pair(scanner *s, vc_expectation *x) {
   const char **slot = key_slot(x, key, (size_t)(s->p - key));
   if (!slot)
     return fail_at(s, key,
-                   "unknown key \"%s\"; expected backend, device, driver, expires or reason", name);
+                   "unknown key \"%s\"; expected backend, device, driver, status, note, buffer, "
+                   "class, expires or reason",
+                   name);
   if (*slot) return fail_at(s, key, "%s is given twice", name);
   const char *value = ++s->p;
   int rc = 0;
@@ -159,6 +192,8 @@ static int parse_pair(scanner *s, vc_expectation *x) {
   if (!**slot && slot != &x->reason) return fail_at(s, value, "%s= needs a value", name);
   if (slot == &x->expires_text && parse_date(x->expires_text, &x->expires))
     return fail_at(s, value, "expires=%s is not a date YYYY-MM-DD", x->expires_text);
+  if (slot == &x->status) return check_status(s, value, x->status);
+  if (slot == &x->cls) return check_class(s, value, x->cls);
   return 0;
 }
 
@@ -174,6 +209,9 @@ static int parse_entry(scanner *s, vc_expectation *x) {
   }
   if (!rc && (!x->reason || !x->reason[0]))
     rc = fail_at(s, s->p, "missing reason=\"...\": every entry says why");
+  if (!rc && x->kind == VC_EXP_SKIP && (x->status || x->note || x->buffer || x->cls))
+    rc = fail_at(s, s->line, "skip takes no status=, note=, buffer= or class=: a skipped program "
+                             "has no result to scope");
   return rc;
 }
 
@@ -260,13 +298,64 @@ bool vc_expectation_expired(const vc_expectation *x, int today) {
   return x->expires && today > x->expires;
 }
 
+bool vc_expectation_matches(const vc_expectation *x, const vc_exp_config *cfg, int today,
+                            const char *program, const char *mode) {
+  return !vc_expectation_expired(x, today) && glob(x->program, program) && glob(x->mode, mode) &&
+         vc_expectation_applies(x, cfg);
+}
+
 const vc_expectation *vc_expectations_match(const vc_expectations *e, const vc_exp_config *cfg,
                                             int today, const char *program, const char *mode) {
-  for (uint32_t i = 0; e && i < e->n; i++) {
+  for (uint32_t i = 0; e && i < e->n; i++)
+    if (vc_expectation_matches(&e->items[i], cfg, today, program, mode)) return &e->items[i];
+  return NULL;
+}
+
+const vc_expectation *vc_expectations_match_kind(const vc_expectations *e, const vc_exp_config *cfg,
+                                                 int today, const char *program, const char *mode,
+                                                 vc_exp_kind kind) {
+  for (uint32_t i = 0; e && i < e->n; i++)
+    if (e->items[i].kind == kind &&
+        vc_expectation_matches(&e->items[i], cfg, today, program, mode))
+      return &e->items[i];
+  return NULL;
+}
+
+/* A fail or flake entry for this program, mode and status. */
+static bool may_cover(const vc_expectation *x, const vc_exp_config *cfg, int today,
+                      const char *program, const vc_result *r) {
+  return x->kind != VC_EXP_SKIP && vc_expectation_matches(x, cfg, today, program, r->mode) &&
+         glob(x->status, vc_status_name(r->status)) && glob(x->note, r->reason);
+}
+
+static const vc_expectation *cover_div(const vc_expectations *e, const vc_exp_config *cfg,
+                                       int today, const char *program, const vc_result *r,
+                                       const vc_divergence *d) {
+  for (uint32_t i = 0; i < e->n; i++) {
     const vc_expectation *x = &e->items[i];
-    if (!vc_expectation_expired(x, today) && glob(x->program, program) && glob(x->mode, mode) &&
-        vc_expectation_applies(x, cfg))
+    if (may_cover(x, cfg, today, program, r) && glob(x->buffer, d->buffer) &&
+        glob(x->cls, vc_divclass_name(d->cls)))
       return x;
+  }
+  return NULL;
+}
+
+const vc_expectation *vc_expectations_cover(const vc_expectations *e, const vc_exp_config *cfg,
+                                            int today, const char *program, const vc_result *r) {
+  if (!e) return NULL;
+  const vc_expectation *first = NULL;
+  bool any_div = false;
+  for (uint32_t k = 0; k < r->ndivs; k++) {
+    if (r->divs[k].cls == VC_DIV_NAN_PAYLOAD) continue; /* allowed, never a failure */
+    const vc_expectation *x = cover_div(e, cfg, today, program, r, &r->divs[k]);
+    if (!x) return NULL;
+    if (!first) first = x;
+    any_div = true;
+  }
+  if (any_div) return first;
+  for (uint32_t i = 0; i < e->n; i++) {
+    const vc_expectation *x = &e->items[i];
+    if (may_cover(x, cfg, today, program, r) && !x->buffer && !x->cls) return x;
   }
   return NULL;
 }

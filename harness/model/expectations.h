@@ -2,7 +2,10 @@
  * gate accepts (format in docs/gating.md). One entry a line:
  *
  *   fail  atomics_*  native  backend=vulkan driver=*22.3.6* expires=2027-03-01 reason="..."
- */
+ *   fail  f32_signed_zero  *  buffer=add_a_zero class=f32-signed-zero backend=vulkan reason="..."
+ *
+ * Matching lives here; what a match means for a result's status is decided in
+ * harness/exec/verdict.c. */
 #ifndef VC_RESULTS_EXPECTATIONS_H
 #define VC_RESULTS_EXPECTATIONS_H
 
@@ -11,6 +14,7 @@
 
 #include "harness/base/arena.h"
 #include "harness/base/error.h"
+#include "harness/model/outcome.h"
 
 typedef enum vc_exp_kind {
   VC_EXP_FAIL = 0, /* known failure: diverge, error, crash or timeout is accepted */
@@ -22,6 +26,11 @@ typedef struct vc_expectation {
   vc_exp_kind kind;
   const char *program, *mode;            /* globs (fnmatch) */
   const char *backend, *device, *driver; /* globs, NULL: any */
+  /* The scope below the program (NULL: any). status= names the result's
+     status, note= its reason; buffer= and class= each divergence's buffer
+     and class: an entry with either covers only a result whose every
+     divergence is in scope. */
+  const char *status, *note, *buffer, *cls;
   int expires;                           /* YYYYMMDD, the last day it applies; 0: never */
   const char *expires_text;              /* as written, or NULL */
   const char *reason;
@@ -51,10 +60,24 @@ void vc_expectations_free(vc_expectations *e);
 
 bool vc_expectation_applies(const vc_expectation *x, const vc_exp_config *cfg);
 bool vc_expectation_expired(const vc_expectation *x, int today);
+/* x is not expired, applies to cfg and matches program and mode. */
+bool vc_expectation_matches(const vc_expectation *x, const vc_exp_config *cfg, int today,
+                            const char *program, const char *mode);
 /* The first entry that is not expired, applies to cfg and matches program
-   and mode; NULL if none. */
+   and mode (its scope below the mode not looked at); NULL if none. */
 const vc_expectation *vc_expectations_match(const vc_expectations *e, const vc_exp_config *cfg,
                                             int today, const char *program, const char *mode);
+/* The same, of one kind only. */
+const vc_expectation *vc_expectations_match_kind(const vc_expectations *e, const vc_exp_config *cfg,
+                                                 int today, const char *program, const char *mode,
+                                                 vc_exp_kind kind);
+/* The fail or flake entry that covers failing result r of program: every
+   divergence of r (the allowed NaN payloads aside) lies in the scope of a
+   matching entry, or r has none and an entry without buffer= and class=
+   matches it. The entry returned is the one covering the first divergence;
+   NULL when some part of r is outside every entry's scope. */
+const vc_expectation *vc_expectations_cover(const vc_expectations *e, const vc_exp_config *cfg,
+                                            int today, const char *program, const vc_result *r);
 const char *vc_exp_kind_name(vc_exp_kind k);
 /* Today in UTC as YYYYMMDD. */
 int vc_today_utc(void);

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "harness/model/result_columns.h"
+
 /* X(ENUM, name) in display order. */
 #define VC_MODE_TABLE(X)                \
   X(NATIVE, "native")                   \
@@ -24,15 +26,18 @@ typedef enum vc_mode {
   VC_MODE_COUNT
 } vc_mode;
 
-/* X(ENUM, name, fails the run) */
-#define VC_STATUS_TABLE(X)              \
-  X(PASS, "pass", false)                \
-  X(DIVERGE, "diverge", true)           \
-  X(ERROR, "error", true)               \
-  X(CRASH, "crash", true)               \
-  X(TIMEOUT, "timeout", true)           \
-  X(UNSUPPORTED, "unsupported", false)  \
-  X(SKIP, "skip", false)                \
+/* X(ENUM, name, fails the run). untrustworthy: a native run whose own check
+   failed (a barrier or fixpoint count, a wait cut short), whatever its bytes;
+   unsupported: refused by the device's limits before launch. */
+#define VC_STATUS_TABLE(X)                  \
+  X(PASS, "pass", false)                    \
+  X(DIVERGE, "diverge", true)               \
+  X(UNTRUSTWORTHY, "untrustworthy", true)   \
+  X(ERROR, "error", true)                   \
+  X(CRASH, "crash", true)                   \
+  X(TIMEOUT, "timeout", true)               \
+  X(UNSUPPORTED, "unsupported", false)      \
+  X(SKIP, "skip", false)                    \
   X(INVALID, "invalid", true)
 
 typedef enum vc_status {
@@ -74,52 +79,22 @@ bool vc_status_is_failure(vc_status s);
 const char *vc_divclass_name(vc_divclass c);
 int vc_divclass_from_name(const char *name); /* -1 if unknown */
 
+/* The records below are defined from the column tables of
+   harness/model/result_columns.h, field for field. */
 typedef struct vc_program_info {
-  const char *name;
-  const char *path;
-  const char *source_digest;
-  uint32_t segments;
-  uint32_t barriers;
-  uint64_t invocations;
-  uint64_t workgroups;
-  uint64_t buffer_bytes;     /* all user buffers */
-  const char *tags;          /* space separated */
+  VC_PROGRAM_COLUMNS(VC_COLUMN_FIELD)
 } vc_program_info;
 
 typedef struct vc_segment_timing {
-  uint32_t pass, segment;
-  uint64_t wall_ns, device_ns;
-  uint64_t bytes_up, bytes_down;
-  uint32_t launches;
+  VC_SEGMENT_COLUMNS(VC_COLUMN_FIELD)
 } vc_segment_timing;
 
 typedef struct vc_divergence {
-  char buffer[64];
-  char type[8];               /* u32, i32, f32 */
-  uint64_t first_index;       /* element */
-  uint64_t count;             /* mismatching elements */
-  uint64_t context_start;     /* element index of the first element in the hex below */
-  char expected_hex[200];     /* a few elements around first_index, little-endian hex */
-  char actual_hex[200];
-  vc_divclass cls;
-  uint64_t max_ulp;           /* f32: largest distance seen */
+  VC_DIVERGENCE_COLUMNS(VC_COLUMN_FIELD)
 } vc_divergence;
 
 typedef struct vc_result {
-  const char *mode;           /* a vc_mode_name */
-  uint32_t repeat;            /* 0-based */
-  vc_status status;
-  char reason[512];
-  uint64_t wall_ns, device_ns, compile_ns;
-  uint64_t bytes_up, bytes_down;
-  uint32_t launches;
-  uint32_t passes;
-  bool converged;             /* a fixpoint with a flag ended on a zero flag */
-  char output_digest[65];
-  bool nondeterministic;      /* output changed between repeats */
-  /* native mode only */
-  uint32_t participants, virtual_per_participant;
-  uint64_t device_barriers;
+  VC_RESULT_COLUMNS(VC_COLUMN_FIELD)
   vc_divergence *divs;
   uint32_t ndivs;
   vc_segment_timing *segs;

@@ -4,8 +4,6 @@
 #include <string.h>
 
 #include "harness/base/clock.h"
-#include "harness/base/exitcodes.h"
-#include "harness/model/expectations.h"
 
 void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *db_path,
                       int64_t run_id, uint32_t total) {
@@ -51,43 +49,38 @@ void vc_progress_mode(vc_progress *p, const char *mode, uint32_t repeat) {
   fflush(stderr);
 }
 
-static bool failing(vc_status s) {
-  return s == VC_ST_DIVERGE || s == VC_ST_ERROR || s == VC_ST_CRASH || s == VC_ST_TIMEOUT ||
-         s == VC_ST_INVALID;
+/* What the verdict adds to a result's status on its line. */
+static const char *verdict_note(const vc_verdict *v) {
+  switch (v->excuse) {
+  case VC_EXCUSE_EXPECTED: return " (expected)";
+  case VC_EXCUSE_IMPROVEMENT: return " (expected to fail: improvement)";
+  case VC_EXCUSE_SKIPPED:
+  case VC_EXCUSE_FLAKE_PASS:
+  case VC_EXCUSE_NONE: break;
+  }
+  return "";
 }
 
-/* A failure an expectation accepts (fail, flake, skip) does not fail the run. */
-static bool counts_as_failure(const vc_result *r, int judged) {
-  return failing(r->status) && judged == VC_JUDGE_NONE;
+static bool worth_a_line(const vc_result *r, const vc_verdict *v) {
+  return vc_status_is_failure(r->status) || r->nondeterministic || *verdict_note(v) ||
+         v->excuse == VC_EXCUSE_SKIPPED;
 }
 
-static const char *judged_note(const vc_result *r, int judged) {
-  if (judged == VC_JUDGE_NONE) return "";
-  if (failing(r->status)) return " (expected)";
-  return judged == VC_EXP_FAIL && r->status == VC_ST_PASS ? " (expected to fail: improvement)" : "";
-}
-
-void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, const int *judged,
+void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, const vc_verdict *v,
                          uint32_t n) {
   p->done++;
   for (uint32_t i = 0; i < n; i++) {
     int m = vc_mode_from_name(r[i].mode);
-    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && !failing(r[i].status))
+    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && v[i].excuse != VC_EXCUSE_EXPECTED)
       p->counts[m][r[i].status]++;
-    else if (m >= 0 && counts_as_failure(&r[i], judged[i]))
-      p->counts[m][r[i].status]++;
-    else if (m >= 0)
-      p->expected_failures++;
-    if (judged[i] == VC_EXP_FAIL && r[i].status == VC_ST_PASS) p->unexpected_passes++;
     p->nondeterministic += r[i].nondeterministic;
   }
   if (p->tty) {
     for (uint32_t i = 0; i < n; i++) {
-      if (!failing(r[i].status) && !r[i].nondeterministic && !*judged_note(&r[i], judged[i]))
-        continue;
+      if (!worth_a_line(&r[i], &v[i])) continue;
       clear_line(p);
       printf("%s %s %s%s%s: %s\n", vc_status_name(r[i].status), name, r[i].mode,
-             r[i].nondeterministic ? " (nondeterministic)" : "", judged_note(&r[i], judged[i]),
+             r[i].nondeterministic ? " (nondeterministic)" : "", verdict_note(&v[i]),
              r[i].reason);
     }
     fflush(stdout);
@@ -97,45 +90,44 @@ void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, c
   for (uint32_t i = 0; i < n; i++) {
     if (i && strcmp(r[i].mode, r[i - 1].mode) == 0 && r[i].status == r[i - 1].status) continue;
     printf(" %s:%s%s%s", r[i].mode, vc_status_name(r[i].status),
-           r[i].nondeterministic ? "(nondeterministic)" : "", judged_note(&r[i], judged[i]));
+           r[i].nondeterministic ? "(nondeterministic)" : "", verdict_note(&v[i]));
   }
   putchar('\n');
   for (uint32_t i = 0; i < n; i++)
-    if (failing(r[i].status))
-      printf("    %s #%u%s: %s\n", r[i].mode, r[i].repeat + 1, judged_note(&r[i], judged[i]),
+    if (vc_status_is_failure(r[i].status) || v[i].excuse == VC_EXCUSE_SKIPPED)
+      printf("    %s #%u%s: %s\n", r[i].mode, r[i].repeat + 1, verdict_note(&v[i]),
              r[i].reason);
   fflush(stdout);
 }
 
-int vc_progress_summary(vc_progress *p) {
+void vc_progress_summary(vc_progress *p, const vc_run_verdict *rv, const char *expectations) {
   clear_line(p);
   double secs = (double)(vc_now_ns() - p->start_ns) / 1e9;
   printf("\n%-16s", "mode");
-  for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %11s", vc_status_name((vc_status)s));
+  for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %13s", vc_status_name((vc_status)s));
   putchar('\n');
-  bool fail = false, invalid = false;
   for (int m = 0; m < VC_MODE_COUNT; m++) {
     uint32_t any = 0;
     for (int s = 0; s < VC_STATUS_COUNT; s++) any += p->counts[m][s];
     if (!any) continue;
     printf("%-16s", vc_mode_name((vc_mode)m));
-    for (int s = 0; s < VC_STATUS_COUNT; s++) {
-      printf(" %11u", p->counts[m][s]);
-      if (p->counts[m][s] && s == VC_ST_INVALID) invalid = true;
-      else if (p->counts[m][s] && failing((vc_status)s)) fail = true;
-    }
+    for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %13u", p->counts[m][s]);
     putchar('\n');
   }
   printf("%u of %u program%s in %.1f s", p->done, p->total, p->total == 1 ? "" : "s", secs);
-  if (p->expected_failures) printf("; %u expected failure%s not counted above",
-                                   p->expected_failures, p->expected_failures == 1 ? "" : "s");
-  if (p->unexpected_passes) printf("; %u result%s expected to fail passed",
-                                   p->unexpected_passes, p->unexpected_passes == 1 ? "" : "s");
-  if (p->nondeterministic) printf("; %u nondeterministic result%s", p->nondeterministic,
-                                  p->nondeterministic == 1 ? "" : "s");
+  if (rv->excused)
+    printf("; %u known failure%s excused, not counted above (listed in %s)", rv->excused,
+           rv->excused == 1 ? "" : "s", expectations ? expectations : "the expectations");
+  if (rv->skipped)
+    printf("; %u result%s not run (skip expectations)", rv->skipped, rv->skipped == 1 ? "" : "s");
+  if (rv->improvements)
+    printf("; %u result%s expected to fail passed", rv->improvements,
+           rv->improvements == 1 ? "" : "s");
+  if (p->nondeterministic)
+    printf("; %u nondeterministic result%s", p->nondeterministic,
+           p->nondeterministic == 1 ? "" : "s");
   printf("; run %lld in %s\n", (long long)p->run_id, p->db_path);
   fflush(stdout);
-  return fail ? VC_EXIT_FAIL : invalid ? VC_EXIT_INPUT : VC_EXIT_OK;
 }
 
 void vc_progress_free(vc_progress *p) { memset(p, 0, sizeof *p); }

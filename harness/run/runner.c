@@ -19,6 +19,7 @@
 #include "harness/base/strbuf.h"
 #include "harness/run/wire.h"
 #include "harness/model/expectations.h"
+#include "harness/exec/verdict.h"
 
 static volatile sig_atomic_t g_interrupted;
 
@@ -154,7 +155,7 @@ static bool acc_has(const program_acc *a, const char *mode, uint32_t repeat) {
 }
 
 /* After a worker died or was killed: the mode in flight gets `st`, every mode
-   not reached is recorded as not run. */
+   not reached is recorded as not run (verdict.c decides both). */
 static void acc_finish_failed(program_acc *a, const vc_runner_opts *o, vc_status st,
                               const char *reason) {
   bool past_flight = false;
@@ -168,15 +169,8 @@ static void acc_finish_failed(program_acc *a, const vc_runner_opts *o, vc_status
       vc_result *res = acc_add(a);
       snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
       res->repeat = r;
-      if (in_flight) {
-        res->status = st;
-        snprintf(res->reason, sizeof res->reason, "%s", reason);
-        past_flight = true;
-      } else {
-        res->status = VC_ST_SKIP;
-        snprintf(res->reason, sizeof res->reason, "not run: the worker stopped earlier (%s)",
-                 vc_status_name(st));
-      }
+      vc_verdict_worker_stopped(st, reason, in_flight, res);
+      past_flight = past_flight || in_flight;
     }
 }
 
@@ -197,7 +191,9 @@ typedef struct run_state {
   worker w;
   bool have_device;
   vc_device_info device;
-  vc_expectations *expect; /* NULL without --expectations */
+  vc_expectations *expect; /* NULL with --expectations none or no default */
+  const char *expect_file; /* where they were read from */
+  vc_run_verdict verdict;
   bool resumed;            /* --resume: the device is recorded already */
   char resumed_device[256];
   int today;
@@ -283,6 +279,78 @@ static void crash_reason(int st, const program_acc *a, char *out, size_t n) {
     snprintf(out, n, "worker exited with status %d during %s", WEXITSTATUS(st), mode);
 }
 
+static vc_exp_config device_config(const run_state *s) {
+  return (vc_exp_config){s->o->backend, s->device.device_name, s->device.driver_name,
+                         s->device.driver_version};
+}
+
+static bool any_skip_applies(const run_state *s) {
+  vc_exp_config cfg = device_config(s);
+  for (uint32_t i = 0; s->expect && i < s->expect->n; i++)
+    if (s->expect->items[i].kind == VC_EXP_SKIP &&
+        vc_expectation_applies(&s->expect->items[i], &cfg))
+      return true;
+  return false;
+}
+
+/* Skip expectations keep a program (or some of its modes) from running at
+   all: a program that hangs would otherwise cost the whole timeout. The
+   skipped modes are recorded here; returns the mask (bit per vc_mode) of
+   the modes the worker is to run. */
+static uint64_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *a) {
+  uint64_t all = 0;
+  for (uint32_t m = 0; m < s->o->conform.nmodes; m++) all |= 1ull << s->o->conform.modes[m];
+  if (!any_skip_applies(s)) return all;
+  /* Entries name the declared program; a file that does not parse keeps
+     its file name, as the worker would record it. */
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *p = vc_parse_file(f->path, &d);
+  if (p) {
+    snprintf(a->name, sizeof a->name, "%s", p->name);
+    vc_program_info_of(p, 0, a->digest, a->tags, sizeof a->tags, &a->info);
+    a->info.name = a->name;
+    a->info.path = a->path;
+  }
+  vc_program_free(p);
+  vc_diags_free(&d);
+  vc_exp_config cfg = device_config(s);
+  uint64_t run = 0;
+  for (uint32_t m = 0; m < s->o->conform.nmodes; m++) {
+    const char *mode = vc_mode_name(s->o->conform.modes[m]);
+    const vc_expectation *x = vc_expectations_match(s->expect, &cfg, s->today, a->name, mode);
+    if (!x || x->kind != VC_EXP_SKIP) {
+      run |= 1ull << s->o->conform.modes[m];
+      continue;
+    }
+    for (uint32_t r = 0; r < s->o->conform.repeat; r++) {
+      vc_result *res = acc_add(a);
+      snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
+      res->repeat = r;
+      vc_verdict_skipped(s->expect, x, res);
+    }
+  }
+  return run;
+}
+
+/* Records the program, then judges each result against the expectations and
+   shows it: the run's exit status is the sum of these verdicts. */
+static int record_and_judge(run_state *s, program_acc *a) {
+  vc_error e;
+  vc_error_clear(&e);
+  if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
+  vc_verdict *v = malloc((a->n ? a->n : 1) * sizeof *v);
+  if (!v) abort();
+  vc_exp_config cfg = device_config(s);
+  for (uint32_t i = 0; i < a->n; i++) {
+    v[i] = vc_verdict_of(s->expect, &cfg, s->today, a->name, &a->res[i]);
+    vc_run_verdict_add(&s->verdict, &v[i]);
+  }
+  vc_progress_results(&s->prog, a->name, a->res, v, a->n);
+  free(v);
+  return 0;
+}
+
 /* Runs one program; records it unless the run is interrupted. Returns 0 or
    an exit status that ends the run. */
 static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32_t idx,
@@ -290,10 +358,13 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
   int rc = ensure_worker(s);
   if (rc) return rc;
   acc_reset(a, f);
+  uint64_t modes = apply_skips(s, f, a);
   vc_progress_program(&s->prog, idx, total, a->name);
+  if (!modes) return record_and_judge(s, a);
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   vc_put_str(&msg, f->path);
+  vc_put_u64(&msg, modes);
   if (vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
     /* The worker went away between programs: start another and try once more. */
     stop_worker(&s->w, SIGKILL);
@@ -358,22 +429,7 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
   }
   vc_wbuf_free(&msg);
   mark_nondeterministic(a);
-  vc_error e;
-  vc_error_clear(&e);
-  if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
-  int *judged = malloc((a->n ? a->n : 1) * sizeof *judged);
-  if (!judged) abort();
-  vc_exp_config cfg = {s->o->backend, s->device.device_name, s->device.driver_name,
-                       s->device.driver_version};
-  for (uint32_t i = 0; i < a->n; i++) {
-    const vc_expectation *x =
-        s->expect ? vc_expectations_match(s->expect, &cfg, s->today, a->name, a->res[i].mode)
-                  : NULL;
-    judged[i] = x ? (int)x->kind : VC_JUDGE_NONE;
-  }
-  vc_progress_results(&s->prog, a->name, a->res, judged, a->n);
-  free(judged);
-  return 0;
+  return record_and_judge(s, a);
 }
 
 /* Reads every program once before the run: leaves out excluded tags, and
@@ -450,8 +506,7 @@ static int resume(run_state *s, vc_corpus *c, const char *digest, vc_error *e) {
 /* Entries for this backend and device that are past their date fail the run
    loudly: a known failure must be looked at again, not carried forever. */
 static uint32_t expired_entries(const run_state *s) {
-  vc_exp_config cfg = {s->o->backend, s->device.device_name, s->device.driver_name,
-                       s->device.driver_version};
+  vc_exp_config cfg = device_config(s);
   uint32_t n = 0;
   for (uint32_t i = 0; i < s->expect->n; i++) {
     const vc_expectation *x = &s->expect->items[i];
@@ -462,6 +517,67 @@ static uint32_t expired_entries(const run_state *s) {
     n++;
   }
   return n;
+}
+
+#ifndef VC_SOURCE_EXPECTATIONS_DIR
+#define VC_SOURCE_EXPECTATIONS_DIR ""
+#endif
+#ifndef VC_BUILD_BINARY_DIR
+#define VC_BUILD_BINARY_DIR ""
+#endif
+#ifndef VC_INSTALL_EXPECTATIONS_DIR
+#define VC_INSTALL_EXPECTATIONS_DIR "/usr/local/share/vyre-conform/expectations"
+#endif
+
+/* The project's expectations for a backend (ci/expectations/BACKEND.txt):
+   the binary of a build tree reads the source tree's, an installed one
+   those installed beside it (PREFIX/share/vyre-conform/expectations, found
+   from the binary's own place, then from the configured prefix). Returns
+   false when there are none. */
+static bool default_expectations(const char *backend, char *out, size_t n) {
+  char self[4096];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  char dirs[3][4200];
+  uint32_t nd = 0;
+  if (len > 0) {
+    self[len] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = '\0';
+    if (VC_BUILD_BINARY_DIR[0] && strcmp(self, VC_BUILD_BINARY_DIR) == 0)
+      snprintf(dirs[nd++], sizeof dirs[0], "%s", VC_SOURCE_EXPECTATIONS_DIR);
+    else
+      snprintf(dirs[nd++], sizeof dirs[0], "%s/../share/vyre-conform/expectations", self);
+  }
+  snprintf(dirs[nd++], sizeof dirs[0], "%s", VC_INSTALL_EXPECTATIONS_DIR);
+  for (uint32_t i = 0; i < nd; i++) {
+    if (!dirs[i][0]) continue;
+    snprintf(out, n, "%s/%s.txt", dirs[i], backend);
+    if (access(out, R_OK) == 0) return true;
+  }
+  out[0] = '\0';
+  return false;
+}
+
+/* --expectations FILE, none, or by default the project's for the backend:
+   its entries apply only where the device matches their scope. Returns 0
+   or an exit status. */
+static int load_expectations(const vc_runner_opts *o, run_state *s, vc_expectations *store,
+                             char *path, size_t n) {
+  vc_error e;
+  vc_error_clear(&e);
+  path[0] = '\0';
+  if (o->expectations && strcmp(o->expectations, "none") == 0) return 0;
+  if (o->expectations)
+    snprintf(path, n, "%s", o->expectations);
+  else if (!default_expectations(o->backend, path, n))
+    return 0;
+  if (vc_expectations_load(path, store, &e)) {
+    fprintf(stderr, "vyre-conform: %s\n", e.msg);
+    return VC_EXIT_INPUT;
+  }
+  s->expect = store;
+  s->expect_file = path;
+  return 0;
 }
 
 static void options_text(const vc_runner_opts *o, char *out, size_t n) {
@@ -511,13 +627,11 @@ int vc_run_corpus(const vc_runner_opts *o) {
   s.o = o;
   s.today = vc_today_utc();
   vc_expectations expect;
-  if (o->expectations) {
-    if (vc_expectations_load(o->expectations, &expect, &e)) {
-      fprintf(stderr, "vyre-conform: %s\n", e.msg);
-      vc_corpus_free(&c);
-      return VC_EXIT_INPUT;
-    }
-    s.expect = &expect;
+  char expect_path[4300];
+  int loaded = load_expectations(o, &s, &expect, expect_path, sizeof expect_path);
+  if (loaded) {
+    vc_corpus_free(&c);
+    return loaded;
   }
   if (vc_db_open(o->db_path, 5000, &s.db, &e)) {
     if (s.expect) vc_expectations_free(s.expect);
@@ -529,6 +643,10 @@ int vc_run_corpus(const vc_runner_opts *o) {
   gethostname(host, sizeof host - 1);
   if (o->shard_n) snprintf(shard, sizeof shard, "%u/%u", o->shard_k, o->shard_n);
   options_text(o, opts, sizeof opts);
+  if (s.expect && !o->expectations) { /* the default, recorded as the file it was */
+    size_t used = strlen(opts);
+    snprintf(opts + used, sizeof opts - used, " expectations=%s", s.expect_file);
+  }
   modes_text(o, modes, sizeof modes);
   size_t u = 0;
   for (uint32_t i = 0; i < o->npaths && u < sizeof paths; i++)
@@ -557,6 +675,9 @@ int vc_run_corpus(const vc_runner_opts *o) {
     return e.code == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_DB;
   }
   vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, c.n);
+  if (s.expect)
+    printf("expectations: %s%s\n", s.expect_file,
+           o->expectations ? "" : " (the project's for this backend; --expectations none: off)");
   install_handlers();
   program_acc a;
   memset(&a, 0, sizeof a);
@@ -573,12 +694,13 @@ int vc_run_corpus(const vc_runner_opts *o) {
     status = VC_EXIT_DB;
   }
   vc_db_close(s.db);
-  int verdict = vc_progress_summary(&s.prog);
+  vc_progress_summary(&s.prog, &s.verdict, s.expect_file);
   vc_progress_free(&s.prog);
   if (s.expect) {
-    if (expired_entries(&s) && !verdict) verdict = VC_EXIT_EXPIRED;
+    s.verdict.expired = expired_entries(&s);
     vc_expectations_free(s.expect);
   }
+  int verdict = vc_run_verdict_exit(&s.verdict);
   vc_corpus_free(&c);
   if (status == VC_EXIT_INTERRUPTED)
     fprintf(stderr, "vyre-conform: interrupted; run %lld is marked interrupted\n",

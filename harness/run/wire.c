@@ -118,78 +118,81 @@ int vc_msg_recv(int fd, int *type, vc_wbuf *payload) {
   return n && read_all(fd, payload->data, n) ? -1 : 0;
 }
 
-void vc_put_program_info(vc_wbuf *b, const vc_program_info *p) {
-  vc_put_str(b, p->name);
-  vc_put_str(b, p->path);
-  vc_put_str(b, p->source_digest);
-  vc_put_u64(b, p->segments);
-  vc_put_u64(b, p->barriers);
-  vc_put_u64(b, p->invocations);
-  vc_put_u64(b, p->workgroups);
-  vc_put_u64(b, p->buffer_bytes);
-  vc_put_str(b, p->tags);
+/* One column of a record, by its kind (harness/model/result_columns.h):
+   integers as u64, strings length-prefixed, statuses and classes by
+   number (both ends are the same binary). */
+#define PUT_U32(b, v) vc_put_u64((b), (v))
+#define PUT_U64(b, v) vc_put_u64((b), (v))
+#define PUT_I64(b, v) vc_put_u64((b), (uint64_t)(v))
+#define PUT_BOOL(b, v) vc_put_u64((b), (v) ? 1 : 0)
+#define PUT_TEXT(b, v) vc_put_str((b), (v))
+#define PUT_CHARS(b, v) vc_put_str((b), (v))
+#define PUT_MODE(b, v) vc_put_str((b), (v))
+#define PUT_STATUS(b, v) vc_put_u64((b), (uint64_t)(v))
+#define PUT_DIVCLASS(b, v) vc_put_u64((b), (uint64_t)(v))
+#define PUT_COLUMN(kind, field, column, size) PUT_##kind(b, rec->field);
+
+static void get_chars(vc_wbuf *b, char *dst, size_t cap) {
+  const char *s = vc_get_str(b);
+  size_t n = strnlen(s, cap - 1);
+  memcpy(dst, s, n);
+  dst[n] = '\0';
 }
 
-void vc_get_program_info(vc_wbuf *b, vc_program_info *p) {
-  p->name = vc_get_str(b);
-  p->path = vc_get_str(b);
-  p->source_digest = vc_get_str(b);
-  p->segments = (uint32_t)vc_get_u64(b);
-  p->barriers = (uint32_t)vc_get_u64(b);
-  p->invocations = vc_get_u64(b);
-  p->workgroups = vc_get_u64(b);
-  p->buffer_bytes = vc_get_u64(b);
-  p->tags = vc_get_str(b);
+/* The mode name is copied into the caller's buffer: a result outlives the
+   message it came in. */
+static const char *get_mode(vc_wbuf *b, char *mode_buf, size_t mode_len) {
+  get_chars(b, mode_buf, mode_len);
+  return mode_buf;
 }
 
-void vc_put_result(vc_wbuf *b, const vc_result *r) {
-  vc_put_str(b, r->mode);
-  vc_put_u64(b, r->repeat);
-  vc_put_u64(b, (uint64_t)r->status);
-  vc_put_str(b, r->reason);
-  vc_put_u64(b, r->wall_ns);
-  vc_put_u64(b, r->device_ns);
-  vc_put_u64(b, r->compile_ns);
-  vc_put_u64(b, r->bytes_up);
-  vc_put_u64(b, r->bytes_down);
-  vc_put_u64(b, r->launches);
-  vc_put_u64(b, r->passes);
-  vc_put_str(b, r->output_digest);
-  vc_put_u64(b, r->nondeterministic);
-  vc_put_u64(b, r->participants);
-  vc_put_u64(b, r->virtual_per_participant);
-  vc_put_u64(b, r->device_barriers);
-  vc_put_u64(b, r->ndivs);
-  vc_put_bytes(b, r->divs, r->ndivs * sizeof *r->divs);
-  vc_put_u64(b, r->nsegs);
-  vc_put_bytes(b, r->segs, r->nsegs * sizeof *r->segs);
+#define GET_U32(b, dst) (dst) = (uint32_t)vc_get_u64(b)
+#define GET_U64(b, dst) (dst) = vc_get_u64(b)
+#define GET_I64(b, dst) (dst) = (int64_t)vc_get_u64(b)
+#define GET_BOOL(b, dst) (dst) = vc_get_u64(b) != 0
+#define GET_TEXT(b, dst) (dst) = vc_get_str(b)
+#define GET_CHARS(b, dst) get_chars((b), (dst), sizeof(dst))
+#define GET_MODE(b, dst) (dst) = get_mode((b), mode_buf, mode_len)
+#define GET_STATUS(b, dst) (dst) = (vc_status)vc_get_u64(b)
+#define GET_DIVCLASS(b, dst) (dst) = (vc_divclass)vc_get_u64(b)
+#define GET_COLUMN(kind, field, column, size) GET_##kind(b, rec->field);
+
+/* A result outlives the message it came in, and vc_get_result copies only
+   the mode: a string column of a result must be CHARS, not TEXT. */
+#define TEXT_KIND_U32 0
+#define TEXT_KIND_U64 0
+#define TEXT_KIND_I64 0
+#define TEXT_KIND_BOOL 0
+#define TEXT_KIND_TEXT 1
+#define TEXT_KIND_CHARS 0
+#define TEXT_KIND_MODE 0
+#define TEXT_KIND_STATUS 0
+#define TEXT_KIND_DIVCLASS 0
+#define COUNT_TEXT(kind, field, column, size) +TEXT_KIND_##kind
+_Static_assert(0 VC_RESULT_COLUMNS(COUNT_TEXT) == 0,
+               "a result's string columns must be CHARS (harness/model/result_columns.h)");
+
+void vc_put_program_info(vc_wbuf *b, const vc_program_info *rec) {
+  VC_PROGRAM_COLUMNS(PUT_COLUMN)
+}
+
+void vc_get_program_info(vc_wbuf *b, vc_program_info *rec) {
+  VC_PROGRAM_COLUMNS(GET_COLUMN)
+}
+
+/* Divergences and segment timings travel as bytes, after the columns. */
+void vc_put_result(vc_wbuf *b, const vc_result *rec) {
+  VC_RESULT_COLUMNS(PUT_COLUMN)
+  vc_put_u64(b, rec->ndivs);
+  vc_put_bytes(b, rec->divs, rec->ndivs * sizeof *rec->divs);
+  vc_put_u64(b, rec->nsegs);
+  vc_put_bytes(b, rec->segs, rec->nsegs * sizeof *rec->segs);
 }
 
 void vc_get_result(vc_wbuf *b, vc_result *r, char *mode_buf, size_t mode_len) {
   memset(r, 0, sizeof *r);
-  const char *mode = vc_get_str(b);
-  size_t n = strlen(mode);
-  if (n >= mode_len) n = mode_len - 1;
-  memcpy(mode_buf, mode, n);
-  mode_buf[n] = '\0';
-  r->mode = mode_buf;
-  r->repeat = (uint32_t)vc_get_u64(b);
-  r->status = (vc_status)vc_get_u64(b);
-  const char *reason = vc_get_str(b);
-  memcpy(r->reason, reason, strnlen(reason, sizeof r->reason - 1));
-  r->wall_ns = vc_get_u64(b);
-  r->device_ns = vc_get_u64(b);
-  r->compile_ns = vc_get_u64(b);
-  r->bytes_up = vc_get_u64(b);
-  r->bytes_down = vc_get_u64(b);
-  r->launches = (uint32_t)vc_get_u64(b);
-  r->passes = (uint32_t)vc_get_u64(b);
-  const char *dg = vc_get_str(b);
-  memcpy(r->output_digest, dg, strnlen(dg, sizeof r->output_digest - 1));
-  r->nondeterministic = vc_get_u64(b) != 0;
-  r->participants = (uint32_t)vc_get_u64(b);
-  r->virtual_per_participant = (uint32_t)vc_get_u64(b);
-  r->device_barriers = vc_get_u64(b);
+  vc_result *rec = r;
+  VC_RESULT_COLUMNS(GET_COLUMN)
   uint64_t nd = vc_get_u64(b);
   if (b->bad || nd * sizeof(vc_divergence) > b->len - b->pos) {
     b->bad = 1;

@@ -1,8 +1,10 @@
 /* Messages between the runner and its worker process, over a pipe.
  *
  * A message is a type byte, a 4-byte length and a payload of fields written
- * in order (integers little-endian, strings length-prefixed). Both ends are
- * the same binary, so fixed-size structs may travel as bytes. */
+ * in order (integers little-endian, strings length-prefixed); a result and a
+ * program travel column by column, as harness/model/result_columns.h lists
+ * them. Both ends are the same binary, so fixed-size structs may travel as
+ * bytes. */
 #ifndef VC_WIRE_H
 #define VC_WIRE_H
 

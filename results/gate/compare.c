@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/base/exitcodes.h"
+#include "harness/exec/verdict.h"
 #include "harness/model/outcome.h"
 
 static const char *const kind_names[VC_FINDING_KIND_COUNT] = {
@@ -63,30 +64,47 @@ static int timing_change(const vc_compare_opts *o, const vc_cell *b, const vc_ce
   return 0;
 }
 
-static int judge_pass(comparer *k, const vc_cell *b, const vc_cell *c, const vc_expectation *exp) {
-  if (exp && exp->kind == VC_EXP_FAIL) return add(k, VC_F_IMPROVEMENT, false, b, c, exp);
+static int judge_pass(comparer *k, const vc_cell *b, const vc_cell *c, const vc_verdict *v) {
+  /* A stale entry: reported, and with --strict-expectations it fails the
+     gate so that it gets removed or narrowed. */
+  if (v->excuse == VC_EXCUSE_IMPROVEMENT)
+    return add(k, VC_F_IMPROVEMENT, k->c->opts->strict_expectations, b, c, v->by);
   if (!b) return add(k, VC_F_NEW_PROGRAM, false, NULL, c, NULL);
-  if (vc_status_is_failure(b->status)) return add(k, VC_F_FIXED, false, b, c, exp);
+  if (vc_status_is_failure(b->status)) return add(k, VC_F_FIXED, false, b, c, v->by);
   if (b->status != VC_ST_PASS || !k->c->opts->timing) return 0;
   int change = timing_change(k->c->opts, b, c);
-  if (change > 0) return add(k, VC_F_SLOWER, !exp, b, c, exp); /* exp: a flake */
+  bool flake = v->excuse == VC_EXCUSE_FLAKE_PASS;
+  if (change > 0) return add(k, VC_F_SLOWER, !flake, b, c, v->by);
   if (change < 0) return add(k, VC_F_FASTER, false, b, c, NULL);
   return 0;
 }
 
+/* One cell's verdict: the same decision the run made for each result
+   (harness/exec/verdict.c), over the cell's repeats. */
+static vc_verdict cell_verdict(const comparer *k, const vc_cell *x, bool present) {
+  const vc_compare_opts *o = k->c->opts;
+  if (!present)
+    return vc_verdict_of_repeats(o->exps, &k->cfg, o->today, x->prog->info.name, x->mode,
+                                 VC_ST_SKIP, NULL, 0);
+  return vc_verdict_of_repeats(o->exps, &k->cfg, o->today, x->prog->info.name, x->mode, x->status,
+                               x->results, x->n);
+}
+
 static int judge(comparer *k, const vc_cell *b, const vc_cell *c) {
-  const vc_cell *any = c ? c : b;
-  const vc_expectation *exp = vc_expectations_match(k->c->opts->exps, &k->cfg, k->c->opts->today,
-                                                    any->prog->info.name, any->mode);
-  if (exp) k->uses[exp - k->c->opts->exps->items]++;
-  if (exp && exp->kind == VC_EXP_SKIP) return add(k, VC_F_SKIPPED, false, b, c, exp);
-  if (!c) return add(k, VC_F_MISSING, false, b, NULL, NULL);
+  vc_verdict v = cell_verdict(k, c ? c : b, c != NULL);
+  if (v.by) k->uses[v.by - k->c->opts->exps->items]++;
+  if (v.excuse == VC_EXCUSE_SKIPPED) return add(k, VC_F_SKIPPED, false, b, c, v.by);
+  /* Coverage lost is a failure: only a skip entry allows it. */
+  if (!c) return add(k, VC_F_MISSING, true, b, NULL, NULL);
   if (vc_status_is_failure(c->status)) {
-    if (exp) return add(k, VC_F_EXPECTED, false, b, c, exp);
-    if (b && vc_status_is_failure(b->status)) return add(k, VC_F_STILL_FAILING, false, b, c, NULL);
+    if (!v.fails) return add(k, VC_F_EXPECTED, false, b, c, v.by);
+    /* A failure the baseline had unexcused was accepted with it; one behind
+       an excused baseline failure is outside that excuse, hence new. */
+    if (b && vc_status_is_failure(b->status) && cell_verdict(k, b, true).fails)
+      return add(k, VC_F_STILL_FAILING, false, b, c, NULL);
     return add(k, VC_F_NEW_FAILURE, true, b, c, NULL);
   }
-  if (c->status == VC_ST_PASS) return judge_pass(k, b, c, exp);
+  if (c->status == VC_ST_PASS) return judge_pass(k, b, c, &v);
   if (c->status == VC_ST_UNSUPPORTED && b && b->status != VC_ST_UNSUPPORTED &&
       b->status != VC_ST_SKIP)
     return add(k, VC_F_NEWLY_UNSUPPORTED, true, b, c, NULL);

@@ -16,11 +16,11 @@ typedef enum vc_finding_kind {
   VC_F_NEWLY_UNSUPPORTED, /* ran in the baseline, unsupported now: gates */
   VC_F_SLOWER,            /* timing regression beyond threshold and spread: gates */
   VC_F_FIXED,             /* failed in the baseline, passes now */
-  VC_F_IMPROVEMENT,       /* passes although an expectation says fail */
+  VC_F_IMPROVEMENT,       /* passes although an expectation says fail: gates with strict */
   VC_F_EXPECTED,          /* fails, as an expectation says */
   VC_F_STILL_FAILING,     /* failed in the baseline too */
   VC_F_FASTER,            /* faster beyond threshold and spread */
-  VC_F_MISSING,           /* in the baseline, not in the candidate */
+  VC_F_MISSING,           /* in the baseline, not in the candidate: gates unless skipped */
   VC_F_NEW_PROGRAM,       /* in the candidate, not in the baseline */
   VC_F_SKIPPED,           /* a skip expectation covers it */
   VC_FINDING_KIND_COUNT
@@ -39,6 +39,7 @@ typedef struct vc_compare_opts {
   uint64_t min_delta_ns;       /* and by at least this many nanoseconds */
   bool timing;                 /* judge timing at all (not on shared machines) */
   const vc_expectations *exps; /* may be NULL */
+  bool strict_expectations;    /* an improvement (a stale fail entry) fails the gate */
   int today;                   /* YYYYMMDD, for expiry */
 } vc_compare_opts;
 

@@ -51,6 +51,10 @@ static void put_finding(vc_strbuf *sb, const vc_comparison *c, const vc_finding 
   switch (f->kind) {
   case VC_F_SLOWER:
   case VC_F_FASTER: put_timing(sb, f); break;
+  case VC_F_MISSING:
+    put_status(sb, f->base);
+    vc_sb_puts(sb, " -> absent: the candidate did not run it (a skip expectation allows that)");
+    break;
   case VC_F_IMPROVEMENT:
     vc_sb_puts(sb, "passes although ");
     put_entry(sb, c, f->exp);
@@ -97,8 +101,10 @@ static void put_summary(vc_strbuf *sb, const vc_comparison *c) {
     vc_sb_printf(sb, " %u expectation%s expired%s", c->nexpired, c->nexpired == 1 ? "" : "s",
                  c->ngating ? ";" : "");
   if (c->ngating)
-    vc_sb_printf(sb, " %u regression%s not covered by expectations", c->ngating,
-                 c->ngating == 1 ? "" : "s");
+    vc_sb_printf(sb, " %u finding%s not covered by expectations (new failures, lost "
+                     "coverage%s)",
+                 c->ngating, c->ngating == 1 ? "" : "s",
+                 c->opts->strict_expectations ? ", stale entries" : "");
   vc_sb_putc(sb, '\n');
 }
 

@@ -21,11 +21,13 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:3px 8px;text-align:left;font-size:13px;"
     "vertical-align:top}th{background:#eef1f5}"
     "td.pass{background:#b9e4c1}td.diverge{background:#f6b3b3}"
+    "td.untrustworthy{background:#d7a6e0}"
     "td.error,td.crash,td.timeout{background:#e57373;color:#fff}"
     "td.invalid{background:#ffd699}td.unsupported{background:#d6d6d6}td.skip{background:#f2f2f2}"
     "table.hex td{font-family:monospace}table.hex td.bad{background:#f6b3b3;font-weight:bold}"
     "pre{background:#f5f5f5;padding:6px;white-space:pre-wrap}.digest{font-family:monospace}"
-    "svg.chart{display:block;margin:12px 0}";
+    "svg.chart{display:block;margin:12px 0}"
+    "p.warning{background:#fff3cd;border:1px solid #e0b252;padding:6px 10px}";
 
 static void kv(vc_strbuf *sb, const char *key, const char *value) {
   vc_sb_printf(sb, "<tr><th>%s</th><td>", key);
@@ -295,6 +297,7 @@ int vc_report_html(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   char digest[65];
   vc_report_digest(r, digest);
   head(out, r);
+  vc_report_unfinished_html(r, out);
   run_table(out, r, digest);
   device_table(out, r);
   summary_table(out, r, sum.modes, sum.cells.nmodes);

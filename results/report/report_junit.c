@@ -1,5 +1,5 @@
-/* JUnit XML: a testsuite per mode, a testcase per program. diverge and
- * invalid are failures, error/crash/timeout are errors, unsupported and skip
+/* JUnit XML: a testsuite per mode, a testcase per program. diverge,
+ * untrustworthy and invalid are failures, error/crash/timeout are errors, unsupported and skip
  * are skipped; a program's time is its median wall time over repeats. */
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +14,7 @@ typedef struct suite_counts {
 } suite_counts;
 
 static const char *element(vc_status s) {
-  if (s == VC_ST_DIVERGE || s == VC_ST_INVALID) return "failure";
+  if (s == VC_ST_DIVERGE || s == VC_ST_UNTRUSTWORTHY || s == VC_ST_INVALID) return "failure";
   if (s == VC_ST_ERROR || s == VC_ST_CRASH || s == VC_ST_TIMEOUT) return "error";
   if (s == VC_ST_UNSUPPORTED || s == VC_ST_SKIP) return "skipped";
   return NULL;

@@ -97,6 +97,7 @@ int vc_report_markdown(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   char digest[65];
   vc_report_digest(r, digest);
   vc_sb_puts(out, "# vyre-conform qualification record\n\n");
+  vc_report_unfinished_md(r, out);
   identity(out, r, digest);
   per_mode(out, r, sum.modes, sum.cells.nmodes);
   failures(out, &sum.cells);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/strbuf.h"
 #include "results/store/schema.h"
 #include "results/store/sqlerr.h"
 
@@ -59,6 +60,43 @@ static uint32_t col_u32(sqlite3_stmt *st, int i) {
   return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
+static int col_status(loader *ld, sqlite3_stmt *st, int i, vc_status *dst) {
+  const char *name = (const char *)sqlite3_column_text(st, i);
+  int s = vc_status_from_name(name);
+  if (s < 0)
+    return vc_fail(ld->err, VC_ERR_DB, "results database %s: result status '%s' is unknown",
+                   ld->r->path, name ? name : "");
+  *dst = (vc_status)s;
+  return 0;
+}
+
+static int col_divclass(loader *ld, sqlite3_stmt *st, int i, vc_divclass *dst) {
+  const char *name = (const char *)sqlite3_column_text(st, i);
+  int c = vc_divclass_from_name(name);
+  if (c < 0)
+    return vc_fail(ld->err, VC_ERR_DB, "results database %s: divergence class '%s' is unknown",
+                   ld->r->path, name ? name : "");
+  *dst = (vc_divclass)c;
+  return 0;
+}
+
+/* One column of a table into dst, by its kind (harness/model/result_columns.h);
+   0 or an error. */
+#define LOAD_U32(ld, st, i, dst) ((dst) = col_u32((st), (i)), 0)
+#define LOAD_U64(ld, st, i, dst) ((dst) = col_u64((st), (i)), 0)
+#define LOAD_I64(ld, st, i, dst) ((dst) = sqlite3_column_int64((st), (i)), 0)
+#define LOAD_BOOL(ld, st, i, dst) ((dst) = sqlite3_column_int((st), (i)) != 0, 0)
+#define LOAD_TEXT(ld, st, i, dst) ((dst) = col_str((ld), (st), (i)), 0)
+#define LOAD_CHARS(ld, st, i, dst) (COL_FIELD((dst), (st), (i)), 0)
+#define LOAD_MODE(ld, st, i, dst) LOAD_TEXT(ld, st, i, dst)
+#define LOAD_STATUS(ld, st, i, dst) col_status((ld), (st), (i), &(dst))
+#define LOAD_DIVCLASS(ld, st, i, dst) col_divclass((ld), (st), (i), &(dst))
+/* Loads every column of a table, from column i on, into the record rec
+   points to; the SELECT lists them in the table's order. */
+#define LOAD_COLUMN(kind, field, column, size)                                                     \
+  if (!rc) rc = LOAD_##kind(ld, st, i, rec->field);                                                \
+  i++;
+
 /* Runs a query with ?1 = run id, calling row() on each row. */
 static int each_row(loader *ld, const char *sql, int (*row)(loader *, sqlite3_stmt *)) {
   sqlite3_stmt *st;
@@ -68,6 +106,20 @@ static int each_row(loader *ld, const char *sql, int (*row)(loader *, sqlite3_st
   while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW) rc = row(ld, st);
   if (!rc && src != SQLITE_DONE) rc = fail_sql(ld, src, sql);
   sqlite3_finalize(st);
+  return rc;
+}
+
+/* each_row on "SELECT head, t's own columns FROM tail": a column that a file
+   of an older version lacks reads as 0 or "". */
+static int each_row_of(loader *ld, const char *head, const vc_table_def *t, const char *alias,
+                       const char *tail, int (*row)(loader *, sqlite3_stmt *)) {
+  vc_strbuf sql;
+  vc_sb_init(&sql);
+  vc_sb_printf(&sql, "SELECT %s", head);
+  int rc = vc_schema_select_list(ld->sql, t, alias, &sql);
+  vc_sb_printf(&sql, " %s", tail);
+  rc = rc == SQLITE_OK ? each_row(ld, vc_sb_str(&sql), row) : fail_sql(ld, rc, "reading columns");
+  vc_sb_free(&sql);
   return rc;
 }
 
@@ -86,21 +138,20 @@ static int count_rows(loader *ld, const char *sql, uint32_t *n) {
 
 /* ---- opening and choosing the run ---- */
 
-/* Checked first without writing; then read through a read-write connection
-   (never used to write) because only such a connection, closing last,
-   removes the -wal and -shm files; a file the OS keeps read-only is still
-   opened, read-only. */
+/* Checked first without writing, then read through vc_schema_open_reader
+   (never used to write). A file of an older schema version is read as it
+   is, never migrated. */
 static int open_for_reading(const char *path, sqlite3 **out, vc_error *err) {
-  bool is_new;
-  int rc = vc_schema_check_path(path, READ_BUSY_MS, &is_new, err);
+  int version;
+  int rc = vc_schema_check_path(path, READ_BUSY_MS, false, &version, err);
   if (rc) return rc;
-  if (is_new)
+  if (!version)
     return vc_fail(err, VC_ERR_DB, "results database %s does not exist or is empty", path);
-  int src = sqlite3_open_v2(path, out, SQLITE_OPEN_READWRITE, NULL);
+  int src = vc_schema_open_reader(path, out);
   if (src != SQLITE_OK) return vc_sqlfail(err, *out, src, path, READ_BUSY_MS, "opening");
   sqlite3_busy_timeout(*out, READ_BUSY_MS);
-  rc = vc_schema_check(*out, path, READ_BUSY_MS, &is_new, err);
-  if (!rc && is_new) rc = vc_fail(err, VC_ERR_DB, "results database %s holds no runs", path);
+  rc = vc_schema_check(*out, path, READ_BUSY_MS, &version, err);
+  if (!rc && !version) rc = vc_fail(err, VC_ERR_DB, "results database %s holds no runs", path);
   return rc;
 }
 
@@ -143,34 +194,40 @@ static int find_run(loader *ld) {
 
 static int run_row(loader *ld, sqlite3_stmt *st) {
   vc_run_data *r = ld->r;
-  vc_run_info *in = &r->info;
-  in->started_ns = sqlite3_column_int64(st, 0);
-  r->ended_ns = sqlite3_column_int64(st, 1);
-  in->harness_version = col_str(ld, st, 2);
-  in->harness_commit = col_str(ld, st, 3);
-  in->command_line = col_str(ld, st, 4);
-  in->host = col_str(ld, st, 5);
-  in->corpus_path = col_str(ld, st, 6);
-  in->corpus_digest = col_str(ld, st, 7);
-  in->shard = col_str(ld, st, 8);
-  in->backend = col_str(ld, st, 9);
-  in->modes = col_str(ld, st, 10);
-  in->options = col_str(ld, st, 11);
-  r->status = col_str(ld, st, 12);
+  vc_run_info *rec = &r->info;
+  r->ended_ns = sqlite3_column_int64(st, 0);
+  r->status = col_str(ld, st, 1);
+  int rc = 0, i = 2;
+  VC_RUN_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+/* The runs after this one that did not complete: compare and report warn
+   of them (a newer nightly that crashed is easy to miss). */
+static int newer_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  vc_run_ref *ref = &r->unfinished_newer[r->nunfinished_newer++];
+  ref->id = sqlite3_column_int64(st, 0);
+  ref->status = col_str(ld, st, 1);
   return 0;
 }
 
+#define NEWER_UNFINISHED " FROM runs WHERE id > ?1 AND status <> 'complete'"
+
 static int load_run(loader *ld) {
-  int rc = each_row(ld,
-                    "SELECT started_ns, ended_ns, harness_version, harness_commit, command_line,"
-                    " host, corpus_path, corpus_digest, shard, backend, modes, options, status"
-                    " FROM runs WHERE id=?1",
-                    run_row);
+  int rc =
+      each_row_of(ld, "ended_ns, status", &vc_table_runs, "t", "FROM runs t WHERE id=?1", run_row);
   if (!rc && !ld->r->status) {
     char runs[256];
     describe_runs(ld, runs, sizeof runs);
     rc = vc_fail(ld->err, VC_ERR_DB, "results database %s has no run %lld (latest runs: %s)",
                  ld->r->path, (long long)ld->r->id, runs);
+  }
+  uint32_t n = 0;
+  if (!rc) rc = count_rows(ld, "SELECT count(*)" NEWER_UNFINISHED, &n);
+  if (!rc && n) {
+    ld->r->unfinished_newer = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->unfinished_newer);
+    rc = each_row(ld, "SELECT id, status" NEWER_UNFINISHED " ORDER BY id", newer_row);
   }
   return rc;
 }
@@ -179,29 +236,12 @@ static int load_run(loader *ld) {
 
 static int device_row(loader *ld, sqlite3_stmt *st) {
   vc_run_data *r = ld->r;
-  vc_device_info *d = &r->device;
+  vc_device_info *rec = &r->device;
   r->has_device = true;
-  COL_FIELD(d->api, st, 0);
-  COL_FIELD(d->api_version, st, 1);
-  COL_FIELD(d->driver_name, st, 2);
-  COL_FIELD(d->driver_version, st, 3);
-  d->vendor_id = col_u32(st, 4);
-  d->device_id = col_u32(st, 5);
-  COL_FIELD(d->device_name, st, 6);
-  COL_FIELD(d->uuid, st, 7);
-  d->compute_units = col_u32(st, 8);
-  d->max_workgroup_invocations = col_u32(st, 9);
-  for (int i = 0; i < 3; i++) d->max_workgroup_size[i] = col_u32(st, 10 + i);
-  for (int i = 0; i < 3; i++) d->max_grid[i] = col_u32(st, 13 + i);
-  d->max_shared_bytes = col_u64(st, 16);
-  d->max_buffer_bytes = col_u64(st, 17);
-  d->global_mem_bytes = col_u64(st, 18);
-  d->timestamps = sqlite3_column_int(st, 19) != 0;
-  d->cooperative = sqlite3_column_int(st, 20) != 0;
-  COL_FIELD(d->float_env, st, 21);
-  COL_FIELD(d->extra, st, 22);
-  r->fingerprint = col_str(ld, st, 23);
-  return 0;
+  r->fingerprint = col_str(ld, st, 0);
+  int rc = 0, i = 1;
+  VC_DEVICE_COLUMNS(LOAD_COLUMN)
+  return rc;
 }
 
 /* ---- programs and results ---- */
@@ -209,17 +249,10 @@ static int device_row(loader *ld, sqlite3_stmt *st) {
 static int program_row(loader *ld, sqlite3_stmt *st) {
   vc_run_data *r = ld->r;
   ld->prog_ids[r->nprogs] = sqlite3_column_int64(st, 0);
-  vc_program_info *in = &r->progs[r->nprogs++].info;
-  in->name = col_str(ld, st, 1);
-  in->path = col_str(ld, st, 2);
-  in->source_digest = col_str(ld, st, 3);
-  in->segments = col_u32(st, 4);
-  in->barriers = col_u32(st, 5);
-  in->invocations = col_u64(st, 6);
-  in->workgroups = col_u64(st, 7);
-  in->buffer_bytes = col_u64(st, 8);
-  in->tags = col_str(ld, st, 9);
-  return 0;
+  vc_program_info *rec = &r->progs[r->nprogs++].info;
+  int rc = 0, i = 1;
+  VC_PROGRAM_COLUMNS(LOAD_COLUMN)
+  return rc;
 }
 
 static int load_programs(loader *ld) {
@@ -230,10 +263,8 @@ static int load_programs(loader *ld) {
   ld->prog_ids = calloc(n ? n : 1, sizeof *ld->prog_ids);
   if (!ld->prog_ids)
     return vc_fail(ld->err, VC_ERR_NOMEM, "loading %s: out of memory", ld->r->path);
-  return each_row(ld,
-                  "SELECT id, name, path, source_digest, segments, barriers, invocations,"
-                  " workgroups, buffer_bytes, tags FROM programs WHERE run_id=?1 ORDER BY name",
-                  program_row);
+  return each_row_of(ld, "t.id", &vc_table_programs, "t",
+                     "FROM programs t WHERE run_id=?1 ORDER BY name", program_row);
 }
 
 /* Results come in program-name order, like the programs, so each program's
@@ -242,34 +273,19 @@ static int result_row(loader *ld, sqlite3_stmt *st) {
   vc_run_data *r = ld->r;
   int64_t id = sqlite3_column_int64(st, 0), program_id = sqlite3_column_int64(st, 1);
   while (ld->cur < r->nprogs && ld->prog_ids[ld->cur] != program_id) ld->cur++;
-  int status = vc_status_from_name((const char *)sqlite3_column_text(st, 4));
-  if (ld->cur == r->nprogs || ld->nall == ld->cap || status < 0)
+  if (ld->cur == r->nprogs || ld->nall == ld->cap)
     return vc_fail(ld->err, VC_ERR_DB,
-                   "results database %s: result %lld does not fit its run (program or status)",
-                   r->path, (long long)id);
+                   "results database %s: result %lld does not fit its run (program)", r->path,
+                   (long long)id);
   vc_prog_data *p = &r->progs[ld->cur];
-  vc_result *x = &ld->all[ld->nall];
-  if (!p->nresults) p->results = x;
+  vc_result *rec = &ld->all[ld->nall];
+  if (!p->nresults) p->results = rec;
   p->nresults++;
   ld->by_id[ld->nall] = (id_index){id, ld->nall};
   ld->nall++;
-  x->mode = col_str(ld, st, 2);
-  x->repeat = col_u32(st, 3);
-  x->status = (vc_status)status;
-  COL_FIELD(x->reason, st, 5);
-  x->wall_ns = col_u64(st, 6);
-  x->device_ns = col_u64(st, 7);
-  x->compile_ns = col_u64(st, 8);
-  x->bytes_up = col_u64(st, 9);
-  x->bytes_down = col_u64(st, 10);
-  x->launches = col_u32(st, 11);
-  x->passes = col_u32(st, 12);
-  COL_FIELD(x->output_digest, st, 13);
-  x->nondeterministic = sqlite3_column_int(st, 14) != 0;
-  x->participants = col_u32(st, 15);
-  x->virtual_per_participant = col_u32(st, 16);
-  x->device_barriers = col_u64(st, 17);
-  return 0;
+  int rc = 0, i = 2;
+  VC_RESULT_COLUMNS(LOAD_COLUMN)
+  return rc;
 }
 
 static int cmp_id(const void *a, const void *b) {
@@ -283,15 +299,15 @@ static int load_results(loader *ld) {
   ld->all = vc_arena_alloc(&ld->r->arena, (ld->cap ? ld->cap : 1) * sizeof *ld->all);
   ld->by_id = malloc((ld->cap ? ld->cap : 1) * sizeof *ld->by_id);
   if (!ld->by_id) return vc_fail(ld->err, VC_ERR_NOMEM, "loading %s: out of memory", ld->r->path);
-  rc = each_row(ld,
-                "SELECT r.id, r.program_id, r.mode, r.repeat, r.status, r.reason, r.wall_ns,"
-                " r.device_ns, r.compile_ns, r.bytes_up, r.bytes_down, r.launches, r.passes,"
-                " r.output_digest, r.nondeterministic, r.participants,"
-                " r.virtual_per_participant, r.device_barriers"
-                " FROM results r JOIN programs p ON p.id = r.program_id WHERE r.run_id=?1"
-                " ORDER BY p.name, CASE r.mode WHEN 'native' THEN 0 WHEN 'host-split' THEN 1"
-                " WHEN 'resident-split' THEN 2 ELSE 3 END, r.mode, r.repeat",
-                result_row);
+  vc_strbuf order;
+  vc_sb_init(&order);
+  vc_sb_puts(&order, "FROM results r JOIN programs p ON p.id = r.program_id WHERE r.run_id=?1"
+                     " ORDER BY p.name, CASE r.mode");
+  for (int m = 0; m < VC_MODE_COUNT; m++)
+    vc_sb_printf(&order, " WHEN '%s' THEN %d", vc_mode_name((vc_mode)m), m);
+  vc_sb_printf(&order, " ELSE %d END, r.mode, r.repeat", VC_MODE_COUNT);
+  rc = each_row_of(ld, "r.id, r.program_id", &vc_table_results, "r", vc_sb_str(&order), result_row);
+  vc_sb_free(&order);
   if (!rc) qsort(ld->by_id, ld->nall, sizeof *ld->by_id, cmp_id);
   return rc;
 }
@@ -325,36 +341,19 @@ static int children_count_row(loader *ld, sqlite3_stmt *st) {
 static int div_row(loader *ld, sqlite3_stmt *st) {
   vc_result *x = owner(ld, st);
   if (!x || !x->divs) return bad_child(ld, st, "divergences");
-  vc_divergence *d = &x->divs[x->ndivs++];
-  COL_FIELD(d->buffer, st, 1);
-  COL_FIELD(d->type, st, 2);
-  d->first_index = col_u64(st, 3);
-  d->count = col_u64(st, 4);
-  d->context_start = col_u64(st, 5);
-  COL_FIELD(d->expected_hex, st, 6);
-  COL_FIELD(d->actual_hex, st, 7);
-  const char *cls = (const char *)sqlite3_column_text(st, 8);
-  int c = vc_divclass_from_name(cls);
-  if (c < 0)
-    return vc_fail(ld->err, VC_ERR_DB, "results database %s: divergence class '%s' is unknown",
-                   ld->r->path, cls ? cls : "");
-  d->cls = (vc_divclass)c;
-  d->max_ulp = col_u64(st, 9);
-  return 0;
+  vc_divergence *rec = &x->divs[x->ndivs++];
+  int rc = 0, i = 1;
+  VC_DIVERGENCE_COLUMNS(LOAD_COLUMN)
+  return rc;
 }
 
 static int seg_row(loader *ld, sqlite3_stmt *st) {
   vc_result *x = owner(ld, st);
   if (!x || !x->segs) return bad_child(ld, st, "segments");
-  vc_segment_timing *s = &x->segs[x->nsegs++];
-  s->pass = col_u32(st, 1);
-  s->segment = col_u32(st, 2);
-  s->wall_ns = col_u64(st, 3);
-  s->device_ns = col_u64(st, 4);
-  s->bytes_up = col_u64(st, 5);
-  s->bytes_down = col_u64(st, 6);
-  s->launches = col_u32(st, 7);
-  return 0;
+  vc_segment_timing *rec = &x->segs[x->nsegs++];
+  int rc = 0, i = 1;
+  VC_SEGMENT_COLUMNS(LOAD_COLUMN)
+  return rc;
 }
 
 #define OF_RUN " WHERE result_id IN (SELECT id FROM results WHERE run_id=?1)"
@@ -366,16 +365,11 @@ static int load_children(loader *ld) {
                     " FROM results r WHERE r.run_id=?1",
                     children_count_row);
   if (!rc)
-    rc =
-        each_row(ld,
-                 "SELECT result_id, buffer, type, first_index, count, context_start,"
-                 " expected_hex, actual_hex, class, max_ulp FROM divergences" OF_RUN " ORDER BY id",
-                 div_row);
+    rc = each_row_of(ld, "t.result_id", &vc_table_divergences, "t",
+                     "FROM divergences t" OF_RUN " ORDER BY id", div_row);
   if (!rc)
-    rc = each_row(ld,
-                  "SELECT result_id, pass, segment, wall_ns, device_ns, bytes_up, bytes_down,"
-                  " launches FROM segments" OF_RUN " ORDER BY result_id, pass, segment",
-                  seg_row);
+    rc = each_row_of(ld, "t.result_id", &vc_table_segments, "t",
+                     "FROM segments t" OF_RUN " ORDER BY result_id, pass, segment", seg_row);
   return rc;
 }
 
@@ -388,14 +382,8 @@ static int load_all(loader *ld) {
   rc = ld->r->id > 0 ? 0 : find_run(ld);
   if (!rc) rc = load_run(ld);
   if (!rc)
-    rc = each_row(ld,
-                  "SELECT api, api_version, driver_name, driver_version, vendor_id, device_id,"
-                  " device_name, uuid, compute_units, max_workgroup_invocations,"
-                  " max_workgroup_size_x, max_workgroup_size_y, max_workgroup_size_z,"
-                  " max_grid_x, max_grid_y, max_grid_z, max_shared_bytes, max_buffer_bytes,"
-                  " global_mem_bytes, timestamps, cooperative, float_env, extra, fingerprint"
-                  " FROM devices WHERE run_id=?1",
-                  device_row);
+    rc = each_row_of(ld, "t.fingerprint", &vc_table_devices, "t", "FROM devices t WHERE run_id=?1",
+                     device_row);
   if (!rc) rc = load_programs(ld);
   if (!rc) rc = load_results(ld);
   if (!rc) rc = load_children(ld);

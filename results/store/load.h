@@ -15,6 +15,12 @@ typedef struct vc_prog_data {
   uint32_t nresults;
 } vc_prog_data;
 
+/* A run named by id and status. */
+typedef struct vc_run_ref {
+  int64_t id;
+  const char *status;
+} vc_run_ref;
+
 typedef struct vc_run_data {
   vc_arena arena;
   const char *path;
@@ -27,6 +33,10 @@ typedef struct vc_run_data {
   const char *fingerprint;
   vc_prog_data *progs; /* sorted by name */
   uint32_t nprogs;
+  /* The runs of the file after this one that did not complete (running,
+     interrupted, failed), oldest first: compare and report warn of them. */
+  vc_run_ref *unfinished_newer;
+  uint32_t nunfinished_newer;
 } vc_run_data;
 
 #define VC_RUN_LAST_COMPLETE 0
@@ -34,7 +44,9 @@ typedef struct vc_run_data {
 
 /* Loads run run_id of the file at path, or the run VC_RUN_LAST_COMPLETE or
    VC_RUN_LATEST names.
-   The file is checked like vc_db_open checks it, and never written. */
+   The file is checked like vc_db_open checks it, and never written: a file
+   of an older schema version is read as it is (a column it lacks reads as
+   0 or ""), and a file on a read-only volume leaves no -wal or -shm. */
 int vc_run_load(const char *path, int64_t run_id, vc_run_data **out, vc_error *err);
 /* spec is "FILE" or "FILE:RUN". */
 int vc_run_load_spec(const char *spec, vc_run_data **out, vc_error *err);

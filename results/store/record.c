@@ -12,24 +12,29 @@
 
 enum { ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, ST_END, ST_COUNT };
 
+/* ", col1, col2, ..." and ",?,?,...": a table's own columns, by name, and
+   a parameter for each, in the order the binders below fill them. */
+#define COL_NAME(kind, field, column, size) ", " #column
+#define COL_PARAM(kind, field, column, size) ",?"
+
+/* clang-format off */
 static const char *const stmt_sql[ST_COUNT] = {
-    [ST_RUN] = "INSERT INTO runs(started_ns, harness_version, harness_commit, command_line, host,"
-               " corpus_path, corpus_digest, shard, backend, modes, options, status)"
-               " VALUES(?,?,?,?,?,?,?,?,?,?,?,'running')",
-    [ST_DEVICE] = "INSERT INTO devices VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [ST_RUN] = "INSERT INTO runs(status" VC_RUN_COLUMNS(COL_NAME) ") VALUES('running'"
+               VC_RUN_COLUMNS(COL_PARAM) ")",
+    [ST_DEVICE] = "INSERT INTO devices(run_id" VC_DEVICE_COLUMNS(COL_NAME) ", fingerprint)"
+                  " VALUES(?" VC_DEVICE_COLUMNS(COL_PARAM) ",?)",
     [ST_RUN_STATUS] = "SELECT status FROM runs WHERE id=?",
-    [ST_PROGRAM] = "INSERT INTO programs(run_id, name, path, source_digest, segments, barriers,"
-                   " invocations, workgroups, buffer_bytes, tags) VALUES(?,?,?,?,?,?,?,?,?,?)",
-    [ST_RESULT] = "INSERT INTO results(run_id, program_id, mode, repeat, status, reason, wall_ns,"
-                  " device_ns, compile_ns, bytes_up, bytes_down, launches, passes, output_digest,"
-                  " nondeterministic, participants, virtual_per_participant, device_barriers)"
-                  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-    [ST_DIV] = "INSERT INTO divergences(result_id, buffer, type, first_index, count,"
-               " context_start, expected_hex, actual_hex, class, max_ulp)"
-               " VALUES(?,?,?,?,?,?,?,?,?,?)",
-    [ST_SEG] = "INSERT INTO segments VALUES(?,?,?,?,?,?,?,?)",
+    [ST_PROGRAM] = "INSERT INTO programs(run_id" VC_PROGRAM_COLUMNS(COL_NAME) ") VALUES(?"
+                   VC_PROGRAM_COLUMNS(COL_PARAM) ")",
+    [ST_RESULT] = "INSERT INTO results(run_id, program_id" VC_RESULT_COLUMNS(COL_NAME)
+                  ") VALUES(?,?" VC_RESULT_COLUMNS(COL_PARAM) ")",
+    [ST_DIV] = "INSERT INTO divergences(result_id" VC_DIVERGENCE_COLUMNS(COL_NAME) ") VALUES(?"
+               VC_DIVERGENCE_COLUMNS(COL_PARAM) ")",
+    [ST_SEG] = "INSERT INTO segments(result_id" VC_SEGMENT_COLUMNS(COL_NAME) ") VALUES(?"
+               VC_SEGMENT_COLUMNS(COL_PARAM) ")",
     [ST_END] = "UPDATE runs SET status=?, ended_ns=? WHERE id=? AND status='running'",
 };
+/* clang-format on */
 
 struct vc_db {
   sqlite3 *sql;
@@ -77,6 +82,19 @@ static void b_i64(binder *b, int64_t v) {
 
 static void b_u64(binder *b, uint64_t v) { b_i64(b, v > INT64_MAX ? INT64_MAX : (int64_t)v); }
 
+/* One column of a table, by its kind (harness/model/result_columns.h). */
+#define BIND_U32(b, v) b_u64((b), (v))
+#define BIND_U64(b, v) b_u64((b), (v))
+#define BIND_I64(b, v) b_i64((b), (v))
+#define BIND_BOOL(b, v) b_i64((b), (v) ? 1 : 0)
+#define BIND_TEXT(b, v) b_text((b), (v))
+#define BIND_CHARS(b, v) B_FIELD((b), (v))
+#define BIND_MODE(b, v) b_text((b), (v))
+#define BIND_STATUS(b, v) b_text((b), vc_status_name(v))
+#define BIND_DIVCLASS(b, v) b_text((b), vc_divclass_name(v))
+/* Binds every column of a table from the record rec points to. */
+#define BIND_COLUMN(kind, field, column, size) BIND_##kind(&b, rec->field);
+
 /* Runs a bound insert or update to completion. */
 static int b_run(vc_db *db, binder *b, const char *what, vc_error *err) {
   int rc = b->rc;
@@ -111,22 +129,27 @@ static int set_wal(vc_db *db, vc_error *err) {
   return 0;
 }
 
-/* A new file gets the schema; another process may have been quicker, so the
-   check is repeated under the write lock. */
-static int create_schema(vc_db *db, vc_error *err) {
+/* A new file gets the schema, a file of an older version its migration,
+   each in one write transaction. Another process may have been quicker, so
+   the check is repeated under the write lock. */
+static int upgrade_schema(vc_db *db, vc_error *err) {
   int rc = set_wal(db, err);
   if (!rc) rc = exec(db, "BEGIN IMMEDIATE", err);
   if (rc) return rc;
-  bool is_new;
-  rc = vc_schema_check(db->sql, db->path, db->busy_ms, &is_new, err);
-  if (!rc && is_new) rc = vc_schema_create(db->sql, db->path, db->busy_ms, err);
+  int version;
+  rc = vc_schema_check(db->sql, db->path, db->busy_ms, &version, err);
+  if (!rc && version == 0) rc = vc_schema_create(db->sql, db->path, db->busy_ms, err);
+  if (!rc && version && version < VC_DB_SCHEMA_VERSION)
+    rc = vc_schema_migrate(db->sql, db->path, db->busy_ms, version, err);
   if (!rc) rc = exec(db, "COMMIT", err);
   if (rc) rollback(db);
   return rc;
 }
 
-static int prepare_file(vc_db *db, bool is_new, vc_error *err) {
-  int rc = is_new ? create_schema(db, err) : set_wal(db, err);
+/* Foreign keys go on only after a migration: it rebuilds tables that
+   others refer to. */
+static int prepare_file(vc_db *db, int version, vc_error *err) {
+  int rc = version < VC_DB_SCHEMA_VERSION ? upgrade_schema(db, err) : set_wal(db, err);
   if (!rc) rc = exec(db, "PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL", err);
   for (int i = 0; !rc && i < ST_COUNT; i++) {
     int src =
@@ -139,8 +162,8 @@ static int prepare_file(vc_db *db, bool is_new, vc_error *err) {
 
 int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err) {
   *out = NULL;
-  bool is_new;
-  int rc = vc_schema_check_path(path, busy_ms < 0 ? 0 : busy_ms, &is_new, err);
+  int version;
+  int rc = vc_schema_check_path(path, busy_ms < 0 ? 0 : busy_ms, true, &version, err);
   if (rc) return rc;
   vc_db *db = calloc(1, sizeof *db);
   if (!db || !(db->path = strdup(path))) {
@@ -153,7 +176,7 @@ int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err) {
     rc = vc_sqlfail(err, db->sql, src, path, db->busy_ms, "opening");
   } else {
     sqlite3_busy_timeout(db->sql, db->busy_ms);
-    rc = prepare_file(db, is_new, err);
+    rc = prepare_file(db, version, err);
   }
   if (rc) {
     vc_db_close(db);
@@ -173,48 +196,20 @@ void vc_db_close(vc_db *db) {
 
 /* ---- runs and devices ---- */
 
-int vc_db_begin_run(vc_db *db, const vc_run_info *info, int64_t *run_id, vc_error *err) {
+int vc_db_begin_run(vc_db *db, const vc_run_info *rec, int64_t *run_id, vc_error *err) {
   binder b = bind_start(db->st[ST_RUN]);
-  b_i64(&b, info->started_ns);
-  b_text(&b, info->harness_version);
-  b_text(&b, info->harness_commit);
-  b_text(&b, info->command_line);
-  b_text(&b, info->host);
-  b_text(&b, info->corpus_path);
-  b_text(&b, info->corpus_digest);
-  b_text(&b, info->shard);
-  b_text(&b, info->backend);
-  b_text(&b, info->modes);
-  b_text(&b, info->options);
+  VC_RUN_COLUMNS(BIND_COLUMN)
   int rc = b_run(db, &b, "starting a run", err);
   if (rc) return rc;
   *run_id = sqlite3_last_insert_rowid(db->sql);
   return 0;
 }
 
-int vc_db_record_device(vc_db *db, int64_t run_id, const vc_device_info *dev,
+int vc_db_record_device(vc_db *db, int64_t run_id, const vc_device_info *rec,
                         const char *fingerprint, vc_error *err) {
   binder b = bind_start(db->st[ST_DEVICE]);
   b_i64(&b, run_id);
-  B_FIELD(&b, dev->api);
-  B_FIELD(&b, dev->api_version);
-  B_FIELD(&b, dev->driver_name);
-  B_FIELD(&b, dev->driver_version);
-  b_u64(&b, dev->vendor_id);
-  b_u64(&b, dev->device_id);
-  B_FIELD(&b, dev->device_name);
-  B_FIELD(&b, dev->uuid);
-  b_u64(&b, dev->compute_units);
-  b_u64(&b, dev->max_workgroup_invocations);
-  for (int i = 0; i < 3; i++) b_u64(&b, dev->max_workgroup_size[i]);
-  for (int i = 0; i < 3; i++) b_u64(&b, dev->max_grid[i]);
-  b_u64(&b, dev->max_shared_bytes);
-  b_u64(&b, dev->max_buffer_bytes);
-  b_u64(&b, dev->global_mem_bytes);
-  b_i64(&b, dev->timestamps);
-  b_i64(&b, dev->cooperative);
-  B_FIELD(&b, dev->float_env);
-  B_FIELD(&b, dev->extra);
+  VC_DEVICE_COLUMNS(BIND_COLUMN)
   b_text(&b, fingerprint);
   char what[64];
   snprintf(what, sizeof what, "recording the device of run %lld", (long long)run_id);
@@ -243,19 +238,12 @@ static int check_running(vc_db *db, int64_t run_id, vc_error *err) {
 
 /* ---- one program ---- */
 
-static int insert_program(vc_db *db, int64_t run_id, const vc_program_info *p, int64_t *id,
+static int insert_program(vc_db *db, int64_t run_id, const vc_program_info *rec, int64_t *id,
                           vc_error *err) {
+  const vc_program_info *p = rec;
   binder b = bind_start(db->st[ST_PROGRAM]);
   b_i64(&b, run_id);
-  b_text(&b, p->name);
-  b_text(&b, p->path);
-  b_text(&b, p->source_digest);
-  b_u64(&b, p->segments);
-  b_u64(&b, p->barriers);
-  b_u64(&b, p->invocations);
-  b_u64(&b, p->workgroups);
-  b_u64(&b, p->buffer_bytes);
-  b_text(&b, p->tags);
+  VC_PROGRAM_COLUMNS(BIND_COLUMN)
   int rc = b.rc == SQLITE_OK ? sqlite3_step(b.st) : b.rc;
   sqlite3_reset(b.st);
   if ((rc & 0xff) == SQLITE_CONSTRAINT)
@@ -268,57 +256,29 @@ static int insert_program(vc_db *db, int64_t run_id, const vc_program_info *p, i
   return 0;
 }
 
-static int insert_divergence(vc_db *db, int64_t result_id, const vc_divergence *d, const char *what,
-                             vc_error *err) {
+static int insert_divergence(vc_db *db, int64_t result_id, const vc_divergence *rec,
+                             const char *what, vc_error *err) {
   binder b = bind_start(db->st[ST_DIV]);
   b_i64(&b, result_id);
-  B_FIELD(&b, d->buffer);
-  B_FIELD(&b, d->type);
-  b_u64(&b, d->first_index);
-  b_u64(&b, d->count);
-  b_u64(&b, d->context_start);
-  B_FIELD(&b, d->expected_hex);
-  B_FIELD(&b, d->actual_hex);
-  b_text(&b, vc_divclass_name(d->cls));
-  b_u64(&b, d->max_ulp);
+  VC_DIVERGENCE_COLUMNS(BIND_COLUMN)
   return b_run(db, &b, what, err);
 }
 
-static int insert_segment(vc_db *db, int64_t result_id, const vc_segment_timing *s,
+static int insert_segment(vc_db *db, int64_t result_id, const vc_segment_timing *rec,
                           const char *what, vc_error *err) {
   binder b = bind_start(db->st[ST_SEG]);
   b_i64(&b, result_id);
-  b_u64(&b, s->pass);
-  b_u64(&b, s->segment);
-  b_u64(&b, s->wall_ns);
-  b_u64(&b, s->device_ns);
-  b_u64(&b, s->bytes_up);
-  b_u64(&b, s->bytes_down);
-  b_u64(&b, s->launches);
+  VC_SEGMENT_COLUMNS(BIND_COLUMN)
   return b_run(db, &b, what, err);
 }
 
-static int insert_result(vc_db *db, int64_t run_id, int64_t program_id, const vc_result *r,
+static int insert_result(vc_db *db, int64_t run_id, int64_t program_id, const vc_result *rec,
                          const char *what, vc_error *err) {
+  const vc_result *r = rec;
   binder b = bind_start(db->st[ST_RESULT]);
   b_i64(&b, run_id);
   b_i64(&b, program_id);
-  b_text(&b, r->mode);
-  b_u64(&b, r->repeat);
-  b_text(&b, vc_status_name(r->status));
-  B_FIELD(&b, r->reason);
-  b_u64(&b, r->wall_ns);
-  b_u64(&b, r->device_ns);
-  b_u64(&b, r->compile_ns);
-  b_u64(&b, r->bytes_up);
-  b_u64(&b, r->bytes_down);
-  b_u64(&b, r->launches);
-  b_u64(&b, r->passes);
-  B_FIELD(&b, r->output_digest);
-  b_i64(&b, r->nondeterministic);
-  b_u64(&b, r->participants);
-  b_u64(&b, r->virtual_per_participant);
-  b_u64(&b, r->device_barriers);
+  VC_RESULT_COLUMNS(BIND_COLUMN)
   int rc = b_run(db, &b, what, err);
   if (rc) return rc;
   int64_t result_id = sqlite3_last_insert_rowid(db->sql);

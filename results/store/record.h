@@ -2,9 +2,9 @@
  *
  * One SQLite file in WAL mode. Each call that records a program's results
  * is one transaction, so a crash loses at most the program in flight. The
- * schema (docs/database.md) carries its version; opening a file of another
- * version, a corrupt file or a foreign file is a clear error that leaves the
- * file untouched. */
+ * schema (docs/database.md) carries its version; a file of an older version
+ * is migrated when opened; opening a file of a newer version, a corrupt file
+ * or a foreign file is a clear error that leaves the file untouched. */
 #ifndef VC_RECORD_H
 #define VC_RECORD_H
 
@@ -17,26 +17,15 @@
 
 typedef struct vc_db vc_db;
 
-
+/* What a run records when it begins: the columns of VC_RUN_COLUMNS
+   (harness/model/result_columns.h). */
 typedef struct vc_run_info {
-  const char *harness_version;
-  const char *harness_commit;
-  const char *command_line;
-  const char *host;
-  const char *corpus_path;
-  const char *corpus_digest; /* SHA-256 over the sorted (path, source digest) list */
-  const char *shard;         /* "K/N", or "" for an unsharded run */
-  const char *backend;
-  const char *modes;         /* "native,host-split,resident-split" */
-  const char *options;       /* the remaining options, "key=value ..." */
-  int64_t started_ns;        /* unix time */
-  const char *selection;     /* what was selected: filters, tags, shard, program count */
+  VC_RUN_COLUMNS(VC_COLUMN_FIELD)
 } vc_run_info;
 
-
-
 /* Opens (creating if absent) a results file. busy_ms bounds the wait for a
-   lock held by another writer. */
+   lock held by another writer. A file of an older schema version is
+   migrated in place, in one transaction. */
 int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err);
 void vc_db_close(vc_db *db);
 int vc_db_begin_run(vc_db *db, const vc_run_info *info, int64_t *run_id, vc_error *err);

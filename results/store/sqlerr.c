@@ -14,8 +14,7 @@ int vc_sqlfail(vc_error *err, sqlite3 *sql, int rc, const char *path, int busy_m
                    what, detail);
   case SQLITE_CORRUPT:
   case SQLITE_NOTADB:
-    return vc_fail(err, VC_ERR_DB, "results database %s is corrupt (%s: %s); left untouched", path,
-                   what, detail);
+    return vc_fail(err, VC_ERR_DB, "results database %s is corrupt (%s: %s)", path, what, detail);
   case SQLITE_CANTOPEN:
     return vc_fail(err, VC_ERR_DB, "cannot open results database %s: %s", path, detail);
   case SQLITE_READONLY:

@@ -105,7 +105,10 @@ void fx_device(vc_device_info *d, const char *name) {
 
 static vc_status status_of(char c) {
   switch (c) {
-  case 'd': return VC_ST_DIVERGE;
+  case 'd':
+  case 'z':
+  case 'm': return VC_ST_DIVERGE;
+  case 'w': return VC_ST_UNTRUSTWORTHY;
   case 'e': return VC_ST_ERROR;
   case 'c': return VC_ST_CRASH;
   case 't': return VC_ST_TIMEOUT;
@@ -124,6 +127,25 @@ static vc_divergence fx_div = {.buffer = "out",
                                .expected_hex = "0000000f 00000010 00000011 00000012 00000013",
                                .actual_hex = "0000000f 00000010 deadbeef 00000012 00000013",
                                .cls = VC_DIV_INTEGER};
+
+/* 'z': lavapipe's folded -0 + 0.0; 'm': that and a second fault in another
+   buffer and class (an fmin for a min, say). */
+static vc_divergence fx_zero_divs[2] = {{.buffer = "add_a_zero",
+                                         .type = "f32",
+                                         .first_index = 2,
+                                         .count = 5,
+                                         .context_start = 0,
+                                         .expected_hex = "00000000 00000000 00000000",
+                                         .actual_hex = "00000000 00000000 80000000",
+                                         .cls = VC_DIV_F32_SIGNED_ZERO},
+                                        {.buffer = "min_nan",
+                                         .type = "f32",
+                                         .first_index = 0,
+                                         .count = 1,
+                                         .context_start = 0,
+                                         .expected_hex = "7fc00000",
+                                         .actual_hex = "3f800000",
+                                         .cls = VC_DIV_F32_NAN}};
 
 static vc_segment_timing fx_segs[2] = {{.pass = 0,
                                         .segment = 0,
@@ -164,9 +186,12 @@ uint32_t fx_results(const fx_prog *p, uint32_t repeats, vc_result *out) {
       if (x->status != VC_ST_PASS)
         snprintf(x->reason, sizeof x->reason, "%s in %s: planted by the test",
                  vc_status_name(x->status), x->mode);
-      if (x->status == VC_ST_DIVERGE) {
+      if (st[m] == 'd') {
         x->divs = &fx_div;
         x->ndivs = 1;
+      } else if (st[m] == 'z' || st[m] == 'm') {
+        x->divs = fx_zero_divs;
+        x->ndivs = st[m] == 'm' ? 2 : 1;
       }
       if (m != 0) {
         x->segs = fx_segs;
@@ -291,6 +316,25 @@ int fx_capture(int (*fn)(int, char **), int argc, const char *const *argv, char 
   for (int i = 0; i < argc; i++) free(args[i]);
   free(args);
   *text = fx_read_file(path);
+  unlink(path);
+  return status;
+}
+
+int fx_capture_err(int (*fn)(int, char **), int argc, const char *const *argv, char **text,
+                   char **errors) {
+  char path[] = "/tmp/vc-capture-err-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  fflush(stderr);
+  int saved = dup(2);
+  assert_true(saved >= 0);
+  dup2(fd, 2);
+  int status = fx_capture(fn, argc, argv, text);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  *errors = fx_read_file(path);
   unlink(path);
   return status;
 }

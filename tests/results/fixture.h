@@ -27,8 +27,9 @@ int fx_tmp_setup(void **state);
 int fx_tmp_teardown(void **state);
 
 /* One program: a status letter per mode (native, host-split, resident-split):
-   p pass, d diverge, e error, c crash, t timeout, u unsupported, s skip,
-   i invalid; '-' leaves the mode out. Repeat r of n takes
+   p pass, d diverge, w untrustworthy, e error, c crash, t timeout,
+   u unsupported, s skip, i invalid; z diverge in buffer add_a_zero (class
+   f32-signed-zero), m that and min_nan (f32-nan); '-' leaves the mode out. Repeat r of n takes
    wall_ms + (r - (n-1)/2) * jitter_ms, so wall_ms is the median and the
    spread is (n-1) * jitter_ms. */
 typedef struct fx_prog {
@@ -75,5 +76,8 @@ char *fx_read_file(const char *path);
 /* Runs fn(argc, argv) with standard output going to a file; returns fn's
    status and leaves the output in *text (free() it). */
 int fx_capture(int (*fn)(int, char **), int argc, const char *const *argv, char **text);
+/* The same, with standard error in *errors (free() it). */
+int fx_capture_err(int (*fn)(int, char **), int argc, const char *const *argv, char **text,
+                   char **errors);
 
 #endif

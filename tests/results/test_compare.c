@@ -236,11 +236,14 @@ static void test_unsupported_missing_new_skip(void **state) {
   const vc_finding *f = find(&o, VC_F_NEWLY_UNSUPPORTED, "a", "resident-split");
   assert_non_null(f);
   assert_true(f->gating);
-  assert_non_null(find(&o, VC_F_MISSING, "b", "resident-split"));
+  /* coverage lost: a cell of the baseline that the candidate lacks gates */
+  f = find(&o, VC_F_MISSING, "b", "resident-split");
+  assert_non_null(f);
+  assert_true(f->gating);
   assert_non_null(find(&o, VC_F_NEW_PROGRAM, "f", "native"));
   assert_non_null(find(&o, VC_F_SKIPPED, "e", "host-split"));
   assert_null(find(&o, VC_F_NEW_FAILURE, "e", "host-split"));
-  assert_int_equal(o.c.ngating, 1);
+  assert_int_equal(o.c.ngating, 2);
   assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
   outcome_free(&o);
 }
@@ -258,6 +261,111 @@ static void test_warnings(void **state) {
   assert_non_null(strstr(o.c.warnings[0], "corpus digests differ"));
   assert_non_null(strstr(o.c.warnings[1], "Other GPU"));
   outcome_free(&o);
+}
+
+
+/* A scoped entry excuses only the divergences it names: a new fault in
+   another buffer or class of the same program, behind the known one, is a
+   new failure; untrustworthy is a failure unless an entry names it. */
+static void test_scoped_expectation_hides_nothing(void **state) {
+  (void)state;
+  const fx_prog base[] = {{"f32_signed_zero", "zzz", 10, 0}, {"spin", "ppp", 10, 0},
+                          {"spun", "ppp", 10, 0}};
+  const fx_prog cand[] = {{"f32_signed_zero", "zmd", 10, 0}, {"spin", "wpp", 10, 0},
+                          {"spun", "wpp", 10, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = base, .nprogs = 3});
+  fx_write_run(cand_path, &(fx_run){.progs = cand, .nprogs = 3});
+  outcome o;
+  compare_files(&o, "fail f32_signed_zero * buffer=add_a_zero class=f32-signed-zero "
+                    "backend=vulkan driver=*22.3.6* reason=fold\n"
+                    "fail spin native status=untrustworthy note=\"*planted*\" reason=budget\n");
+  assert_non_null(find(&o, VC_F_EXPECTED, "f32_signed_zero", "native"));
+  /* the known fault and a second one in min_nan (f32-nan) */
+  const vc_finding *f = find(&o, VC_F_NEW_FAILURE, "f32_signed_zero", "host-split");
+  assert_non_null(f);
+  assert_true(f->gating);
+  /* another buffer and class altogether */
+  assert_non_null(find(&o, VC_F_NEW_FAILURE, "f32_signed_zero", "resident-split"));
+  assert_non_null(find(&o, VC_F_EXPECTED, "spin", "native"));
+  f = find(&o, VC_F_NEW_FAILURE, "spun", "native");
+  assert_non_null(f);
+  assert_int_equal(f->cand->status, VC_ST_UNTRUSTWORTHY);
+  assert_int_equal(o.c.ngating, 3);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+  /* the whole-program entry of before hid all three */
+  compare_files(&o, "fail f32_signed_zero * reason=fold\nfail sp* native reason=x\n");
+  assert_int_equal(o.c.ngating, 0);
+  outcome_free(&o);
+}
+
+/* Coverage lost fails the gate: a program the candidate lacks, or a mode. */
+static void test_missing_fails_unless_skipped(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0}, {"c", "dp-", 10, 0}, {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 4, 1);
+  outcome o;
+  compare_files(&o, NULL);
+  const vc_finding *f = find(&o, VC_F_MISSING, "b", "native");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_non_null(find(&o, VC_F_MISSING, "c", "resident-split"));
+  assert_int_equal(o.c.counts[VC_F_MISSING], 4);
+  assert_int_equal(o.c.ngating, 4);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+  compare_files(&o, "skip b * reason=\"left out on purpose\"\n"
+                    "skip c resident-split reason=\"not on this device\"\n");
+  assert_int_equal(o.c.counts[VC_F_MISSING], 0);
+  assert_int_equal(o.c.counts[VC_F_SKIPPED], 4);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  outcome_free(&o);
+  /* a fail entry does not allow a missing cell */
+  compare_files(&o, "fail b * reason=\"known bad\"\n");
+  assert_int_equal(o.c.counts[VC_F_MISSING], 4);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+}
+
+/* An expected failure that passes is reported; --strict-expectations makes
+   it fail the gate so that the stale entry goes. An entry about a condition
+   (status=, note=) says nothing about the programs that pass. */
+static void test_strict_expectations(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "ppp", 10, 0}, {"b", "ppp", 10, 0}, {"c", "ppp", 10, 0},
+                          {"d", "ppp", 10, 0}, {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 1);
+  const char *text = "fail c native reason=\"known bad\"\n"
+                     "fail * native status=untrustworthy reason=budget\n";
+  outcome o;
+  compare_files(&o, text);
+  const vc_finding *f = find(&o, VC_F_IMPROVEMENT, "c", "native");
+  assert_non_null(f);
+  assert_false(f->gating);
+  assert_int_equal(o.c.counts[VC_F_IMPROVEMENT], 1);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  vc_comparison_free(&o.c);
+  o.opts.strict_expectations = true;
+  vc_error err = {0};
+  assert_int_equal(vc_compare_runs(o.base, o.cand, &o.opts, &o.c, &err), 0);
+  f = find(&o, VC_F_IMPROVEMENT, "c", "native");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_int_equal(o.c.ngating, 1);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+
+  fx_write_file(exp_path, text, strlen(text));
+  char *out;
+  const char *plain[] = {"compare", base_path, cand_path, "--expectations", exp_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 5, plain, &out), VC_EXIT_OK);
+  free(out);
+  const char *strict[] = {"compare", base_path, cand_path, "--expectations", exp_path,
+                          "--strict-expectations"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 6, strict, &out), VC_EXIT_FAIL);
+  assert_non_null(strstr(out, "IMPROVEMENT"));
+  free(out);
 }
 
 /* The command: argument handling, output and exit statuses. */
@@ -312,6 +420,30 @@ static void test_command(void **state) {
   free(out);
 }
 
+/* compare chooses each side's last complete run; a newer run of either
+   file that did not complete is named on standard error. */
+static void test_warns_of_newer_unfinished_runs(void **state) {
+  (void)state;
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  fx_write_run(cand_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  char *out, *errors;
+  const char *argv[] = {"compare", base_path, cand_path, "--no-timing"};
+  assert_int_equal(fx_capture_err(vc_cmd_compare, 4, argv, &out, &errors), VC_EXIT_OK);
+  assert_null(strstr(errors, "warning"));
+  free(out);
+  free(errors);
+  fx_write_run(cand_path, &(fx_run){.progs = baseline, .nprogs = 2, .end_status = "failed"});
+  assert_int_equal(fx_capture_err(vc_cmd_compare, 4, argv, &out, &errors), VC_EXIT_OK);
+  char want[700];
+  snprintf(want, sizeof want,
+           "vyre-conform compare: warning: %s holds a run newer than run 1 that did not "
+           "complete: run 2 (failed)\n",
+           cand_path);
+  assert_string_equal(errors, want);
+  free(out);
+  free(errors);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_planted_regression_fails, setup, fx_tmp_teardown),
@@ -323,6 +455,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_unsupported_missing_new_skip, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_warnings, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_command, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_scoped_expectation_hides_nothing, setup,
+                                      fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_missing_fails_unless_skipped, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_strict_expectations, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_warns_of_newer_unfinished_runs, setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

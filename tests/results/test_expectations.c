@@ -152,11 +152,119 @@ static void test_first_match_wins(void **state) {
   vc_expectations_free(&e);
 }
 
+
+/* ---- the scope below the program ---- */
+
+static vc_divergence div_of(const char *buffer, vc_divclass cls) {
+  vc_divergence d;
+  memset(&d, 0, sizeof d);
+  snprintf(d.buffer, sizeof d.buffer, "%s", buffer);
+  d.cls = cls;
+  d.count = 1;
+  return d;
+}
+
+static vc_result result_of(const char *mode, vc_status st, vc_divergence *divs, uint32_t n,
+                           const char *reason) {
+  vc_result r;
+  memset(&r, 0, sizeof r);
+  r.mode = mode;
+  r.status = st;
+  r.divs = divs;
+  r.ndivs = n;
+  snprintf(r.reason, sizeof r.reason, "%s", reason);
+  return r;
+}
+
+static void test_parse_scope(void **state) {
+  (void)state;
+  vc_expectations e;
+  vc_error err = {0};
+  const char text[] =
+      "fail f32_signed_zero * buffer=add_a_zero class=f32-signed-zero reason=fold\n"
+      "fail * native status=untrustworthy note=\"*loop ended*\" reason=budget\n";
+  assert_int_equal(vc_expectations_parse("s.txt", text, &e, &err), 0);
+  assert_string_equal(e.items[0].buffer, "add_a_zero");
+  assert_string_equal(e.items[0].cls, "f32-signed-zero");
+  assert_null(e.items[0].status);
+  assert_string_equal(e.items[1].status, "untrustworthy");
+  assert_string_equal(e.items[1].note, "*loop ended*");
+  vc_expectations_free(&e);
+  static const struct {
+    const char *text, *where, *what;
+  } bad[] = {
+      {"fail a * class=f32-sign reason=x\n", "e.txt:1:16:", "not a divergence class"},
+      {"fail a * status=pass reason=x\n", "e.txt:1:17:", "not a failing status"},
+      {"fail a * status=unsupported reason=x\n", "e.txt:1:17:", "untrustworthy"},
+      {"skip a * buffer=out reason=x\n", "e.txt:1:1:", "skip takes no"},
+      {"fail a * buffer= reason=x\n", "e.txt:1:17:", "buffer= needs a value"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    assert_int_equal(vc_expectations_parse("e.txt", bad[i].text, &e, &err), VC_ERR_PARSE);
+    if (strncmp(err.msg, bad[i].where, strlen(bad[i].where)) || !strstr(err.msg, bad[i].what))
+      fail_msg("case %zu: got \"%s\", want %s ... %s", i, err.msg, bad[i].where, bad[i].what);
+  }
+}
+
+/* A scoped entry covers a result only when every divergence is in scope:
+   a fault in another buffer, class or mode is not hidden behind it. */
+static void test_scope_covers(void **state) {
+  (void)state;
+  vc_expectations e;
+  vc_error err = {0};
+  const char text[] =
+      "fail f32_signed_zero * buffer=add_a_zero class=f32-signed-zero reason=fold\n"
+      "fail f32_signed_zero host-split buffer=mul_* reason=\"another entry\"\n"
+      "fail * native status=untrustworthy note=\"*loop ended*\" reason=budget\n";
+  assert_int_equal(vc_expectations_parse("s.txt", text, &e, &err), 0);
+  int today = 20261201;
+  vc_divergence zero = div_of("add_a_zero", VC_DIV_F32_SIGNED_ZERO);
+  vc_divergence zero_ulp = div_of("add_a_zero", VC_DIV_F32_ULP);
+  vc_divergence min = div_of("min_nan", VC_DIV_F32_NAN);
+  vc_divergence mul = div_of("mul_neg", VC_DIV_F32_NAN);
+  vc_divergence payload = div_of("min_nan", VC_DIV_NAN_PAYLOAD);
+  vc_divergence two[2] = {zero, min};
+  vc_divergence with_payload[2] = {zero, payload};
+  vc_divergence zero_mul[2] = {zero, mul};
+  vc_result r = result_of("host-split", VC_ST_DIVERGE, &zero, 1, "");
+  const vc_expectation *x = vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r);
+  assert_non_null(x);
+  assert_int_equal(x->line, 1);
+  /* another class in the same buffer */
+  r = result_of("host-split", VC_ST_DIVERGE, &zero_ulp, 1, "");
+  assert_null(vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r));
+  /* the known fault and a new one in another buffer */
+  r = result_of("native", VC_ST_DIVERGE, two, 2, "");
+  assert_null(vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r));
+  /* an allowed NaN payload is no failure to scope */
+  r = result_of("native", VC_ST_DIVERGE, with_payload, 2, "");
+  assert_non_null(vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r));
+  /* two entries together cover two buffers, only in the mode of the second */
+  r = result_of("host-split", VC_ST_DIVERGE, zero_mul, 2, "");
+  assert_non_null(vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r));
+  r.mode = "resident-split";
+  assert_null(vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r));
+  /* a failure without divergences is outside a buffer/class scope */
+  r = result_of("host-split", VC_ST_ERROR, NULL, 0, "compile error");
+  assert_null(vc_expectations_cover(&e, &lavapipe, today, "f32_signed_zero", &r));
+  /* status= and note= */
+  r = result_of("native", VC_ST_UNTRUSTWORTHY, NULL, 0,
+                "native run untrustworthy (bytes: pass): a virtual-workgroup loop ended early");
+  assert_int_equal(vc_expectations_cover(&e, &lavapipe, today, "spin", &r)->line, 3);
+  snprintf(r.reason, sizeof r.reason, "native run untrustworthy (bytes: pass): 6 grid barriers "
+                                      "completed, the passes need 7");
+  assert_null(vc_expectations_cover(&e, &lavapipe, today, "spin", &r));
+  r = result_of("native", VC_ST_DIVERGE, &min, 1, "a loop ended");
+  assert_null(vc_expectations_cover(&e, &lavapipe, today, "spin", &r));
+  vc_expectations_free(&e);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_parse_errors),
       cmocka_unit_test(test_load_from_file),  cmocka_unit_test(test_matching),
       cmocka_unit_test(test_expiry_boundary), cmocka_unit_test(test_first_match_wins),
+      cmocka_unit_test(test_parse_scope),     cmocka_unit_test(test_scope_covers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

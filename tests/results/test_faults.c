@@ -1,6 +1,7 @@
 /* Faults of a results file: each is a clear error and leaves the file as it was. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -101,6 +102,47 @@ static void test_damaged_file(void **state) {
   assert_refused_untouched(path, "is corrupt");
 }
 
+/* A real results file damaged deep inside, in a page that opening and
+   starting a run never read: the recorder refuses it before writing a row
+   (a page check), and leaves no -wal or -shm beside it. */
+static void test_damaged_deep_page(void **state) {
+  (void)state;
+  char path[512], before[65], after[65], aside[520];
+  fx_path(&fx_tmp, "deep.db", path);
+  fx_prog many[40];
+  char names[40][16];
+  for (int i = 0; i < 40; i++) {
+    snprintf(names[i], sizeof names[i], "prog%02d", i);
+    many[i] = (fx_prog){names[i], "pdp", 0, 0};
+  }
+  fx_write_run(path, &(fx_run){.progs = many, .nprogs = 40});
+  struct stat st; /* not through SQLite, whose read-only connection leaves a -wal */
+  assert_int_equal(stat(path, &st), 0);
+  int64_t pages = st.st_size / 4096;
+  assert_true(pages > 8);
+  FILE *f = fopen(path, "r+b");
+  assert_non_null(f);
+  fseek(f, (long)(pages - 2) * 4096, SEEK_SET);
+  unsigned char junk[4096];
+  memset(junk, 0x5a, sizeof junk);
+  assert_int_equal(fwrite(junk, 1, sizeof junk, f), sizeof junk);
+  fclose(f);
+  fx_file_digest(path, before);
+  vc_error err = {0};
+  vc_db *db = NULL;
+  assert_int_equal(vc_db_open(path, 200, &db, &err), VC_ERR_DB);
+  assert_null(db);
+  print_message("refused: %s\n", err.msg);
+  assert_non_null(strstr(err.msg, "is corrupt"));
+  assert_non_null(strstr(err.msg, "left untouched"));
+  fx_file_digest(path, after);
+  assert_string_equal(before, after);
+  snprintf(aside, sizeof aside, "%s-wal", path);
+  assert_int_not_equal(access(aside, F_OK), 0);
+  snprintf(aside, sizeof aside, "%s-shm", path);
+  assert_int_not_equal(access(aside, F_OK), 0);
+}
+
 static void test_foreign_database(void **state) {
   (void)state;
   char path[512];
@@ -160,8 +202,8 @@ static void test_other_schema_versions(void **state) {
   assert_refused_untouched(path, "newer than this harness's version");
   fx_path(&fx_tmp, "older.db", path);
   fx_write_run(path, &(fx_run){.progs = two, .nprogs = 2});
-  set_version(path, VC_DB_SCHEMA_VERSION - 1);
-  assert_refused_untouched(path, "older than this harness's version");
+  set_version(path, VC_DB_SCHEMA_OLDEST - 1);
+  assert_refused_untouched(path, "older than any it can migrate");
 }
 
 /* The page limit stands in for a full disk: the program in flight is lost,
@@ -211,6 +253,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_locked_by_another_writer, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_garbage_file, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_damaged_file, fx_tmp_setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_damaged_deep_page, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_foreign_database, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_foreign_wal_database, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_other_schema_versions, fx_tmp_setup, fx_tmp_teardown),

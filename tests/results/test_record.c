@@ -22,6 +22,7 @@ static void record_detailed(const char *path, int64_t *run) {
   vc_db *db;
   assert_int_equal(vc_db_open(path, 1000, &db, &err), 0);
   vc_run_info info = fx_run_info(&(fx_run){.shard = "2/3"});
+  info.selection = "filter=acc* shard=2/3 programs=1";
   assert_int_equal(vc_db_begin_run(db, &info, run, &err), 0);
   vc_device_info dev;
   fx_device(&dev, "Test GPU 9000");
@@ -55,6 +56,7 @@ static void record_detailed(const char *path, int64_t *run) {
                        .bytes_down = 1005,
                        .launches = 1,
                        .passes = 3,
+                       .converged = true,
                        .participants = 4,
                        .virtual_per_participant = 5,
                        .device_barriers = 6},
@@ -97,6 +99,7 @@ static void test_rows_round_trip(void **state) {
   assert_string_equal(r->info.shard, "2/3");
   assert_string_equal(r->info.harness_commit, "0123456789ab");
   assert_string_equal(r->info.modes, "native,host-split,resident-split");
+  assert_string_equal(r->info.selection, "filter=acc* shard=2/3 programs=1");
   assert_true(r->has_device);
   assert_string_equal(r->device.device_name, "Test GPU 9000");
   assert_string_equal(r->device.driver_version, "Mesa 22.3.6");
@@ -120,6 +123,8 @@ static void test_rows_round_trip(void **state) {
   assert_int_equal(a->compile_ns, 1003);
   assert_int_equal(a->device_barriers, 6);
   assert_int_equal(a->virtual_per_participant, 5);
+  assert_true(a->converged);
+  assert_false(p->results[1].converged);
   assert_int_equal(a->ndivs + a->nsegs, 0);
   assert_string_equal(b->mode, "host-split");
   assert_int_equal(b->repeat, 1);

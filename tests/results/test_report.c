@@ -147,7 +147,7 @@ static void test_markdown(void **state) {
   vc_error err = {0};
   assert_int_equal(vc_report_markdown(r, &sb, &err), 0);
   const char *md = vc_sb_str(&sb);
-  static const char letters[] = "pdectusi"; /* in vc_status order */
+  static const char letters[] = "pdwectusi"; /* in vc_status order */
   for (int m = 0; m < 3; m++) {
     char row[256];
     int n = snprintf(row, sizeof row, "| %s | %d |", fx_modes[m], NPROGS);
@@ -189,15 +189,15 @@ static void test_markdown_without_verdicts(void **state) {
   vc_sb_init(&sb);
   vc_error err = {0};
   assert_int_equal(vc_report_markdown(r, &sb, &err), 0);
-  assert_non_null(strstr(vc_sb_str(&sb), "| native | 2 | 0 | 0 | 0 | 0 | 0 | 2 | 0 | 0 | - | - |"));
+  assert_non_null(strstr(vc_sb_str(&sb), "| native | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 2 | 0 | 0 | - | - |"));
   assert_non_null(
-      strstr(vc_sb_str(&sb), "| host-split | 2 | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 5 ms | 2.5 ms |"));
+      strstr(vc_sb_str(&sb), "| host-split | 2 | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 5 ms | 2.5 ms |"));
   vc_sb_free(&sb);
   r->device.timestamps = false; /* host timing only: no device medians */
   vc_sb_init(&sb);
   assert_int_equal(vc_report_markdown(r, &sb, &err), 0);
   assert_non_null(
-      strstr(vc_sb_str(&sb), "| host-split | 2 | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 5 ms | - |"));
+      strstr(vc_sb_str(&sb), "| host-split | 2 | 2 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 5 ms | - |"));
   vc_sb_free(&sb);
   vc_run_free(r);
 }
@@ -328,6 +328,63 @@ static void test_command(void **state) {
   free(out);
 }
 
+/* Newer runs than the one reported that did not complete are named on
+   standard error and in the HTML and Markdown reports. */
+static void test_warns_of_newer_unfinished_runs(void **state) {
+  (void)state;
+  char path[512], html[512], md[512];
+  fx_path(&fx_tmp, "unfinished.db", path);
+  fx_path(&fx_tmp, "u.html", html);
+  fx_path(&fx_tmp, "u.md", md);
+  static const fx_prog one[] = {{"a", "ppp", 0, 0}};
+  assert_int_equal(fx_write_run(path, &(fx_run){.progs = one, .nprogs = 1}), 1);
+  char *out, *errors;
+  const char *plain[] = {"report", path, "--html", html, "--md", md};
+  assert_int_equal(fx_capture_err(vc_cmd_report, 6, plain, &out, &errors), VC_EXIT_OK);
+  assert_null(strstr(errors, "warning"));
+  free(out);
+  free(errors);
+  char *text = fx_read_file(html);
+  assert_null(strstr(text, "Warning"));
+  free(text);
+
+  assert_int_equal(
+      fx_write_run(path, &(fx_run){.progs = one, .nprogs = 1, .end_status = "interrupted"}), 2);
+  assert_int_equal(fx_write_run(path, &(fx_run){.progs = one, .nprogs = 1, .end_status = ""}), 3);
+  assert_int_equal(fx_capture_err(vc_cmd_report, 6, plain, &out, &errors), VC_EXIT_OK);
+  print_message("%s", errors);
+  char want[700];
+  snprintf(want, sizeof want,
+           "vyre-conform report: warning: %s holds runs newer than run 1 that did not complete: "
+           "run 2 (interrupted), run 3 (running)\n",
+           path);
+  assert_string_equal(errors, want);
+  free(out);
+  free(errors);
+  text = fx_read_file(html);
+  assert_non_null(strstr(text, "<p class=\"warning\"><strong>Warning:</strong> "));
+  assert_non_null(strstr(text, "run 2 (interrupted), run 3 (running)</p>"));
+  free(text);
+  text = fx_read_file(md);
+  assert_non_null(strstr(text, "> **Warning:** "));
+  assert_non_null(strstr(text, "run 2 (interrupted), run 3 (running)\n"));
+  free(text);
+  /* to standard output, the Markdown carries it too */
+  const char *to_stdout[] = {"report", path};
+  assert_int_equal(fx_capture_err(vc_cmd_report, 2, to_stdout, &out, &errors), VC_EXIT_OK);
+  assert_non_null(strstr(out, "> **Warning:** "));
+  assert_non_null(strstr(errors, "run 3 (running)"));
+  free(out);
+  free(errors);
+  /* the newest run chosen by name: nothing newer, no warning */
+  const char *newest[] = {"report", path, "--run", "3"};
+  assert_int_equal(fx_capture_err(vc_cmd_report, 4, newest, &out, &errors), VC_EXIT_OK);
+  assert_null(strstr(errors, "warning"));
+  assert_null(strstr(out, "Warning"));
+  free(out);
+  free(errors);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_html, setup, fx_tmp_teardown),
@@ -338,6 +395,7 @@ int main(void) {
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_digest, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_command, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_warns_of_newer_unfinished_runs, setup, fx_tmp_teardown),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

@@ -12,6 +12,12 @@ vc_add_test(results_faults SOURCES ${VC_RT}/test_faults.c LIBS vc_results_fixtur
 vc_add_test(results_text SOURCES ${VC_RT}/test_text.c LIBS vc_results_fixture LABELS results)
 vc_add_test(results_expectations SOURCES ${VC_RT}/test_expectations.c LIBS vc_results_fixture LABELS results)
 vc_add_test(results_compare SOURCES ${VC_RT}/test_compare.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# A results file of schema version 1, made by that release: read, migrated, compared.
+vc_add_test(results_migrate SOURCES ${VC_RT}/test_migrate.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# Results files on a read-only volume: compare, merge and report read them.
+vc_add_test(results_readonly SOURCES ${VC_RT}/test_readonly.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# The worker-to-runner wire, column by column.
+vc_add_test(test_wire SOURCES ${VC_RT}/test_wire.c LIBS vc_run LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 
 # The JUnit test parses the XML with libxml2; the render test decodes

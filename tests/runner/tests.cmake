@@ -5,4 +5,41 @@ if(TARGET vc-backend-opencl)
     LIBS vc_exec SQLite::SQLite3 LABELS integration)
   add_dependencies(test_runner vyre-conform vc-backend-opencl)
   set_tests_properties(test_runner PROPERTIES TIMEOUT 600)
+  # Results files a run must refuse, and never write.
+  vc_add_test(test_runner_db SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner_db.c
+    LIBS vc_base SQLite::SQLite3 LABELS integration)
+  add_dependencies(test_runner_db vyre-conform vc-backend-opencl)
+endif()
+
+# Verdicts (harness/exec/verdict.c) on their own.
+vc_add_test(test_verdict SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_verdict.c LIBS vc_exec
+  LABELS unit)
+
+# The run's exit status against expectations: skip on PoCL, the project's
+# expectations on lavapipe (only lavapipe, whatever else the machine has).
+find_package(SQLite3 REQUIRED)
+add_executable(test_gate_run ${CMAKE_CURRENT_LIST_DIR}/test_gate_run.c)
+target_include_directories(test_gate_run PRIVATE ${CMOCKA_INCLUDE_DIR} ${CMAKE_SOURCE_DIR})
+target_link_libraries(test_gate_run PRIVATE SQLite::SQLite3 ${CMOCKA_LIBRARY} vc_warnings)
+target_compile_options(test_gate_run PRIVATE -Wno-cast-qual)
+target_compile_definitions(test_gate_run PRIVATE
+  VC_SOURCE_DIR="${CMAKE_SOURCE_DIR}" VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(test_gate_run vyre-conform)
+if(TARGET vc-backend-opencl)
+  add_test(NAME test_gate_run_pocl COMMAND test_gate_run)
+  set_tests_properties(test_gate_run_pocl PROPERTIES LABELS "integration;opencl"
+    ENVIRONMENT "GATE_BACKEND=opencl" TIMEOUT 300)
+endif()
+if(TARGET vc-backend-vulkan)
+  file(GLOB VC_GATE_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  list(APPEND VC_GATE_LVP_ICD "lavapipe-icd-not-found.json")
+  list(GET VC_GATE_LVP_ICD 0 VC_GATE_LVP_ICD_FILE)
+  add_dependencies(test_gate_run vc-backend-vulkan)
+  add_test(NAME test_gate_run_lavapipe COMMAND test_gate_run)
+  set_tests_properties(test_gate_run_lavapipe PROPERTIES LABELS "integration;vulkan"
+    ENVIRONMENT "GATE_BACKEND=vulkan;VK_DRIVER_FILES=${VC_GATE_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1"
+    TIMEOUT 300)
+endif()
+if(TARGET vc-backend-opencl)
+  add_dependencies(test_gate_run vc-backend-opencl)
 endif()

@@ -1,0 +1,211 @@
+#include "harness/exec/verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/exitcodes.h"
+#include "harness/exec/diverge.h"
+
+/* ---- the status of one mode run ---- */
+
+static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
+  for (uint32_t i = 0; i < p->nexpects; i++)
+    if (p->expects[i].kind == VC_EXPECT_ULP && p->expects[i].ref == buf) return p->expects[i].n;
+  return 0;
+}
+
+void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
+                      uint32_t oracle_passes, vc_result *r) {
+  uint32_t nout = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) nout += p->buffers[i].access != VC_READ;
+  r->divs = calloc(nout ? nout : 1, sizeof *r->divs);
+  if (!r->divs) abort();
+  uint64_t bad_elems = 0, nan_payloads = 0;
+  uint32_t bad_bufs = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    const vc_buffer *b = &p->buffers[i];
+    if (b->access == VC_READ) continue;
+    vc_buffer_diff d;
+    vc_compare_buffer(b, expected[i], mo->outputs[i], ulp_of(p, i), &d);
+    if (d.mismatches || d.nan_payloads) r->divs[r->ndivs++] = d.div;
+    bad_elems += d.mismatches;
+    nan_payloads += d.nan_payloads;
+    bad_bufs += d.mismatches != 0;
+  }
+  if (bad_bufs) {
+    const vc_divergence *d = NULL;
+    for (uint32_t i = 0; i < r->ndivs && !d; i++)
+      if (r->divs[i].cls != VC_DIV_NAN_PAYLOAD) d = &r->divs[i];
+    r->status = VC_ST_DIVERGE;
+    snprintf(r->reason, sizeof r->reason,
+             "%llu element%s differ in %u buffer%s; first: %s[%llu] (%s)",
+             (unsigned long long)bad_elems, bad_elems == 1 ? "" : "s", bad_bufs,
+             bad_bufs == 1 ? "" : "s", d->buffer, (unsigned long long)d->first_index,
+             vc_divclass_name(d->cls));
+  } else if (mo->passes != oracle_passes) {
+    r->status = VC_ST_DIVERGE;
+    snprintf(r->reason, sizeof r->reason, "ran %u fixpoint passes, the oracle %u", mo->passes,
+             oracle_passes);
+  } else {
+    r->status = VC_ST_PASS;
+    if (nan_payloads)
+      snprintf(r->reason, sizeof r->reason, "%llu NaN payload%s differ (allowed)",
+               (unsigned long long)nan_payloads, nan_payloads == 1 ? "" : "s");
+  }
+}
+
+void vc_verdict_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r) {
+  if (r->status != VC_ST_PASS) return;
+  vc_traffic t = vc_plan_traffic(s, m, mo->passes);
+  if (t.up == mo->bytes_up && t.down == mo->bytes_down && t.launches == mo->launches) return;
+  r->status = VC_ST_ERROR;
+  snprintf(r->reason, sizeof r->reason,
+           "traffic differs from the split plan: %llu B up, %llu B down, %u launches; "
+           "plan %llu, %llu, %u",
+           (unsigned long long)mo->bytes_up, (unsigned long long)mo->bytes_down, mo->launches,
+           (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
+}
+
+void vc_verdict_native_check(vc_mode m, const vc_mode_out *mo, vc_result *r) {
+  /* A device-side wait that ended without its condition makes the whole run
+     meaningless, whatever the bytes say: never a pass, never excused as a
+     device limit either. */
+  if (m != VC_MODE_NATIVE || !mo->native.untrustworthy) return;
+  char was[48];
+  snprintf(was, sizeof was, "%s", vc_status_name(r->status));
+  r->status = VC_ST_UNTRUSTWORTHY;
+  snprintf(r->reason, sizeof r->reason, "native run untrustworthy (bytes: %s): %s", was,
+           mo->native.note[0] ? mo->native.note : "the device reported it");
+}
+
+vc_status vc_verdict_of_error(const vc_error *e) {
+  switch (e->code) {
+  case VC_ERR_UNSUPPORTED:
+  case VC_ERR_LIMIT:
+    return VC_ST_UNSUPPORTED;
+  case VC_ERR_TIMEOUT:
+    return VC_ST_TIMEOUT;
+  default:
+    return VC_ST_ERROR;
+  }
+}
+
+void vc_verdict_error(const vc_error *e, vc_result *r) {
+  r->status = vc_verdict_of_error(e);
+  snprintf(r->reason, sizeof r->reason, "%s", e->msg);
+}
+
+void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight, vc_result *r) {
+  if (in_flight) {
+    r->status = st;
+    snprintf(r->reason, sizeof r->reason, "%s", reason);
+  } else {
+    r->status = VC_ST_SKIP;
+    snprintf(r->reason, sizeof r->reason, "not run: the worker stopped earlier (%s)",
+             vc_status_name(st));
+  }
+}
+
+void vc_verdict_after_timeout(vc_result *r) {
+  r->status = VC_ST_SKIP;
+  snprintf(r->reason, sizeof r->reason,
+           "not run: an earlier launch of this program did not finish in time");
+}
+
+void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r) {
+  r->status = VC_ST_SKIP;
+  snprintf(r->reason, sizeof r->reason, "not run: skip expectation %s:%u: %s",
+           e && e->file ? e->file : "?", x->line, x->reason ? x->reason : "");
+}
+
+/* ---- expectations ---- */
+
+/* A fail entry that names a condition (status=, note=) rather than a program
+   says nothing about a pass: only an entry about the program itself makes
+   its pass an improvement. */
+static const vc_expectation *pass_entry(const vc_expectations *e, const vc_exp_config *cfg,
+                                        int today, const char *program, const char *mode,
+                                        vc_exp_kind kind) {
+  for (uint32_t i = 0; e && i < e->n; i++) {
+    const vc_expectation *x = &e->items[i];
+    if (x->kind == kind && !x->status && !x->note &&
+        vc_expectation_matches(x, cfg, today, program, mode))
+      return x;
+  }
+  return NULL;
+}
+
+static vc_verdict passing(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                          const char *program, const char *mode, vc_status st) {
+  vc_verdict v = {st, false, VC_EXCUSE_NONE, NULL};
+  if (st != VC_ST_PASS) return v;
+  if ((v.by = pass_entry(e, cfg, today, program, mode, VC_EXP_FAIL)))
+    v.excuse = VC_EXCUSE_IMPROVEMENT;
+  else if ((v.by = pass_entry(e, cfg, today, program, mode, VC_EXP_FLAKE)))
+    v.excuse = VC_EXCUSE_FLAKE_PASS;
+  return v;
+}
+
+vc_verdict vc_verdict_of(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                         const char *program, const vc_result *r) {
+  vc_verdict v = {r->status, false, VC_EXCUSE_NONE, NULL};
+  const vc_expectation *first = vc_expectations_match(e, cfg, today, program, r->mode);
+  if (first && first->kind == VC_EXP_SKIP) {
+    v.excuse = VC_EXCUSE_SKIPPED;
+    v.by = first;
+    v.fails = false;
+    return v;
+  }
+  if (!vc_status_is_failure(r->status)) return passing(e, cfg, today, program, r->mode, r->status);
+  v.by = vc_expectations_cover(e, cfg, today, program, r);
+  v.excuse = v.by ? VC_EXCUSE_EXPECTED : VC_EXCUSE_NONE;
+  v.fails = !v.by;
+  return v;
+}
+
+vc_verdict vc_verdict_of_repeats(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                                 const char *program, const char *mode, vc_status status,
+                                 const vc_result *r, uint32_t n) {
+  vc_verdict v = {status, false, VC_EXCUSE_NONE, NULL};
+  const vc_expectation *first = vc_expectations_match(e, cfg, today, program, mode);
+  if (first && first->kind == VC_EXP_SKIP) {
+    v.excuse = VC_EXCUSE_SKIPPED;
+    v.by = first;
+    return v;
+  }
+  if (!vc_status_is_failure(status)) return passing(e, cfg, today, program, mode, status);
+  for (uint32_t i = 0; i < n; i++) {
+    if (!vc_status_is_failure(r[i].status)) continue;
+    const vc_expectation *x = vc_expectations_cover(e, cfg, today, program, &r[i]);
+    if (!x) {
+      v.by = NULL;
+      v.fails = true;
+      v.excuse = VC_EXCUSE_NONE;
+      return v;
+    }
+    if (!v.by) v.by = x;
+  }
+  v.excuse = v.by ? VC_EXCUSE_EXPECTED : VC_EXCUSE_NONE;
+  v.fails = !v.by;
+  return v;
+}
+
+/* ---- the run's exit status ---- */
+
+void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v) {
+  if (v->fails && v->status == VC_ST_INVALID)
+    rv->invalid++;
+  else if (v->fails)
+    rv->failures++;
+  rv->excused += v->excuse == VC_EXCUSE_EXPECTED;
+  rv->improvements += v->excuse == VC_EXCUSE_IMPROVEMENT;
+  rv->skipped += v->excuse == VC_EXCUSE_SKIPPED && v->status == VC_ST_SKIP;
+}
+
+int vc_run_verdict_exit(const vc_run_verdict *rv) {
+  if (rv->failures) return VC_EXIT_FAIL;
+  if (rv->invalid) return VC_EXIT_INPUT;
+  if (rv->expired) return VC_EXIT_EXPIRED;
+  return VC_EXIT_OK;
+}

@@ -1,0 +1,96 @@
+/* Verdicts: every decision of one result's status, and what an expectation
+ * makes of it, in one place.
+ *
+ * A mode run's status comes from its bytes against the oracle (judge), the
+ * traffic against the plan, the native self-check, or the error that ended
+ * it; a program whose worker died gets crash, timeout or skip here; a skip
+ * expectation records skip without running. Expectations then say whether a
+ * failing status is excused; the run's exit status and compare's findings
+ * are computed from these verdicts, never from what was printed. */
+#ifndef VC_VERDICT_H
+#define VC_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/error.h"
+#include "harness/exec/modes.h"
+#include "harness/model/expectations.h"
+#include "harness/model/outcome.h"
+#include "harness/model/program.h"
+#include "harness/split/split.h"
+
+/* ---- the status of one mode run ---- */
+
+/* Compares every output of one mode run with the oracle's (expected[i] per
+   buffer); sets status pass or diverge, reason and divergences (r->divs is
+   allocated: the caller frees it). */
+void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
+                      uint32_t oracle_passes, vc_result *r);
+/* A pass whose bytes, downloads or launches differ from the plan's
+   prediction becomes an error: the plan or the mode driver is wrong. */
+void vc_verdict_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r);
+/* A native run whose own check failed (a wait ended without its condition,
+   a barrier or virtual-workgroup count the passes cannot give) is
+   untrustworthy whatever its bytes said; the bytes' verdict stays in the
+   reason and the divergences stay recorded. */
+void vc_verdict_native_check(vc_mode m, const vc_mode_out *mo, vc_result *r);
+/* A mode run that failed with e: unsupported for what the device cannot
+   run (VC_ERR_UNSUPPORTED, VC_ERR_LIMIT), timeout, else error. */
+vc_status vc_verdict_of_error(const vc_error *e);
+void vc_verdict_error(const vc_error *e, vc_result *r);
+/* A worker that died (st crash or timeout, or error for a fatal message):
+   the mode in flight gets st and the reason; a mode after it is skip, not
+   run. */
+void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight, vc_result *r);
+/* A mode after a launch of the same program timed out: the device may still
+   be busy, so it is not run (skip). */
+void vc_verdict_after_timeout(vc_result *r);
+/* A skip expectation: recorded skip with the entry's place and reason; the
+   program is never sent to a worker. */
+void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r);
+
+/* ---- expectations ---- */
+
+typedef enum vc_excuse {
+  VC_EXCUSE_NONE = 0,     /* no entry speaks for it */
+  VC_EXCUSE_EXPECTED,     /* fails, and fail or flake entries cover every part of it */
+  VC_EXCUSE_FLAKE_PASS,   /* passes; a flake entry says it may fail */
+  VC_EXCUSE_IMPROVEMENT,  /* passes although a fail entry says it fails */
+  VC_EXCUSE_SKIPPED       /* a skip entry covers it */
+} vc_excuse;
+
+typedef struct vc_verdict {
+  vc_status status;
+  bool fails;                /* fails the run: a failing status nothing excuses */
+  vc_excuse excuse;
+  const vc_expectation *by;  /* the entry behind the excuse, or NULL */
+} vc_verdict;
+
+/* Applies the expectations (may be NULL) to result r of program under cfg. */
+vc_verdict vc_verdict_of(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                         const char *program, const vc_result *r);
+/* The same for the n repeats of one program × mode (a compare cell), whose
+   summary status is `status`: it fails unless every failing repeat is
+   covered. */
+vc_verdict vc_verdict_of_repeats(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                                 const char *program, const char *mode, vc_status status,
+                                 const vc_result *r, uint32_t n);
+
+/* ---- the run's exit status ---- */
+
+typedef struct vc_run_verdict {
+  uint32_t failures;      /* results that fail the run, invalid programs aside */
+  uint32_t invalid;       /* invalid results nothing excuses */
+  uint32_t excused;       /* failing results an expectation excuses */
+  uint32_t improvements;  /* results expected to fail that passed */
+  uint32_t skipped;       /* results a skip entry kept from running */
+  uint32_t expired;       /* entries for this device past their date */
+} vc_run_verdict;
+
+void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v);
+/* VC_EXIT_FAIL for any failure, else VC_EXIT_INPUT for invalid programs,
+   else VC_EXIT_EXPIRED for expired entries, else VC_EXIT_OK. */
+int vc_run_verdict_exit(const vc_run_verdict *rv);
+
+#endif

@@ -1,0 +1,133 @@
+/* harness/model: the columns of the results store, one X-macro table per
+ * table (docs/database.md describes each column).
+ *
+ * Each table lists, in order, X(KIND, field, column, size): the kind of
+ * value, the C field (an lvalue inside the record), the SQL column and, for
+ * CHARS only, the size of the char array (0 otherwise). One table drives the
+ * record's fields (where the record is defined from it), the wire between
+ * worker and runner, the INSERT, the SELECT and the CREATE TABLE of the
+ * schema, so they cannot drift apart.
+ *
+ * Adding a column: one line here, a bump of VC_DB_SCHEMA_VERSION
+ * (results/store/schema.h: older files are migrated by copying the columns
+ * they have; the new one starts at 0 or ""), and the code that fills it.
+ *
+ * Kinds: U32, U64, I64 and BOOL are SQL INTEGERs; TEXT is a const char *,
+ * CHARS a char array, MODE a mode name (const char *), all SQL TEXT; STATUS
+ * (vc_status) and DIVCLASS (vc_divclass) are stored by name. A result's
+ * strings are CHARS: it outlives the wire message it came in (wire.c checks
+ * this at compile time). */
+#ifndef VC_RESULT_COLUMNS_H
+#define VC_RESULT_COLUMNS_H
+
+/* results: one row per program x mode x repeat (vc_result). */
+#define VC_RESULT_COLUMNS(X)                                                  \
+  X(MODE, mode, mode, 0)                     /* a vc_mode_name */             \
+  X(U32, repeat, repeat, 0)                  /* 0-based */                    \
+  X(STATUS, status, status, 0)                                                \
+  X(CHARS, reason, reason, 512)                                               \
+  X(U64, wall_ns, wall_ns, 0)                                                 \
+  X(U64, device_ns, device_ns, 0)                                             \
+  X(U64, compile_ns, compile_ns, 0)                                           \
+  X(U64, bytes_up, bytes_up, 0)                                               \
+  X(U64, bytes_down, bytes_down, 0)                                           \
+  X(U32, launches, launches, 0)                                               \
+  X(U32, passes, passes, 0)                                                   \
+  X(BOOL, converged, converged, 0)  /* a fixpoint with a flag ended on a zero flag */ \
+  X(CHARS, output_digest, output_digest, 65)                                  \
+  X(BOOL, nondeterministic, nondeterministic, 0) /* output changed between repeats */ \
+  X(U32, participants, participants, 0)      /* native mode only ... */       \
+  X(U32, virtual_per_participant, virtual_per_participant, 0)                 \
+  X(U64, device_barriers, device_barriers, 0) /* ... down to here */
+
+/* programs: one row per program of a run (vc_program_info). */
+#define VC_PROGRAM_COLUMNS(X)                                                 \
+  X(TEXT, name, name, 0)                                                      \
+  X(TEXT, path, path, 0)                                                      \
+  X(TEXT, source_digest, source_digest, 0)                                    \
+  X(U32, segments, segments, 0)                                               \
+  X(U32, barriers, barriers, 0)                                               \
+  X(U64, invocations, invocations, 0)                                         \
+  X(U64, workgroups, workgroups, 0)                                           \
+  X(U64, buffer_bytes, buffer_bytes, 0)      /* all user buffers */           \
+  X(TEXT, tags, tags, 0)                     /* space separated */
+
+/* divergences: one row per buffer that differs (vc_divergence). */
+#define VC_DIVERGENCE_COLUMNS(X)                                              \
+  X(CHARS, buffer, buffer, 64)                                                \
+  X(CHARS, type, type, 8)                    /* u32, i32, f32 */              \
+  X(U64, first_index, first_index, 0)        /* element */                    \
+  X(U64, count, count, 0)                    /* mismatching elements */       \
+  X(U64, context_start, context_start, 0)    /* element index of the first element in the hex */ \
+  X(CHARS, expected_hex, expected_hex, 200)  /* elements around first_index, little-endian hex */ \
+  X(CHARS, actual_hex, actual_hex, 200)                                       \
+  X(DIVCLASS, cls, class, 0)                                                  \
+  X(U64, max_ulp, max_ulp, 0)                /* f32: largest distance seen */
+
+/* segments: one row per segment launch of a split mode, per fixpoint pass
+   (vc_segment_timing). */
+#define VC_SEGMENT_COLUMNS(X)                                                 \
+  X(U32, pass, pass, 0)                                                       \
+  X(U32, segment, segment, 0)                                                 \
+  X(U64, wall_ns, wall_ns, 0)                                                 \
+  X(U64, device_ns, device_ns, 0)                                             \
+  X(U64, bytes_up, bytes_up, 0)                                               \
+  X(U64, bytes_down, bytes_down, 0)                                           \
+  X(U32, launches, launches, 0)
+
+/* runs: what a run records when it begins (vc_run_info, results/store/record.h);
+   the table adds id, ended_ns and status. */
+#define VC_RUN_COLUMNS(X)                                                     \
+  X(TEXT, harness_version, harness_version, 0)                                \
+  X(TEXT, harness_commit, harness_commit, 0)                                  \
+  X(TEXT, command_line, command_line, 0)                                      \
+  X(TEXT, host, host, 0)                                                      \
+  X(TEXT, corpus_path, corpus_path, 0)                                        \
+  X(TEXT, corpus_digest, corpus_digest, 0)   /* SHA-256 over the sorted (path, source digest) list */ \
+  X(TEXT, shard, shard, 0)                   /* "K/N", or "" for an unsharded run */ \
+  X(TEXT, backend, backend, 0)                                                \
+  X(TEXT, modes, modes, 0)                   /* "native,host-split,resident-split" */ \
+  X(TEXT, options, options, 0)               /* the remaining options, "key=value ..." */ \
+  X(I64, started_ns, started_ns, 0)          /* unix time */                  \
+  X(TEXT, selection, selection, 0)           /* what was selected: filters, tags, shard, count */
+
+/* devices: the device of a run (vc_device_info, backends/backend.h, whose
+   layout is the plugin ABI); the table adds run_id and fingerprint. */
+#define VC_DEVICE_COLUMNS(X)                                                  \
+  X(CHARS, api, api, 0)                                                       \
+  X(CHARS, api_version, api_version, 0)                                       \
+  X(CHARS, driver_name, driver_name, 0)                                       \
+  X(CHARS, driver_version, driver_version, 0)                                 \
+  X(U32, vendor_id, vendor_id, 0)                                             \
+  X(U32, device_id, device_id, 0)                                             \
+  X(CHARS, device_name, device_name, 0)                                       \
+  X(CHARS, uuid, uuid, 0)                                                     \
+  X(U32, compute_units, compute_units, 0)                                     \
+  X(U32, max_workgroup_invocations, max_workgroup_invocations, 0)             \
+  X(U32, max_workgroup_size[0], max_workgroup_size_x, 0)                      \
+  X(U32, max_workgroup_size[1], max_workgroup_size_y, 0)                      \
+  X(U32, max_workgroup_size[2], max_workgroup_size_z, 0)                      \
+  X(U32, max_grid[0], max_grid_x, 0)                                          \
+  X(U32, max_grid[1], max_grid_y, 0)                                          \
+  X(U32, max_grid[2], max_grid_z, 0)                                          \
+  X(U64, max_shared_bytes, max_shared_bytes, 0)                               \
+  X(U64, max_buffer_bytes, max_buffer_bytes, 0)                               \
+  X(U64, global_mem_bytes, global_mem_bytes, 0)                               \
+  X(BOOL, timestamps, timestamps, 0)                                          \
+  X(BOOL, cooperative, cooperative, 0)                                        \
+  X(CHARS, float_env, float_env, 0)                                           \
+  X(CHARS, extra, extra, 0)
+
+/* A record's field from a table row: VC_COLUMN_FIELD as the X of a table. */
+#define VC_COLUMN_FIELD_U32(f, n) uint32_t f;
+#define VC_COLUMN_FIELD_U64(f, n) uint64_t f;
+#define VC_COLUMN_FIELD_I64(f, n) int64_t f;
+#define VC_COLUMN_FIELD_BOOL(f, n) bool f;
+#define VC_COLUMN_FIELD_TEXT(f, n) const char *f;
+#define VC_COLUMN_FIELD_CHARS(f, n) char f[n];
+#define VC_COLUMN_FIELD_MODE(f, n) const char *f;
+#define VC_COLUMN_FIELD_STATUS(f, n) vc_status f;
+#define VC_COLUMN_FIELD_DIVCLASS(f, n) vc_divclass f;
+#define VC_COLUMN_FIELD(kind, field, column, size) VC_COLUMN_FIELD_##kind(field, size)
+
+#endif

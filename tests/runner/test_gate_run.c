@@ -1,0 +1,221 @@
+/* The run's exit status against the expectations, end to end on the real
+ * devices: a skip expectation keeps a hanging program from ever reaching the
+ * worker (PoCL); on lavapipe the project's expectations apply by default and
+ * excuse exactly its known faults, a fault outside their scope still fails,
+ * an untrustworthy native run fails unless excused, and --expectations none
+ * turns the defaults off. Run with GATE_BACKEND=opencl or vulkan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "harness/base/exitcodes.h"
+
+static char dir[256];
+
+static void write_file(const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/vc-gate-XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs vyre-conform in dir with args (a printf format), output into
+   dir/out.txt; returns the exit status. */
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...) {
+  char args[2048], cmd[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(args, sizeof args, fmt, ap);
+  va_end(ap);
+  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform --progress plain %s >out.txt 2>&1", dir,
+           VC_BINARY_DIR, args);
+  int st = system(cmd);
+  assert_true(WIFEXITED(st));
+  return WEXITSTATUS(st);
+}
+
+static bool output_contains(const char *text) {
+  char path[512], buf[65536];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  if (!strstr(buf, text)) fprintf(stderr, "output lacks \"%s\":\n%s\n", text, buf);
+  return strstr(buf, text) != NULL;
+}
+
+static int64_t query(const char *db, const char *sql) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
+  assert_int_equal(rc, SQLITE_OK);
+  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+  int64_t v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return v;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- PoCL ---- */
+
+static const char prog_plain[] =
+    "(program plain (workgroup 4) (grid 2)\n"
+    "  (buffer o u32 8 write)\n"
+    "  (entry (store o (global_id x) (mul (global_id x) 3u))))\n";
+static const char prog_hangs[] =
+    "(program hangs (workgroup 4) (grid 1)\n"
+    "  (buffer o u32 4 write)\n"
+    "  (entry (store o (global_id x) (global_id x))))\n";
+
+/* The worker hangs on `hangs` (--inject-hang): a skip expectation means it
+   is never sent there, so the run ends at once instead of at the timeout. */
+static void skip_never_runs(void **state) {
+  (void)state;
+  write_file("plain.vyre", prog_plain);
+  write_file("hangs.vyre", prog_hangs);
+  write_file("skip.txt", "skip hangs * reason=\"hangs the worker\"\n"
+                         "skip plain resident-split reason=\"not this mode\"\n");
+  double t0 = now_s();
+  int rc = run("--backend opencl --mode host-split,resident-split --timeout 60 "
+               "--inject-hang hangs --expectations skip.txt --db s.db plain.vyre hangs.vyre");
+  double took = now_s() - t0;
+  assert_int_equal(rc, VC_EXIT_OK);
+  assert_true(took < 30.0);
+  assert_int_equal(query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
+                                 "p.id = r.program_id WHERE p.name = 'hangs' AND "
+                                 "r.status = 'skip' AND r.reason LIKE "
+                                 "'not run: skip expectation skip.txt:1: hangs the worker'"),
+                   2);
+  assert_int_equal(query("s.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 0);
+  /* a skipped mode of a program that runs: the other mode ran */
+  assert_int_equal(query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
+                                 "p.id = r.program_id WHERE p.name = 'plain' AND "
+                                 "r.mode = 'resident-split' AND r.status = 'skip'"),
+                   1);
+  assert_int_equal(query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
+                                 "p.id = r.program_id WHERE p.name = 'plain' AND "
+                                 "r.mode = 'host-split' AND r.status = 'pass'"),
+                   1);
+  assert_true(output_contains("3 results not run (skip expectations)"));
+  /* without the expectation the hang costs the timeout */
+  rc = run("--backend opencl --mode host-split --timeout 2 --inject-hang hangs --db t.db "
+           "hangs.vyre");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("t.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 1);
+}
+
+/* ---- lavapipe ---- */
+
+#define KNOWN VC_SOURCE_DIR "/corpus/semantics/f32_signed_zero.vyre " \
+              VC_SOURCE_DIR "/corpus/control/lavapipe_loop_budget.vyre"
+
+static void defaults_excuse_lavapipe_known_faults(void **state) {
+  (void)state;
+  int rc = run("--backend vulkan --db d.db " KNOWN);
+  assert_int_equal(rc, VC_EXIT_OK);
+  assert_int_equal(query("d.db", "SELECT count(*) FROM results WHERE status = 'diverge'"), 6);
+  assert_true(output_contains("6 known failures excused"));
+  assert_true(output_contains("(listed in " VC_SOURCE_DIR "/ci/expectations/vulkan.txt)"));
+  /* the run records which file judged it */
+  assert_int_equal(query("d.db", "SELECT count(*) FROM runs WHERE options LIKE "
+                                 "'%expectations=%/ci/expectations/vulkan.txt%'"),
+                   1);
+  rc = run("--backend vulkan --expectations none --db n.db " KNOWN);
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_false(output_contains("known failures excused"));
+}
+
+/* A fault of another buffer, or another class in the excused buffer, is not
+   hidden behind the excused signed-zero fold. */
+static void fault_outside_scope_fails(void **state) {
+  (void)state;
+  int rc = run("--backend vulkan --mode host-split --db k.db " VC_SOURCE_DIR
+               "/corpus/semantics/f32_signed_zero.vyre");
+  assert_int_equal(rc, VC_EXIT_OK); /* the known fold alone is excused */
+  rc = run("--backend vulkan --mode host-split --inject-flip host-split:min_ab:0 --db o.db "
+               VC_SOURCE_DIR "/corpus/semantics/f32_signed_zero.vyre");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("o.db", "SELECT count(*) FROM divergences WHERE buffer = 'min_ab'"), 1);
+  rc = run("--backend vulkan --mode host-split --inject-flip host-split:add_a_zero:0 --db c.db "
+           VC_SOURCE_DIR "/corpus/semantics/f32_signed_zero.vyre");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+}
+
+/* 100 workgroups of 1,000 loop steps each: one lavapipe participant runs
+   100,000 iterations, past the budget; the kernel's check catches the cut. */
+static const char prog_budget[] =
+    "(program vk_loop_budget (workgroup 8) (grid 100) (buffer out u32 800 write)\n"
+    "  (entry (let g (global_id x)) (var x g)\n"
+    "    (loop i 0u 1000u (set x (add (mul x 1664525u) 1013904223u)))\n"
+    "    (barrier grid) (store out g x)))\n";
+
+static void untrustworthy_native_fails_unless_excused(void **state) {
+  (void)state;
+  write_file("budget.vyre", prog_budget);
+  int rc = run("--backend vulkan --mode native --expectations none --db u.db budget.vyre");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("u.db", "SELECT count(*) FROM results WHERE status = 'untrustworthy' "
+                                 "AND reason LIKE '%virtual-workgroup loop ended%'"),
+                   1);
+  rc = run("--backend vulkan --mode native --db e.db budget.vyre");
+  assert_int_equal(rc, VC_EXIT_OK);
+  assert_true(output_contains("1 known failure excused"));
+}
+
+int main(void) {
+  const char *backend = getenv("GATE_BACKEND");
+  const struct CMUnitTest pocl[] = {
+      cmocka_unit_test_setup_teardown(skip_never_runs, setup, teardown),
+  };
+  const struct CMUnitTest lavapipe[] = {
+      cmocka_unit_test_setup_teardown(defaults_excuse_lavapipe_known_faults, setup, teardown),
+      cmocka_unit_test_setup_teardown(fault_outside_scope_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(untrustworthy_native_fails_unless_excused, setup, teardown),
+  };
+  if (backend && strcmp(backend, "vulkan") == 0)
+    return cmocka_run_group_tests_name("lavapipe", lavapipe, NULL, NULL);
+  if (backend && strcmp(backend, "opencl") == 0)
+    return cmocka_run_group_tests_name("pocl", pocl, NULL, NULL);
+  fprintf(stderr, "set GATE_BACKEND to opencl or vulkan\n");
+  return 1;
+}

@@ -1,0 +1,164 @@
+/* harness/exec/verdict.c on its own: each status decision of one result,
+ * what an expectation makes of it, and the run's exit status from the
+ * verdicts. The mode outputs are made by hand; the end-to-end runs are in
+ * test_gate_run.c and test_native_conform.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/base/exitcodes.h"
+#include "harness/exec/verdict.h"
+
+static const vc_exp_config lavapipe = {"vulkan", "llvmpipe (LLVM 15.0.6, 256 bits)", "llvmpipe",
+                                       "Mesa 22.3.6"};
+static const vc_exp_config radv = {"vulkan", "AMD Radeon", "radv", "Mesa 24.0.1"};
+
+static vc_result native_result(void) {
+  vc_result r;
+  memset(&r, 0, sizeof r);
+  r.mode = "native";
+  r.status = VC_ST_PASS; /* the bytes were right */
+  return r;
+}
+
+/* A native run whose self-check failed is untrustworthy, whatever its
+   bytes, and that fails the run. */
+static void self_check_failure_is_untrustworthy(void **state) {
+  (void)state;
+  vc_mode_out mo;
+  memset(&mo, 0, sizeof mo);
+  mo.native.untrustworthy = true;
+  snprintf(mo.native.note, sizeof mo.native.note, "6 fixpoint passes recorded, exactly 7");
+  vc_result r = native_result();
+  vc_verdict_native_check(VC_MODE_NATIVE, &mo, &r);
+  assert_int_equal(r.status, VC_ST_UNTRUSTWORTHY);
+  assert_string_equal(r.reason,
+                      "native run untrustworthy (bytes: pass): 6 fixpoint passes recorded, exactly 7");
+  assert_true(vc_status_is_failure(r.status));
+  vc_verdict v = vc_verdict_of(NULL, &lavapipe, 20261201, "p", &r);
+  assert_true(v.fails);
+  vc_run_verdict rv = {0};
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(rv.failures, 1);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_FAIL);
+  /* the split modes have no self-check to fail */
+  vc_result s = native_result();
+  s.mode = "host-split";
+  vc_verdict_native_check(VC_MODE_HOST_SPLIT, &mo, &s);
+  assert_int_equal(s.status, VC_ST_PASS);
+}
+
+/* An entry for the device's loop budget excuses that note on that device,
+   not another self-check failure and not another device. */
+static void untrustworthy_excused_only_in_scope(void **state) {
+  (void)state;
+  vc_expectations e;
+  vc_error err = {0};
+  const char text[] = "fail * native status=untrustworthy note=\"*virtual-workgroup loop ended*\" "
+                      "backend=vulkan driver=*22.3.6* reason=budget\n";
+  assert_int_equal(vc_expectations_parse("v.txt", text, &e, &err), 0);
+  vc_result r = native_result();
+  r.status = VC_ST_UNTRUSTWORTHY;
+  snprintf(r.reason, sizeof r.reason, "native run untrustworthy (bytes: diverge): a "
+                                      "virtual-workgroup loop ended before its last workgroup");
+  vc_verdict v = vc_verdict_of(&e, &lavapipe, 20261201, "spin_2d_grid", &r);
+  assert_false(v.fails);
+  assert_int_equal(v.excuse, VC_EXCUSE_EXPECTED);
+  assert_int_equal(v.by->line, 1);
+  vc_run_verdict rv = {0};
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(rv.excused, 1);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_OK);
+  v = vc_verdict_of(&e, &radv, 20261201, "spin_2d_grid", &r);
+  assert_true(v.fails);
+  snprintf(r.reason, sizeof r.reason,
+           "native run untrustworthy (bytes: pass): 5 grid barriers completed, the passes need 6");
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "spin_2d_grid", &r);
+  assert_true(v.fails);
+  /* a pass is no improvement of an entry about a condition */
+  vc_result ok = native_result();
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "spin_2d_grid", &ok);
+  assert_int_equal(v.excuse, VC_EXCUSE_NONE);
+  vc_expectations_free(&e);
+}
+
+static void errors_and_stopped_workers(void **state) {
+  (void)state;
+  vc_error e = {0};
+  e.code = VC_ERR_UNSUPPORTED;
+  assert_int_equal(vc_verdict_of_error(&e), VC_ST_UNSUPPORTED);
+  e.code = VC_ERR_LIMIT;
+  assert_int_equal(vc_verdict_of_error(&e), VC_ST_UNSUPPORTED);
+  e.code = VC_ERR_TIMEOUT;
+  assert_int_equal(vc_verdict_of_error(&e), VC_ST_TIMEOUT);
+  e.code = VC_ERR_DEVICE;
+  snprintf(e.msg, sizeof e.msg, "vkCreateComputePipelines failed");
+  vc_result r = native_result();
+  vc_verdict_error(&e, &r);
+  assert_int_equal(r.status, VC_ST_ERROR);
+  assert_string_equal(r.reason, "vkCreateComputePipelines failed");
+  vc_verdict_worker_stopped(VC_ST_CRASH, "worker killed by signal 11", true, &r);
+  assert_int_equal(r.status, VC_ST_CRASH);
+  vc_verdict_worker_stopped(VC_ST_CRASH, "worker killed by signal 11", false, &r);
+  assert_int_equal(r.status, VC_ST_SKIP);
+  assert_string_equal(r.reason, "not run: the worker stopped earlier (crash)");
+}
+
+/* The exit status counts verdicts: excused failures and skips pass, an
+   unexcused one fails, invalid programs alone give 4, expired entries 6. */
+static void exit_status_from_verdicts(void **state) {
+  (void)state;
+  vc_expectations e;
+  vc_error err = {0};
+  const char text[] = "skip slow * reason=hangs\nfail bad host-split reason=known\n"
+                      "fail good native reason=stale\n";
+  assert_int_equal(vc_expectations_parse("x.txt", text, &e, &err), 0);
+  vc_run_verdict rv = {0};
+  vc_result r = native_result();
+  r.mode = "host-split";
+  vc_verdict_skipped(&e, vc_expectations_match(&e, &lavapipe, 20261201, "slow", "host-split"),
+                     &r);
+  assert_int_equal(r.status, VC_ST_SKIP);
+  assert_string_equal(r.reason, "not run: skip expectation x.txt:1: hangs");
+  vc_verdict v = vc_verdict_of(&e, &lavapipe, 20261201, "slow", &r);
+  assert_int_equal(v.excuse, VC_EXCUSE_SKIPPED);
+  vc_run_verdict_add(&rv, &v);
+  r.status = VC_ST_CRASH;
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "bad", &r);
+  assert_int_equal(v.excuse, VC_EXCUSE_EXPECTED);
+  vc_run_verdict_add(&rv, &v);
+  r = native_result();
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "good", &r);
+  assert_int_equal(v.excuse, VC_EXCUSE_IMPROVEMENT);
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(rv.skipped, 1);
+  assert_int_equal(rv.excused, 1);
+  assert_int_equal(rv.improvements, 1);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_OK);
+  rv.expired = 1;
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_EXPIRED);
+  r.status = VC_ST_INVALID;
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "other", &r);
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_INPUT);
+  r.status = VC_ST_DIVERGE;
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "bad", &r); /* native: not the entry's mode */
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_FAIL);
+  vc_expectations_free(&e);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(self_check_failure_is_untrustworthy),
+      cmocka_unit_test(untrustworthy_excused_only_in_scope),
+      cmocka_unit_test(errors_and_stopped_workers),
+      cmocka_unit_test(exit_status_from_verdicts),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
