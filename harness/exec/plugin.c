@@ -71,17 +71,20 @@ static void search_path(vc_plugin_found *f) {
 #define PREFIX "vc-backend-"
 #define SUFFIX ".so"
 
+/* A backend's name: letters, digits, '-' and '_' (never a path). */
+static bool name_ok(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_') return false;
+  return n > 0;
+}
+
 /* The <name> of vc-backend-<name>.so into name, or false. */
 static bool plugin_name(const char *file, char *name, size_t cap) {
   size_t len = strlen(file), pre = strlen(PREFIX), suf = strlen(SUFFIX);
   if (len <= pre + suf || strncmp(file, PREFIX, pre) != 0 || strcmp(file + len - suf, SUFFIX))
     return false;
   size_t n = len - pre - suf;
-  if (n >= cap) return false;
-  for (size_t i = 0; i < n; i++) {
-    char c = file[pre + i];
-    if (!isalnum((unsigned char)c) && c != '-' && c != '_') return false;
-  }
+  if (n >= cap || !name_ok(file + pre, n)) return false;
   memcpy(name, file + pre, n);
   name[n] = '\0';
   return true;
@@ -126,10 +129,14 @@ void vc_plugin_names(char *buf, size_t n) {
 
 int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
   vc_plugin_found f;
-  vc_plugin_find(&f);
+  search_path(&f);
   char tried[2048] = "";
   size_t used = 0;
   vc_errcode worst = VC_ERR_NO_DRIVER;
+  if (!name_ok(name, strlen(name))) {
+    snprintf(tried, sizeof tried, " nowhere: a backend's name is letters, digits, '-' and '_'");
+    f.ndirs = 0;
+  }
   for (unsigned i = 0; i < f.ndirs; i++) {
     char path[sizeof f.dirs[0] + 64];
     snprintf(path, sizeof path, "%s/" PREFIX "%s" SUFFIX, f.dirs[i], name);
@@ -146,6 +153,7 @@ int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
                              "\n  %s", e.msg);
   }
   char names[VC_PLUGIN_MAX_FOUND * 66];
+  vc_plugin_find(&f);
   vc_plugin_found_text(&f, names, sizeof names);
   return vc_fail(err, worst, "no usable plugin for backend '%s' (backends found: %s); looked at:%s",
                  name, names, tried);

@@ -236,6 +236,12 @@ static void an_unknown_backend_lists_those_found(void **state) {
   contains(line);
   assert_int_equal(run(0, NULL, "backends --backend gamma"), VC_EXIT_NO_BACKEND);
   contains("gamma: not loaded: ");
+  /* a name is never a path: this one would reach extra/vc-backend-gamma.so */
+  sh("mkdir -p %s/bin/vc-backend-x", dir);
+  assert_int_equal(run(0, NULL, "emit --backend x/../../extra/vc-backend-gamma corpus/plain.vyre"),
+                   VC_EXIT_NO_BACKEND);
+  contains("a backend's name is letters, digits, '-' and '_'");
+  assert_null(strstr(out, "__kernel"));
 }
 
 /* Options the plugin refuses: exit 2, the option and what it accepts named. */
