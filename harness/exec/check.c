@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "harness/model/digest.h"
+#include "harness/exec/compare_selfcheck.h"
 #include "harness/exec/diverge.h"
 #include "harness/exec/modes.h"
+#include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
 #include "harness/split/split.h"
 #include "oracles/oracle_backend.h"
@@ -78,6 +80,10 @@ static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
          (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
     goto done;
   }
+  if (!vc_plan_launches_ok(p, s, m, &mo, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    goto done;
+  }
   ok = true;
 done:
   vc_mode_out_free(&mo);
@@ -86,33 +92,64 @@ done:
   return ok;
 }
 
-void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {
+/* Everything after the split: the plan's shape, the comparison's self-check,
+   and split-on-oracle in both split modes. */
+static void check_plan(const vc_program *p, const vc_split *s, const vc_reference *ref,
+                       vc_check_result *r) {
+  r->segments = s->nsegs;
+  r->spills = s->nbuffers - s->nuser;
+  for (uint32_t k = 0; k < s->nsegs; k++) r->recomputed += s->segs[k].nremat;
+  if (!vc_plan_segments_ok(p, s, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    return;
+  }
+  if (!vc_compare_selfcheck(p, ref->outputs, vc_compare_buffer, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    return;
+  }
+  for (vc_mode m = VC_MODE_HOST_SPLIT; m <= VC_MODE_RESIDENT_SPLIT; m++)
+    if (!split_on_oracle(p, s, m, ref->inputs, ref->outputs, r)) break;
+}
+
+/* The reference run and the oracle's verdict; false when r is final. */
+static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_reference *ref,
+                            vc_check_result *r) {
   memset(r, 0, sizeof *r);
+  vc_error e;
+  vc_error_clear(&e);
+  int rc = vc_reference_run(p, opts, ref, &e);
+  r->report = ref->report;
+  if (rc) {
+    fail(r, VC_CHECK_FAILED, "%s", e.msg);
+    return false;
+  }
+  if (vc_oracle_invalid(p, &r->report, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_INVALID;
+    return false;
+  }
+  vc_output_digest(p, (const uint32_t *const *)ref->outputs, r->digest);
+  return true;
+}
+
+void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {
   vc_reference ref;
   vc_split *s = NULL;
   vc_error e;
   vc_error_clear(&e);
-  int rc = vc_reference_run(p, opts, &ref, &e);
-  r->report = ref.report;
-  if (rc) {
-    fail(r, VC_CHECK_FAILED, "%s", e.msg);
-    goto done;
-  }
-  if (vc_oracle_invalid(p, &r->report, r->why, sizeof r->why)) {
-    r->verdict = VC_CHECK_INVALID;
-    goto done;
-  }
-  vc_output_digest(p, (const uint32_t *const *)ref.outputs, r->digest);
+  if (!check_reference(p, opts, &ref, r)) goto done;
   if (vc_split_program(p, &s, &e)) {
     fail(r, VC_CHECK_FAILED, "split: %s", e.msg);
     goto done;
   }
-  r->segments = s->nsegs;
-  r->spills = s->nbuffers - s->nuser;
-  for (uint32_t k = 0; k < s->nsegs; k++) r->recomputed += s->segs[k].nremat;
-  for (vc_mode m = VC_MODE_HOST_SPLIT; m <= VC_MODE_RESIDENT_SPLIT; m++)
-    if (!split_on_oracle(p, s, m, ref.inputs, ref.outputs, r)) break;
+  check_plan(p, s, &ref, r);
 done:
   vc_reference_free(&ref);
   vc_split_free(s);
+}
+
+void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
+                           vc_check_result *r) {
+  vc_reference ref;
+  if (check_reference(p, opts, &ref, r)) check_plan(p, s, &ref, r);
+  vc_reference_free(&ref);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "harness/model/program.h"
+#include "harness/split/split.h"
 #include "oracles/oracle.h"
 
 typedef enum vc_check_verdict {
@@ -26,5 +27,8 @@ typedef struct vc_check_result {
 } vc_check_result;
 
 void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r);
+/* The same check against a given plan of p (tests plant faults in one). */
+void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
+                           vc_check_result *r);
 
 #endif

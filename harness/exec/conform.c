@@ -6,8 +6,10 @@
 
 #include "harness/lang/corpus.h"
 #include "harness/model/digest.h"
+#include "harness/exec/compare_selfcheck.h"
 #include "harness/exec/diverge.h"
 #include "harness/lang/parse.h"
+#include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
 
 void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
@@ -215,6 +217,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
                    used ? "; " : "");
         }
         check_traffic(split, m, &mo, &r);
+        vc_judge_segment_counts(p, split, m, &mo, &r);
         /* A device-side wait that ended without its condition makes the whole
            run meaningless, whatever the bytes say: never a pass. */
         if (m == VC_MODE_NATIVE && mo.native.untrustworthy) {
@@ -375,6 +378,10 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     snprintf(why, sizeof why, "expected a refusal containing \"%s\", but the program is valid",
              reject->text);
     report_all(o, sink, VC_ST_INVALID, why);
+    goto done;
+  }
+  if (!vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, why, sizeof why)) {
+    report_all(o, sink, VC_ST_ERROR, why);
     goto done;
   }
   oracle_runs runs;

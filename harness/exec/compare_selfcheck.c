@@ -1,0 +1,60 @@
+#include "harness/exec/compare_selfcheck.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bit 30 is an exponent bit for f32: flipping it moves a value by far more
+   than any ulp tolerance, turns a NaN into a number and a number into
+   something that is not -0 for +0; for integers any bit would do. */
+#define VC_SELFCHECK_BIT (1u << 30)
+
+static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
+  for (uint32_t i = 0; i < p->nexpects; i++)
+    if (p->expects[i].kind == VC_EXPECT_ULP && p->expects[i].ref == buf) return p->expects[i].n;
+  return 0;
+}
+
+/* Which element of which buffer the comparison reports when the copy of
+   buffer `flip` differs at `index`: every output buffer is compared, as the
+   judge compares them. */
+static bool reports(const vc_program *p, uint32_t *const *expected, vc_compare_fn cmp,
+                    uint32_t flip, uint64_t index, char *why, size_t n) {
+  const vc_buffer *fb = &p->buffers[flip];
+  uint32_t *copy = malloc(vc_buffer_bytes(fb));
+  if (!copy) abort();
+  memcpy(copy, expected[flip], vc_buffer_bytes(fb));
+  copy[index] ^= VC_SELFCHECK_BIT;
+  bool seen = false, spurious = false;
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    const vc_buffer *b = &p->buffers[i];
+    if (b->access == VC_READ) continue;
+    vc_buffer_diff d;
+    cmp(b, expected[i], i == flip ? copy : expected[i], ulp_of(p, i), &d);
+    if (i == flip)
+      seen = d.mismatches == 1 && d.div.first_index == index;
+    else
+      spurious |= d.mismatches != 0;
+  }
+  free(copy);
+  if (seen && !spurious) return true;
+  snprintf(why, n,
+           "comparison self-check: one bit flipped in %s[%llu] of a copy of the expected bytes "
+           "was %s",
+           fb->name, (unsigned long long)index,
+           spurious ? "reported in another buffer" : "not reported there");
+  return false;
+}
+
+bool vc_compare_selfcheck(const vc_program *p, uint32_t *const *expected, vc_compare_fn cmp,
+                          char *why, size_t n) {
+  int first = -1, last = -1;
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    if (p->buffers[i].access == VC_READ || !p->buffers[i].count) continue;
+    if (first < 0) first = (int)i;
+    last = (int)i;
+  }
+  if (last < 0) return true;
+  return reports(p, expected, cmp, (uint32_t)last, p->buffers[last].count - 1, why, n) &&
+         reports(p, expected, cmp, (uint32_t)first, 0, why, n);
+}

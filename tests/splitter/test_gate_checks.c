@@ -1,0 +1,201 @@
+/* Checks that no program's bytes can make: the plan's segment and launch
+ * counts against the source's grid barriers, and the comparison's
+ * self-check. Each plants the fault it guards against. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/exec/check.h"
+#include "harness/exec/compare_selfcheck.h"
+#include "harness/exec/plan_check.h"
+#include "harness/exec/reference.h"
+#include "harness/lang/parse.h"
+#include "harness/split/split.h"
+
+static vc_program *parse(const char *text) {
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *p = vc_parse("test.vyre", text, strlen(text), &d);
+  if (!p) vc_diags_print(&d, stderr);
+  vc_diags_free(&d);
+  assert_non_null(p);
+  return p;
+}
+
+static vc_split *split(const vc_program *p) {
+  vc_split *s = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  assert_int_equal(vc_split_program(p, &s, &e), 0);
+  return s;
+}
+
+/* What a splitter that drops empty segments would hand over. */
+static void drop_segment(vc_split *s, uint32_t k) {
+  vc_program_free(s->segs[k].prog);
+  memmove(&s->segs[k], &s->segs[k + 1], (s->nsegs - k - 1) * sizeof *s->segs);
+  s->nsegs--;
+  s->barriers--;
+}
+
+static const char leading[] = "(program lead (workgroup 4) (grid 2) (buffer o u32 8 write)"
+                              " (entry (barrier grid) (store o (global_id x) 7u)))";
+
+static void dropped_empty_segment_is_caught(void **state) {
+  (void)state;
+  vc_program *p = parse(leading);
+  vc_split *s = split(p);
+  assert_int_equal(s->nsegs, 2);
+  char why[512];
+  assert_true(vc_plan_segments_ok(p, s, why, sizeof why));
+  drop_segment(s, 0);
+  /* the bytes cannot show it: split-on-oracle alone would agree */
+  assert_false(vc_plan_segments_ok(p, s, why, sizeof why));
+  assert_non_null(strstr(why, "lead"));
+  assert_non_null(strstr(why, "1 segment,"));
+  assert_non_null(strstr(why, "1 grid barrier"));
+
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program_plan(p, s, &o, &r);
+  assert_int_equal(r.verdict, VC_CHECK_FAILED);
+  assert_non_null(strstr(r.why, "split plan of lead has 1 segment"));
+
+  /* In a run: the mode launched what the (short) plan says, and the
+     result is an error even though every byte agreed. */
+  vc_mode_out mo;
+  memset(&mo, 0, sizeof mo);
+  mo.passes = 1;
+  mo.launches = 1;
+  vc_result res;
+  memset(&res, 0, sizeof res);
+  res.status = VC_ST_PASS;
+  vc_judge_segment_counts(p, s, VC_MODE_HOST_SPLIT, &mo, &res);
+  assert_int_equal(res.status, VC_ST_ERROR);
+  assert_non_null(strstr(res.reason, "segment count check"));
+  assert_non_null(strstr(res.reason, "(bytes: pass)"));
+  /* native runs one launch whatever the plan */
+  res.status = VC_ST_PASS;
+  vc_judge_segment_counts(p, s, VC_MODE_NATIVE, &mo, &res);
+  assert_int_equal(res.status, VC_ST_PASS);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
+static void launches_are_passes_times_segments(void **state) {
+  (void)state;
+  vc_program *p = parse("(program fx (workgroup 4) (grid 1) (buffer c u32 4 read_write)"
+                        " (fixpoint (max 3))"
+                        " (entry (let g (global_id x)) (let v (load c g)) (barrier grid)"
+                        "  (barrier grid) (store c g (add v 1u))))");
+  vc_split *s = split(p);
+  char why[512];
+  vc_mode_out mo;
+  memset(&mo, 0, sizeof mo);
+  mo.passes = 3;
+  mo.launches = 9;
+  assert_true(vc_plan_launches_ok(p, s, VC_MODE_RESIDENT_SPLIT, &mo, why, sizeof why));
+  mo.launches = 6; /* one segment per pass never launched */
+  assert_false(vc_plan_launches_ok(p, s, VC_MODE_RESIDENT_SPLIT, &mo, why, sizeof why));
+  assert_non_null(strstr(why, "made 6 launches in 3 passes"));
+  assert_non_null(strstr(why, "make 9"));
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
+static void leading_trailing_adjacent_barriers_pass(void **state) {
+  (void)state;
+  static const char *const texts[] = {
+      leading,
+      "(program trail (workgroup 4) (grid 2) (buffer o u32 8 write)"
+      " (entry (store o (global_id x) 7u) (barrier grid)))",
+      "(program adj (workgroup 4) (grid 2) (buffer a u32 8 read_write (init iota))"
+      " (entry (let g (global_id x)) (let v (load a g)) (barrier grid) (barrier grid)"
+      "  (block (barrier grid)) (store a g (add v 1u))))",
+      "(program only (workgroup 4) (grid 1) (buffer o u32 4 write) (entry (barrier grid)))"};
+  static const uint32_t segs[] = {2, 2, 4, 2};
+  for (int i = 0; i < 4; i++) {
+    vc_program *p = parse(texts[i]);
+    vc_check_result r;
+    vc_oracle_opts o = {0};
+    vc_check_program(p, &o, &r);
+    if (r.verdict != VC_CHECK_OK) fprintf(stderr, "%s: %s\n", p->name, r.why);
+    assert_int_equal(r.verdict, VC_CHECK_OK);
+    assert_int_equal(r.segments, segs[i]);
+    assert_int_equal(vc_source_grid_barriers(p), segs[i] - 1);
+    vc_program_free(p);
+  }
+}
+
+/* ---- the comparison's self-check ---- */
+
+static void ignores_last_element(const vc_buffer *b, const uint32_t *e, const uint32_t *a,
+                                 uint32_t ulp, vc_buffer_diff *out) {
+  vc_buffer bb = *b;
+  if (bb.count) bb.count--;
+  vc_compare_buffer(&bb, e, a, ulp, out);
+}
+
+static void ignores_first_element(const vc_buffer *b, const uint32_t *e, const uint32_t *a,
+                                  uint32_t ulp, vc_buffer_diff *out) {
+  vc_buffer bb = *b;
+  if (bb.count) bb.count--;
+  vc_compare_buffer(&bb, e + 1, a + 1, ulp, out);
+  if (out->mismatches) out->div.first_index++;
+}
+
+static const char *last_name;
+static void ignores_last_buffer(const vc_buffer *b, const uint32_t *e, const uint32_t *a,
+                                uint32_t ulp, vc_buffer_diff *out) {
+  if (strcmp(b->name, last_name) == 0) {
+    memset(out, 0, sizeof *out);
+    return;
+  }
+  vc_compare_buffer(b, e, a, ulp, out);
+}
+
+static void broken_comparisons_fail_the_self_check(void **state) {
+  (void)state;
+  /* two outputs, the last one f32 with an ulp tolerance, NaN last element */
+  vc_program *p = parse("(program two (workgroup 4) (grid 1)"
+                        " (buffer in u32 4 read (init iota)) (buffer a u32 4 write)"
+                        " (buffer f f32 4 read_write (init (values 1.0 2.0 0.0 0x7fc00000f)))"
+                        " (expect (ulp f 4))"
+                        " (entry (let g (global_id x)) (store a g (load in g))))");
+  vc_reference ref;
+  vc_error e;
+  vc_error_clear(&e);
+  vc_oracle_opts o = {0};
+  assert_int_equal(vc_reference_run(p, &o, &ref, &e), 0);
+  char why[512] = "";
+  assert_true(vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, why, sizeof why));
+
+  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_last_element, why, sizeof why));
+  assert_non_null(strstr(why, "comparison self-check"));
+  assert_non_null(strstr(why, "f[3]"));
+
+  last_name = "f";
+  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_last_buffer, why, sizeof why));
+  assert_non_null(strstr(why, "f[3]"));
+
+  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_first_element, why, sizeof why));
+  assert_non_null(strstr(why, "a[0]"));
+  vc_reference_free(&ref);
+  vc_program_free(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(dropped_empty_segment_is_caught),
+      cmocka_unit_test(launches_are_passes_times_segments),
+      cmocka_unit_test(leading_trailing_adjacent_barriers_pass),
+      cmocka_unit_test(broken_comparisons_fail_the_self_check),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
