@@ -18,10 +18,13 @@ static const char help[] =
     "\n"
     "For every program: parse and validate it, run the CPU oracle (which\n"
     "refuses out-of-bounds accesses, data races, reads of uninitialised\n"
-    "workgroup memory and divergent workgroup barriers), split it, run the\n"
-    "split plan on the oracle in host-split and resident-split mode and compare\n"
-    "every byte with the unsplit run (split-on-oracle), check the traffic the\n"
-    "plan predicts, and verify the program's golden output digest.\n"
+    "workgroup memory and divergent workgroup barriers), split it, check that\n"
+    "the plan has one segment more than the source has grid barriers, show that\n"
+    "the comparison reports a bit flipped in the program's first and last output\n"
+    "elements, run the split plan on the oracle in host-split and resident-split\n"
+    "mode and compare every byte with the unsplit run (split-on-oracle), check\n"
+    "the traffic and launches the plan predicts, and verify the program's golden\n"
+    "output digest and its (expect (passes N)) and (expect (converges)).\n"
     "Programs with (expect reject \"...\") pass when refused with that text.\n"
     "\n"
     "  --filter GLOB        only programs whose name or relative path matches\n"
@@ -156,10 +159,14 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
       note = ", digest written";
     else if (!golden)
       note = ", no golden digest";
-    set(out, VC_EXIT_OK, "ok    %s: %u segment%s, %u spill%s, %u recomputed, %u pass%s, %llu ops%s",
-        path, r.segments, r.segments == 1 ? "" : "s", r.spills, r.spills == 1 ? "" : "s",
-        r.recomputed, r.report.passes, r.report.passes == 1 ? "" : "es",
-        (unsigned long long)r.report.ops, note);
+    const char *conv = p->fixpoint.present && p->fixpoint.has_flag && !r.report.converged
+                           ? ", did not converge"
+                           : "";
+    set(out, VC_EXIT_OK,
+        "ok    %s: %u segment%s, %u spill%s, %u recomputed, %u pass%s%s, %llu ops%s", path,
+        r.segments, r.segments == 1 ? "" : "s", r.spills, r.spills == 1 ? "" : "s", r.recomputed,
+        r.report.passes, r.report.passes == 1 ? "" : "es", conv, (unsigned long long)r.report.ops,
+        note);
   }
   vc_program_free(p);
 }

@@ -111,6 +111,26 @@ static void check_plan(const vc_program *p, const vc_split *s, const vc_referenc
     if (!split_on_oracle(p, s, m, ref->inputs, ref->outputs, r)) break;
 }
 
+/* (expect (passes N)) and (expect (converges)) against the oracle's run. */
+static bool fixpoint_as_stated(const vc_program *p, vc_check_result *r) {
+  for (uint32_t i = 0; i < p->nexpects; i++) {
+    const vc_expect *x = &p->expects[i];
+    if (x->kind == VC_EXPECT_PASSES && x->n != r->report.passes) {
+      fail(r, VC_CHECK_FAILED, "(expect (passes %u)), but the oracle ran %u pass%s%s", x->n,
+           r->report.passes, r->report.passes == 1 ? "" : "es",
+           p->fixpoint.has_flag && !r->report.converged ? " and did not converge" : "");
+      return false;
+    }
+    if (x->kind == VC_EXPECT_CONVERGES && !r->report.converged) {
+      fail(r, VC_CHECK_FAILED,
+           "(expect (converges)), but the oracle's fixpoint did not converge in %u passes",
+           r->report.passes);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* The reference run and the oracle's verdict; false when r is final. */
 static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_reference *ref,
                             vc_check_result *r) {
@@ -128,7 +148,7 @@ static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_
     return false;
   }
   vc_output_digest(p, (const uint32_t *const *)ref->outputs, r->digest);
-  return true;
+  return fixpoint_as_stated(p, r);
 }
 
 void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {

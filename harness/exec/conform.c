@@ -218,6 +218,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
         }
         check_traffic(split, m, &mo, &r);
         vc_judge_segment_counts(p, split, m, &mo, &r);
+        vc_mode_note_convergence(p, &mo, &r);
         /* A device-side wait that ended without its condition makes the whole
            run meaningless, whatever the bytes say: never a pass. */
         if (m == VC_MODE_NATIVE && mo.native.untrustworthy) {

@@ -17,6 +17,7 @@
 #include "harness/exec/reference.h"
 #include "harness/lang/parse.h"
 #include "harness/split/split.h"
+#include "oracles/oracle_backend.h"
 
 static vc_program *parse(const char *text) {
   vc_diags d;
@@ -190,12 +191,90 @@ static void broken_comparisons_fail_the_self_check(void **state) {
   vc_program_free(p);
 }
 
+/* ---- fixpoints: converged, and what the program states about it ---- */
+
+/* Each pass extends a prefix of ones by one element: 8 passes, the last
+   changes nothing. With (max 5) it runs out of passes first. */
+#define PREFIX(max, expects)                                                                \
+  "(program prefix (workgroup 8) (grid 1)"                                                  \
+  " (buffer x u32 8 read_write (init (values 1))) (buffer f u32 1 read_write)"              \
+  " (fixpoint (max " max ") (flag f)) " expects                                             \
+  " (entry (let g (global_id x)) (let v (load x g))"                                        \
+  "  (let left (select (gt g 0u) (load x (sub (max g 1u) 1u)) 0u)) (barrier grid)"          \
+  "  (if (land (ne left 0u) (eq v 0u)) (block (store x g 1u) (store f 0u 1u)))))"
+
+static void check_verdict(const char *text, vc_check_verdict want, const char *fragment) {
+  vc_program *p = parse(text);
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program(p, &o, &r);
+  if (r.verdict != want) fprintf(stderr, "%s\n", r.why);
+  assert_int_equal(r.verdict, want);
+  if (fragment) assert_non_null(strstr(r.why, fragment));
+  vc_program_free(p);
+}
+
+static void check_verifies_passes_and_convergence(void **state) {
+  (void)state;
+  check_verdict(PREFIX("20", "(expect (passes 8)) (expect (converges))"), VC_CHECK_OK, NULL);
+  check_verdict(PREFIX("20", "(expect (passes 7))"), VC_CHECK_FAILED,
+                "(expect (passes 7)), but the oracle ran 8 passes");
+  check_verdict(PREFIX("5", "(expect (converges))"), VC_CHECK_FAILED,
+                "(expect (converges)), but the oracle's fixpoint did not converge in 5 passes");
+  check_verdict(PREFIX("5", "(expect (passes 5))"), VC_CHECK_OK, NULL);
+}
+
+/* Both split modes on the oracle backend say whether the fixpoint converged. */
+static void modes_record_convergence(void **state) {
+  (void)state;
+  static const char *const maxes[] = {"20", "5"};
+  for (int k = 0; k < 2; k++) {
+    char text[1024];
+    snprintf(text, sizeof text, PREFIX("%s", ""), maxes[k]);
+    vc_program *p = parse(text);
+    vc_split *s = split(p);
+    vc_reference ref;
+    vc_error e;
+    vc_error_clear(&e);
+    vc_oracle_opts o = {0};
+    assert_int_equal(vc_reference_run(p, &o, &ref, &e), 0);
+    assert_int_equal(ref.report.converged, k == 0);
+    const vc_backend *be = vc_oracle_backend();
+    vc_dev *dev = NULL;
+    assert_int_equal(be->open(0, NULL, &dev, &e), 0);
+    vc_exec x;
+    vc_exec_init(&x, be, dev, p, s);
+    for (vc_mode m = VC_MODE_HOST_SPLIT; m <= VC_MODE_RESIDENT_SPLIT; m++) {
+      vc_mode_out mo;
+      assert_int_equal(vc_exec_run(&x, m, (const uint32_t *const *)ref.inputs, &mo, &e), 0);
+      assert_int_equal(mo.passes, k == 0 ? 8 : 5);
+      assert_int_equal(mo.converged, k == 0);
+      vc_result r;
+      memset(&r, 0, sizeof r);
+      vc_mode_note_convergence(p, &mo, &r);
+      assert_int_equal(r.converged, k == 0);
+      if (k == 0)
+        assert_string_equal(r.reason, "");
+      else
+        assert_string_equal(r.reason, "the fixpoint did not converge in 5 passes (its max)");
+      vc_mode_out_free(&mo);
+    }
+    vc_exec_free(&x);
+    be->close(dev);
+    vc_reference_free(&ref);
+    vc_split_free(s);
+    vc_program_free(p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(dropped_empty_segment_is_caught),
       cmocka_unit_test(launches_are_passes_times_segments),
       cmocka_unit_test(leading_trailing_adjacent_barriers_pass),
       cmocka_unit_test(broken_comparisons_fail_the_self_check),
+      cmocka_unit_test(check_verifies_passes_and_convergence),
+      cmocka_unit_test(modes_record_convergence),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
