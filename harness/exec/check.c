@@ -27,12 +27,15 @@ static void fail(vc_check_result *r, vc_check_verdict v, const char *fmt, ...) {
    unsplit oracle. Returns true when everything agrees. */
 static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
                             uint32_t *const *inputs, uint32_t *const *expected,
-                            vc_check_result *r) {
+                            uint64_t deadline_ns, vc_check_result *r) {
   const vc_backend *be = vc_oracle_backend();
   vc_dev *dev = NULL;
   vc_error e;
   vc_error_clear(&e);
-  if (be->open(0, NULL, &dev, &e)) {
+  char options[64] = "";
+  if (deadline_ns)
+    snprintf(options, sizeof options, "deadline=%llu", (unsigned long long)deadline_ns);
+  if (be->open(0, options, &dev, &e)) {
     fail(r, VC_CHECK_FAILED, "oracle backend: %s", e.msg);
     return false;
   }
@@ -95,7 +98,7 @@ done:
 /* Everything after the split: the plan's shape, the comparison's self-check,
    and split-on-oracle in both split modes. */
 static void check_plan(const vc_program *p, const vc_split *s, const vc_reference *ref,
-                       vc_check_result *r) {
+                       const vc_oracle_opts *opts, vc_check_result *r) {
   r->segments = s->nsegs;
   r->spills = s->nbuffers - s->nuser;
   for (uint32_t k = 0; k < s->nsegs; k++) r->recomputed += s->segs[k].nremat;
@@ -108,7 +111,31 @@ static void check_plan(const vc_program *p, const vc_split *s, const vc_referenc
     return;
   }
   for (vc_mode m = VC_MODE_HOST_SPLIT; m <= VC_MODE_RESIDENT_SPLIT; m++)
-    if (!split_on_oracle(p, s, m, ref->inputs, ref->outputs, r)) break;
+    if (!split_on_oracle(p, s, m, ref->inputs, ref->outputs, opts->deadline_ns, r)) break;
+}
+
+static uint64_t oracle_bytes(const vc_program *p, bool checks) {
+  vc_oracle *o = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  uint64_t b = vc_oracle_compile(p, &o, &e) ? 0 : vc_oracle_run_bytes(o, checks);
+  vc_oracle_free(o);
+  return b;
+}
+
+/* The most a check of p holds at once, roughly: the reference run's inputs
+   and outputs and its oracle, then for split-on-oracle the plan's buffers
+   on the oracle backend, the host copies of host-split, the mode's outputs
+   and the oracle of the largest segment. */
+static uint64_t check_bytes(const vc_program *p, const vc_split *s, bool checks) {
+  uint64_t user = 0, plan = 0, seg = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) user += vc_buffer_bytes(&p->buffers[i]);
+  for (uint32_t i = 0; i < s->nbuffers; i++) plan += vc_buffer_bytes(&s->buffers[i]);
+  for (uint32_t k = 0; k < s->nsegs; k++) {
+    uint64_t b = oracle_bytes(s->segs[k].prog, true);
+    if (b > seg) seg = b;
+  }
+  return 2 * user + oracle_bytes(p, checks) + 2 * plan + user + seg;
 }
 
 /* (expect (passes N)) and (expect (converges)) against the oracle's run. */
@@ -153,15 +180,34 @@ static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_
 
 void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {
   vc_reference ref;
+  memset(&ref, 0, sizeof ref);
   vc_split *s = NULL;
   vc_error e;
   vc_error_clear(&e);
+  /* Split first: a plan over a limit of the harness is refused before the
+     oracle spends its time on the program. */
+  int rc = vc_split_program(p, &s, &e);
+  if (rc == VC_ERR_LIMIT) {
+    memset(r, 0, sizeof *r);
+    fail(r, VC_CHECK_UNSUPPORTED, "%s", e.msg);
+    goto done;
+  }
+  uint64_t need = rc || !opts->max_bytes ? 0 : check_bytes(p, s, !opts->no_checks);
+  if (need > opts->max_bytes) {
+    memset(r, 0, sizeof *r);
+    fail(r, VC_CHECK_UNSUPPORTED,
+         "the oracle's runs need about %llu MiB (%llu bytes), more than the memory budget of "
+         "%llu MiB (%llu bytes)",
+         (unsigned long long)(need >> 20), (unsigned long long)need,
+         (unsigned long long)(opts->max_bytes >> 20), (unsigned long long)opts->max_bytes);
+    goto done;
+  }
   if (!check_reference(p, opts, &ref, r)) goto done;
-  if (vc_split_program(p, &s, &e)) {
+  if (rc) {
     fail(r, VC_CHECK_FAILED, "split: %s", e.msg);
     goto done;
   }
-  check_plan(p, s, &ref, r);
+  check_plan(p, s, &ref, opts, r);
 done:
   vc_reference_free(&ref);
   vc_split_free(s);
@@ -170,6 +216,6 @@ done:
 void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
                            vc_check_result *r) {
   vc_reference ref;
-  if (check_reference(p, opts, &ref, r)) check_plan(p, s, &ref, r);
+  if (check_reference(p, opts, &ref, r)) check_plan(p, s, &ref, opts, r);
   vc_reference_free(&ref);
 }

@@ -349,7 +349,7 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
   vc_program_info_of(p, split ? split->nsegs : 0, digest, tags, sizeof tags, &info);
   sink->program(sink->ctx, &info);
   if (rc) {
-    report_all(o, sink, VC_ST_INVALID, e.msg);
+    report_all(o, sink, e.code == VC_ERR_LIMIT ? VC_ST_UNSUPPORTED : VC_ST_INVALID, e.msg);
     vc_program_free(p);
     return 0;
   }

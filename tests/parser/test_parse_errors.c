@@ -401,6 +401,34 @@ static void several_errors(void **state) {
   vc_diags_free(&d);
 }
 
+/* 30 unknown statements: 20 are kept (the first 20 lines), 10 only counted,
+   and the program is still refused. */
+static void at_most_twenty_errors(void **state) {
+  (void)state;
+  vc_strbuf src;
+  vc_sb_init(&src);
+  vc_sb_puts(&src, "(program p\n  (buffer out u32 4 write)\n  (entry\n");
+  for (int i = 0; i < 30; i++) vc_sb_puts(&src, "    (frob)\n");
+  vc_sb_puts(&src, "  ))\n");
+  vc_diags d;
+  vc_diags_init(&d);
+  assert_null(pt_parse(src.data, &d));
+  assert_int_equal(d.count, VC_DIAGS_MAX);
+  assert_int_equal(d.dropped, 10);
+  assert_int_equal(vc_diags_reported(&d), 30);
+  assert_int_equal(d.items[0].loc.line, 4);
+  assert_int_equal(d.items[19].loc.line, 23);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  vc_diags_print(&d, f);
+  fclose(f);
+  assert_non_null(strstr(text, "t.vyre: too many errors (10 more not shown)\n"));
+  free(text);
+  vc_diags_free(&d);
+  vc_sb_free(&src);
+}
+
 static void reject_kept_with_errors(void **state) {
   (void)state;
   const char *src =
@@ -510,6 +538,7 @@ int main(void) {
       cmocka_unit_test(reject_kept_with_errors),   cmocka_unit_test(reject_kept_when_malformed),
       cmocka_unit_test(reject_of_a_valid_program), cmocka_unit_test(nul_byte),
       cmocka_unit_test(unreadable_file),           cmocka_unit_test(file_errors_name_the_file),
+      cmocka_unit_test(at_most_twenty_errors),
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   struct CMUnitTest *tests = calloc(n + nfixed, sizeof *tests);

@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "harness/exec/check.h"
 #include "harness/exec/compare_selfcheck.h"
+#include "harness/exec/conform.h"
 #include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
 #include "harness/lang/parse.h"
@@ -191,6 +193,102 @@ static void broken_comparisons_fail_the_self_check(void **state) {
   vc_program_free(p);
 }
 
+/* ---- names in segment programs ---- */
+
+static void renamed_symbols_do_not_collide(void **state) {
+  (void)state;
+  /* two sibling scopes reuse x (symbols 1 and 2); the user's own x_1 and
+     x_2 are what a rename to NAME_INDEX would produce */
+  vc_program *p = parse("(program t (workgroup 2) (buffer o u32 8 write)"
+                        " (entry (let g (global_id x))"
+                        "  (if (lt g 1u) (block (let x 1u) (store o g x)))"
+                        "  (if (lt g 2u) (block (let x 2u) (store o g x)))"
+                        "  (let x_1 3u) (let x_2 4u) (barrier grid) (store o g (add x_1 x_2))))");
+  vc_split *s = split(p);
+  for (uint32_t k = 0; k < s->nsegs; k++) {
+    const vc_program *g = s->segs[k].prog;
+    for (uint32_t i = 0; i < g->nsyms; i++) {
+      for (uint32_t j = i + 1; j < g->nsyms; j++)
+        assert_string_not_equal(g->syms[i].name, g->syms[j].name);
+      for (uint32_t b = 0; b < g->nbuffers; b++)
+        assert_string_not_equal(g->syms[i].name, g->buffers[b].name);
+    }
+    /* the user's names stay as they are */
+    assert_string_equal(g->syms[3].name, "x_1");
+    assert_string_equal(g->syms[4].name, "x_2");
+  }
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
+static void harness_limit_is_unsupported_not_invalid(void **state) {
+  (void)state;
+  vc_program *p = parse("(program big (workgroup 1024) (grid 65535 8) (buffer a u32 4 read_write)"
+                        " (entry (let g (global_id x)) (let v (load a (and g 3u))) (barrier grid)"
+                        "  (if (lt g 4u) (store a g (add v 1u)))))");
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program(p, &o, &r);
+  assert_int_equal(r.verdict, VC_CHECK_UNSUPPORTED);
+  assert_non_null(strstr(r.why, "a limit of the harness"));
+  assert_non_null(strstr(r.why, "268435456 (2^28)"));
+  vc_program_free(p);
+}
+
+typedef struct statuses {
+  vc_status st[8];
+  char reason[8][512];
+  uint32_t n;
+} statuses;
+
+static void on_program(void *ctx, const vc_program_info *info) {
+  (void)ctx;
+  (void)info;
+}
+
+static void on_result(void *ctx, const vc_result *r) {
+  statuses *s = ctx;
+  if (s->n == 8) return;
+  s->st[s->n] = r->status;
+  snprintf(s->reason[s->n++], sizeof s->reason[0], "%s", r->reason);
+}
+
+/* The conformance step records the harness's limit as unsupported in every
+   mode, before anything runs. */
+static void harness_limit_is_unsupported_in_a_run(void **state) {
+  (void)state;
+  char path[] = "/tmp/vc_gate_big_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  static const char text[] =
+      "(program big (workgroup 1024) (grid 65535 8) (buffer a u32 4 read_write)"
+      " (entry (let g (global_id x)) (let v (load a (and g 3u))) (barrier grid)"
+      "  (if (lt g 4u) (store a g (add v 1u)))))";
+  assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+  close(fd);
+  const vc_backend *be = vc_oracle_backend();
+  vc_dev *dev = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  assert_int_equal(be->open(0, NULL, &dev, &e), 0);
+  vc_conform_opts o;
+  memset(&o, 0, sizeof o);
+  o.modes[0] = VC_MODE_HOST_SPLIT;
+  o.modes[1] = VC_MODE_RESIDENT_SPLIT;
+  o.nmodes = 2;
+  o.repeat = 1;
+  statuses got = {0};
+  vc_conform_sink sink = {&got, on_program, NULL, on_result};
+  assert_int_equal(vc_conform_program(path, be, dev, NULL, &o, &sink, &e), 0);
+  be->close(dev);
+  unlink(path);
+  assert_int_equal(got.n, 2);
+  for (uint32_t i = 0; i < 2; i++) {
+    assert_int_equal(got.st[i], VC_ST_UNSUPPORTED);
+    assert_non_null(strstr(got.reason[i], "268435456 (2^28)"));
+  }
+}
+
 /* ---- fixpoints: converged, and what the program states about it ---- */
 
 /* Each pass extends a prefix of ones by one element: 8 passes, the last
@@ -273,6 +371,9 @@ int main(void) {
       cmocka_unit_test(launches_are_passes_times_segments),
       cmocka_unit_test(leading_trailing_adjacent_barriers_pass),
       cmocka_unit_test(broken_comparisons_fail_the_self_check),
+      cmocka_unit_test(renamed_symbols_do_not_collide),
+      cmocka_unit_test(harness_limit_is_unsupported_not_invalid),
+      cmocka_unit_test(harness_limit_is_unsupported_in_a_run),
       cmocka_unit_test(check_verifies_passes_and_convergence),
       cmocka_unit_test(modes_record_convergence),
   };
