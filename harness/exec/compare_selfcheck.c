@@ -15,27 +15,36 @@ static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
   return 0;
 }
 
-/* Which element of which buffer the comparison reports when the copy of
-   buffer `flip` differs at `index`: every output buffer is compared, as the
-   judge compares them. */
+uint32_t vc_compare_outputs(const vc_program *p, uint32_t *const *expected,
+                            uint32_t *const *actual, vc_compare_fn cmp, bool use_ulp,
+                            vc_buffer_diff *diffs) {
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) {
+    memset(&diffs[i], 0, sizeof diffs[i]);
+    if (p->buffers[i].access == VC_READ) continue;
+    cmp(&p->buffers[i], expected[i], actual[i], use_ulp ? ulp_of(p, i) : 0, &diffs[i]);
+    bad += diffs[i].mismatches != 0;
+  }
+  return bad;
+}
+
+/* Does the comparison report the copy of buffer `flip` that differs at
+   `index` there, and only there? */
 static bool reports(const vc_program *p, uint32_t *const *expected, vc_compare_fn cmp,
-                    uint32_t flip, uint64_t index, char *why, size_t n) {
+                    bool use_ulp, uint32_t flip, uint64_t index, char *why, size_t n) {
   const vc_buffer *fb = &p->buffers[flip];
   uint32_t *copy = malloc(vc_buffer_bytes(fb));
-  if (!copy) abort();
+  uint32_t **actual = calloc(p->nbuffers, sizeof *actual);
+  vc_buffer_diff *diffs = calloc(p->nbuffers, sizeof *diffs);
+  if (!copy || !actual || !diffs) abort();
   memcpy(copy, expected[flip], vc_buffer_bytes(fb));
   copy[index] ^= VC_SELFCHECK_BIT;
-  bool seen = false, spurious = false;
-  for (uint32_t i = 0; i < p->nbuffers; i++) {
-    const vc_buffer *b = &p->buffers[i];
-    if (b->access == VC_READ) continue;
-    vc_buffer_diff d;
-    cmp(b, expected[i], i == flip ? copy : expected[i], ulp_of(p, i), &d);
-    if (i == flip)
-      seen = d.mismatches == 1 && d.div.first_index == index;
-    else
-      spurious |= d.mismatches != 0;
-  }
+  for (uint32_t i = 0; i < p->nbuffers; i++) actual[i] = i == flip ? copy : expected[i];
+  uint32_t bad = vc_compare_outputs(p, expected, actual, cmp, use_ulp, diffs);
+  bool seen = diffs[flip].mismatches == 1 && diffs[flip].div.first_index == index;
+  bool spurious = bad > (diffs[flip].mismatches != 0);
+  free(diffs);
+  free(actual);
   free(copy);
   if (seen && !spurious) return true;
   snprintf(why, n,
@@ -47,7 +56,7 @@ static bool reports(const vc_program *p, uint32_t *const *expected, vc_compare_f
 }
 
 bool vc_compare_selfcheck(const vc_program *p, uint32_t *const *expected, vc_compare_fn cmp,
-                          char *why, size_t n) {
+                          bool use_ulp, char *why, size_t n) {
   int first = -1, last = -1;
   for (uint32_t i = 0; i < p->nbuffers; i++) {
     if (p->buffers[i].access == VC_READ || !p->buffers[i].count) continue;
@@ -55,6 +64,7 @@ bool vc_compare_selfcheck(const vc_program *p, uint32_t *const *expected, vc_com
     last = (int)i;
   }
   if (last < 0) return true;
-  return reports(p, expected, cmp, (uint32_t)last, p->buffers[last].count - 1, why, n) &&
-         reports(p, expected, cmp, (uint32_t)first, 0, why, n);
+  return reports(p, expected, cmp, use_ulp, (uint32_t)last, p->buffers[last].count - 1, why,
+                 n) &&
+         reports(p, expected, cmp, use_ulp, (uint32_t)first, 0, why, n);
 }

@@ -381,7 +381,7 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     report_all(o, sink, VC_ST_INVALID, why);
     goto done;
   }
-  if (!vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, why, sizeof why)) {
+  if (!vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, true, why, sizeof why)) {
     report_all(o, sink, VC_ST_ERROR, why);
     goto done;
   }

@@ -177,17 +177,17 @@ static void broken_comparisons_fail_the_self_check(void **state) {
   vc_oracle_opts o = {0};
   assert_int_equal(vc_reference_run(p, &o, &ref, &e), 0);
   char why[512] = "";
-  assert_true(vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, why, sizeof why));
+  assert_true(vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, true, why, sizeof why));
 
-  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_last_element, why, sizeof why));
+  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_last_element, true, why, sizeof why));
   assert_non_null(strstr(why, "comparison self-check"));
   assert_non_null(strstr(why, "f[3]"));
 
   last_name = "f";
-  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_last_buffer, why, sizeof why));
+  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_last_buffer, true, why, sizeof why));
   assert_non_null(strstr(why, "f[3]"));
 
-  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_first_element, why, sizeof why));
+  assert_false(vc_compare_selfcheck(p, ref.outputs, ignores_first_element, true, why, sizeof why));
   assert_non_null(strstr(why, "a[0]"));
   vc_reference_free(&ref);
   vc_program_free(p);
