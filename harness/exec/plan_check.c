@@ -23,8 +23,9 @@ bool vc_plan_segments_ok(const vc_program *p, const vc_split *s, char *why, size
 
 bool vc_plan_launches_ok(const vc_program *p, const vc_split *s, vc_mode m,
                          const vc_mode_out *mo, char *why, size_t n) {
-  if (m != VC_MODE_HOST_SPLIT && m != VC_MODE_RESIDENT_SPLIT) return true;
+  /* native builds its one kernel from the plan's segments too */
   if (!vc_plan_segments_ok(p, s, why, n)) return false;
+  if (m != VC_MODE_HOST_SPLIT && m != VC_MODE_RESIDENT_SPLIT) return true;
   uint64_t want = (uint64_t)mo->passes * (vc_source_grid_barriers(p) + 1);
   if (mo->launches == want) return true;
   snprintf(why, n, "%s of %s made %u launches in %u pass%s; the source's grid barriers make %llu",

@@ -22,8 +22,8 @@ uint32_t vc_source_grid_barriers(const vc_program *p);
    program and both counts) and returns false. */
 bool vc_plan_segments_ok(const vc_program *p, const vc_split *s, char *why, size_t n);
 
-/* A split mode's run: the plan's segments, and passes × (barriers + 1)
-   launches. Other modes: always true. */
+/* A run of mode m: the plan's segments (native's kernel is built from them
+   too) and, in a split mode, passes × (barriers + 1) launches. */
 bool vc_plan_launches_ok(const vc_program *p, const vc_split *s, vc_mode m,
                          const vc_mode_out *mo, char *why, size_t n);
 

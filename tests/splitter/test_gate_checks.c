@@ -83,9 +83,19 @@ static void dropped_empty_segment_is_caught(void **state) {
   assert_int_equal(res.status, VC_ST_ERROR);
   assert_non_null(strstr(res.reason, "segment count check"));
   assert_non_null(strstr(res.reason, "(bytes: pass)"));
-  /* native runs one launch whatever the plan */
+  /* native's one kernel is built from the short plan too */
+  res.status = VC_ST_DIVERGE;
+  vc_judge_segment_counts(p, s, VC_MODE_NATIVE, &mo, &res);
+  assert_int_equal(res.status, VC_ST_ERROR);
+  assert_non_null(strstr(res.reason, "(bytes: diverge)"));
+  vc_split_free(s);
+  /* the plan as the splitter made it passes, native with one launch */
+  s = split(p);
   res.status = VC_ST_PASS;
   vc_judge_segment_counts(p, s, VC_MODE_NATIVE, &mo, &res);
+  assert_int_equal(res.status, VC_ST_PASS);
+  mo.launches = 2;
+  vc_judge_segment_counts(p, s, VC_MODE_HOST_SPLIT, &mo, &res);
   assert_int_equal(res.status, VC_ST_PASS);
   vc_split_free(s);
   vc_program_free(p);
