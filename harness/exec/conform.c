@@ -6,7 +6,10 @@
 
 #include "harness/lang/corpus.h"
 #include "harness/model/digest.h"
+#include "harness/exec/compare_selfcheck.h"
+#include "harness/exec/diverge.h"
 #include "harness/lang/parse.h"
+#include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
 #include "harness/exec/verdict.h"
 
@@ -139,6 +142,8 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
                    used ? "; " : "");
         }
         vc_verdict_traffic(split, m, &mo, &r);
+        vc_judge_segment_counts(p, split, m, &mo, &r);
+        vc_mode_note_convergence(p, &mo, &r);
         vc_verdict_native_check(m, &mo, &r);
       }
       sink->result(sink->ctx, &r);
@@ -261,7 +266,7 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
   vc_program_info_of(p, split ? split->nsegs : 0, digest, tags, sizeof tags, &info);
   sink->program(sink->ctx, &info);
   if (rc) {
-    report_all(o, sink, VC_ST_INVALID, e.msg);
+    report_all(o, sink, e.code == VC_ERR_LIMIT ? VC_ST_UNSUPPORTED : VC_ST_INVALID, e.msg);
     vc_program_free(p);
     return 0;
   }
@@ -291,6 +296,10 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     snprintf(why, sizeof why, "expected a refusal containing \"%s\", but the program is valid",
              reject->text);
     report_all(o, sink, VC_ST_INVALID, why);
+    goto done;
+  }
+  if (!vc_compare_selfcheck(p, ref.outputs, vc_compare_buffer, true, why, sizeof why)) {
+    report_all(o, sink, VC_ST_ERROR, why);
     goto done;
   }
   oracle_runs runs;

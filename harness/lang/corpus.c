@@ -29,7 +29,32 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static int walk(vc_corpus *c, const char *dir, const char *rel, vc_error *err) {
+/* Directories already walked, by device and inode: a symlink that leads
+   back up the tree (or to a directory seen through another link) is walked
+   once, not until the path overflows. */
+typedef struct walk_seen {
+  dev_t *dev;
+  ino_t *ino;
+  uint32_t n, cap;
+} walk_seen;
+
+static bool seen_before(walk_seen *w, const struct stat *st) {
+  for (uint32_t i = 0; i < w->n; i++)
+    if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino) return true;
+  if (w->n == w->cap) {
+    w->cap = w->cap ? w->cap * 2 : 16;
+    w->dev = realloc(w->dev, w->cap * sizeof *w->dev);
+    w->ino = realloc(w->ino, w->cap * sizeof *w->ino);
+    if (!w->dev || !w->ino) abort();
+  }
+  w->dev[w->n] = st->st_dev;
+  w->ino[w->n++] = st->st_ino;
+  return false;
+}
+
+static int walk(vc_corpus *c, walk_seen *seen, const char *dir, const char *rel, vc_error *err) {
+  struct stat self;
+  if (stat(dir, &self) == 0 && seen_before(seen, &self)) return 0;
   DIR *d = opendir(dir);
   if (!d) return vc_fail(err, VC_ERR_IO, "cannot read directory %s: %s", dir, strerror(errno));
   struct dirent *e;
@@ -42,7 +67,7 @@ static int walk(vc_corpus *c, const char *dir, const char *rel, vc_error *err) {
     struct stat st;
     if (stat(path, &st) != 0) continue;
     if (S_ISDIR(st.st_mode))
-      rc = walk(c, path, r, err);
+      rc = walk(c, seen, path, r, err);
     else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".vyre"))
       add(c, path, r);
   }
@@ -67,7 +92,10 @@ int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, v
     if (stat(arg, &st) != 0)
       return vc_fail(err, VC_ERR_IO, "%s: %s", arg, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
-      int rc = walk(c, arg, "", err);
+      walk_seen seen = {NULL, NULL, 0, 0};
+      int rc = walk(c, &seen, arg, "", err);
+      free(seen.dev);
+      free(seen.ino);
       if (rc) return rc;
     } else {
       const char *base = strrchr(arg, '/');
