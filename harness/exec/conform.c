@@ -28,6 +28,26 @@ void vc_program_info_of(const vc_program *p, uint32_t segments, const char *sour
   info->tags = tags_buf;
 }
 
+static const char *const phase_names[] = {
+#define VC_X(e, n) n,
+    VC_PHASE_TABLE(VC_X)
+#undef VC_X
+};
+
+const char *vc_phase_name(vc_phase p) {
+  return (unsigned)p < VC_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+int vc_phase_from_name(const char *name) {
+  for (int i = 0; name && i < VC_PHASE_COUNT; i++)
+    if (strcmp(phase_names[i], name) == 0) return i;
+  return -1;
+}
+
+static void phase(const vc_conform_sink *sink, vc_phase ph) {
+  if (sink->phase_start) sink->phase_start(sink->ctx, ph);
+}
+
 /* Reports the same status for every selected mode and repeat. */
 static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc_status st,
                        const char *reason) {
@@ -41,6 +61,22 @@ static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc
       snprintf(res.reason, sizeof res.reason, "%s", reason);
       sink->result(sink->ctx, &res);
     }
+}
+
+/* A step before the device modes failed: the failure is that step's, and
+   the modes, which cannot be judged without it, are not run. */
+static void report_phase(const vc_conform_opts *o, const vc_conform_sink *sink, vc_phase ph,
+                         vc_status st, const char *reason) {
+  vc_result res;
+  memset(&res, 0, sizeof res);
+  res.mode = vc_phase_name(ph);
+  res.status = st;
+  snprintf(res.reason, sizeof res.reason, "%s", reason);
+  sink->result(sink->ctx, &res);
+  char why[128];
+  snprintf(why, sizeof why, "not run: the %s step failed (%s)", vc_phase_name(ph),
+           vc_status_name(st));
+  report_all(o, sink, VC_ST_SKIP, why);
 }
 
 /* A file that could not become a program still gets a record under its name. */
@@ -172,13 +208,9 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       memset(&r, 0, sizeof r);
       r.mode = vc_mode_name(m);
       r.repeat = rep;
-      if (stuck) {
-        r.status = VC_ST_SKIP;
-        snprintf(r.reason, sizeof r.reason,
-                 "not run: an earlier launch of this program did not finish in time");
-        sink->result(sink->ctx, &r);
-        continue;
-      }
+      /* The modes after a stuck launch get no result here: the caller runs
+         them on a freshly opened device. */
+      if (stuck) break;
       if (sink->mode_start) sink->mode_start(sink->ctx, m, rep);
       vc_mode_out mo;
       vc_error e;
@@ -316,26 +348,36 @@ static bool over_limits(const vc_program *p, const vc_device_info *di, const vc_
 int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
                        const vc_device_info *dev_info, const vc_conform_opts *o,
                        const vc_conform_sink *sink, vc_error *err) {
-  (void)err;
   char digest[65] = "";
   if (vc_digest_file(path, digest) != 0) digest[0] = '\0';
   vc_diags diags;
   vc_diags_init(&diags);
   vc_program *p = vc_parse_file(path, &diags);
+  int rc = vc_conform_parsed(path, digest, p, &diags, be, dev, dev_info, o, sink, err);
+  /* After a stuck launch the device may still use the program's objects. */
+  if (rc != VC_ERR_TIMEOUT) vc_program_free(p);
+  vc_diags_free(&diags);
+  return rc;
+}
+
+int vc_conform_parsed(const char *path, const char *digest, const vc_program *p,
+                      const vc_diags *d, const vc_backend *be, vc_dev *dev,
+                      const vc_device_info *dev_info, const vc_conform_opts *o,
+                      const vc_conform_sink *sink, vc_error *err) {
+  (void)err;
   char why[1024];
   if (!p) {
-    if (diags.expect_reject && vc_diags_contain(&diags, diags.expect_reject)) {
-      snprintf(why, sizeof why, "refused as expected: %s", diags.items[0].msg);
+    if (d->expect_reject && vc_diags_contain(d, d->expect_reject)) {
+      snprintf(why, sizeof why, "refused as expected: %s", d->items[0].msg);
       report_unparsed(path, digest, o, sink, VC_ST_SKIP, why);
     } else {
-      first_diag(&diags, why, sizeof why);
+      first_diag(d, why, sizeof why);
       report_unparsed(path, digest, o, sink, VC_ST_INVALID, why);
     }
-    vc_diags_free(&diags);
     return 0;
   }
-  vc_diags_free(&diags);
 
+  phase(sink, VC_PHASE_SETUP);
   vc_split *split = NULL;
   vc_error e;
   vc_error_clear(&e);
@@ -346,7 +388,6 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
   sink->program(sink->ctx, &info);
   if (rc) {
     report_all(o, sink, VC_ST_INVALID, e.msg);
-    vc_program_free(p);
     return 0;
   }
 
@@ -357,10 +398,12 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     report_all(o, sink, VC_ST_UNSUPPORTED, why);
     goto done;
   }
+  phase(sink, VC_PHASE_REFERENCE);
   if (vc_reference_run(p, &o->oracle, &ref, &e)) {
-    report_all(o, sink, VC_ST_ERROR, e.msg);
+    report_phase(o, sink, VC_PHASE_REFERENCE, VC_ST_ERROR, e.msg);
     goto done;
   }
+  phase(sink, VC_PHASE_ORACLE);
   if (vc_oracle_invalid(p, &ref.report, why, sizeof why)) {
     if (reject && strstr(why, reject->text)) {
       char msg[1100];
@@ -380,7 +423,7 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
   oracle_runs runs;
   if (oracle_per_repeat(p, ref.outputs, o, &runs, why, sizeof why)) {
     oracle_runs_free(o, &runs);
-    report_all(o, sink, VC_ST_ERROR, why);
+    report_phase(o, sink, VC_PHASE_ORACLE, VC_ST_ERROR, why);
     goto done;
   }
   runs.passes = ref.report.passes;
@@ -390,6 +433,5 @@ done:
   vc_reference_free(&ref);
   if (rc == VC_ERR_TIMEOUT) return rc; /* the device is busy: leave its objects alone */
   vc_split_free(split);
-  vc_program_free(p);
   return 0;
 }

@@ -51,6 +51,18 @@ void vc_progress_mode(vc_progress *p, const char *mode, uint32_t repeat) {
   fflush(stderr);
 }
 
+/* The summary row of a result: its mode, or the step it was charged to. */
+static int row_of(const char *mode) {
+  int m = vc_mode_from_name(mode);
+  if (m >= 0) return m;
+  int ph = vc_phase_from_name(mode);
+  return ph >= 0 ? VC_MODE_COUNT + ph : -1;
+}
+
+static const char *row_name(int row) {
+  return row < VC_MODE_COUNT ? vc_mode_name((vc_mode)row) : vc_phase_name((vc_phase)(row - VC_MODE_COUNT));
+}
+
 static bool failing(vc_status s) {
   return s == VC_ST_DIVERGE || s == VC_ST_ERROR || s == VC_ST_CRASH || s == VC_ST_TIMEOUT ||
          s == VC_ST_INVALID;
@@ -71,7 +83,7 @@ void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, c
                          uint32_t n) {
   p->done++;
   for (uint32_t i = 0; i < n; i++) {
-    int m = vc_mode_from_name(r[i].mode);
+    int m = row_of(r[i].mode);
     if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && !failing(r[i].status))
       p->counts[m][r[i].status]++;
     else if (m >= 0 && counts_as_failure(&r[i], judged[i]))
@@ -114,11 +126,11 @@ int vc_progress_summary(vc_progress *p) {
   for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %11s", vc_status_name((vc_status)s));
   putchar('\n');
   bool fail = false, invalid = false;
-  for (int m = 0; m < VC_MODE_COUNT; m++) {
+  for (int m = 0; m < VC_MODE_COUNT + VC_PHASE_COUNT; m++) {
     uint32_t any = 0;
     for (int s = 0; s < VC_STATUS_COUNT; s++) any += p->counts[m][s];
     if (!any) continue;
-    printf("%-16s", vc_mode_name((vc_mode)m));
+    printf("%-16s", row_name(m));
     for (int s = 0; s < VC_STATUS_COUNT; s++) {
       printf(" %11u", p->counts[m][s]);
       if (p->counts[m][s] && s == VC_ST_INVALID) invalid = true;

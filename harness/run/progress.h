@@ -1,13 +1,15 @@
 /* What a run prints while it goes and at its end: on a terminal a status
  * line rewritten in place plus a line for each result that did not pass;
  * otherwise one plain line per program. The summary is a table of statuses
- * per mode and decides the exit status. */
+ * per mode (and per step before the modes, when one failed) and decides the
+ * exit status. */
 #ifndef VC_PROGRESS_H
 #define VC_PROGRESS_H
 
 #include <stdint.h>
 
 #include "backends/backend.h"
+#include "harness/exec/conform.h"
 #include "harness/exec/modes.h"
 #include "results/store/record.h"
 
@@ -18,7 +20,8 @@ typedef struct vc_progress {
   int64_t run_id;
   uint32_t total, done;
   uint64_t start_ns;
-  uint32_t counts[VC_MODE_COUNT][VC_STATUS_COUNT];
+  /* one row per mode, then one per step before the modes (vc_phase) */
+  uint32_t counts[VC_MODE_COUNT + VC_PHASE_COUNT][VC_STATUS_COUNT];
   uint32_t nondeterministic;
   uint32_t expected_failures;   /* failures an expectations entry accepts */
   uint32_t unexpected_passes;   /* passes of results expected to fail */
