@@ -26,11 +26,11 @@ typedef struct vc_conform_opts {
   uint64_t flip_index;
 } vc_conform_opts;
 
-/* The steps of one program before its device modes, in order. A crash,
-   timeout or error in one is recorded under its name in the mode column,
-   not charged to a device mode. X(ENUM, name) */
+/* The steps of one program before its device modes, in order (parsing is
+   done before them, by the caller). A crash, timeout or error in one is
+   recorded under its name in the mode column, not charged to a device
+   mode. X(ENUM, name) */
 #define VC_PHASE_TABLE(X)  \
-  X(PARSE, "parse")        \
   X(SETUP, "setup")        \
   X(REFERENCE, "reference") \
   X(ORACLE, "oracle")

@@ -76,7 +76,7 @@ int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, v
       add(c, arg, base ? base + 1 : arg);
     }
   }
-  qsort(c->files, c->n, sizeof *c->files, by_rel);
+  if (c->n) qsort(c->files, c->n, sizeof *c->files, by_rel); /* files is NULL when empty */
   /* The same file named twice (two arguments) runs once. */
   uint32_t w = 0;
   for (uint32_t i = 0; i < c->n; i++) {
