@@ -500,6 +500,22 @@ static void poison_read_is_an_invalid_program(void **state) {
   assert_int_equal(query("q.db", "select count(*) from results where status<>'invalid'"), 0);
 }
 
+/* A native launch that never finishes on the device (a barrier waiting for
+   an arrival that never comes, under a 1 s deadline) retires the worker:
+   the split modes still run, in a fresh one, instead of being skipped. */
+static void stuck_native_launch_spares_the_split_modes(void **state) {
+  (void)state;
+  int rc = run(NULL, "--backend opencl --db k.db --repeat 2 --device-options "
+                     "native-phantoms=1,native-spin=0,deadline=1 corpus/spill.vyre");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("k.db", "select count(*) from results where mode='native' and "
+                                 "repeat=0 and status='timeout'"), 1);
+  assert_int_equal(query("k.db", "select count(*) from results where mode='native' and "
+                                 "repeat=1 and status='skip'"), 1);
+  assert_int_equal(query("k.db", "select count(*) from results where mode<>'native' and "
+                                 "status='pass'"), 4);
+}
+
 static void interrupt_then_resume(void **state) {
   (void)state;
   /* third is the last program in sorted order and hangs: the run is
@@ -578,6 +594,7 @@ int main(void) {
       cmocka_unit_test(resume_restores_the_runs_options),
       cmocka_unit_test(failures_are_charged_to_their_step),
       cmocka_unit_test(each_file_is_parsed_once),
+      cmocka_unit_test(stuck_native_launch_spares_the_split_modes),
       cmocka_unit_test(poison_read_is_an_invalid_program),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
