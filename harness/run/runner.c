@@ -14,7 +14,6 @@
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/version.h"
-#include "harness/lang/parse.h"
 #include "harness/run/progress.h"
 #include "harness/run/runopts.h"
 #include "harness/base/strbuf.h"

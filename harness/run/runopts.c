@@ -221,7 +221,7 @@ int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *
     return vc_fail(err, VC_ERR_USAGE, "--resume %lld: there is no results file %s",
                    (long long)o->resume_run, o->db_path);
   vc_db *db;
-  if (vc_db_open(o->db_path, 5000, &db, err)) return err->code == VC_ERR_USAGE ? VC_ERR_DB : err->code;
+  if (vc_db_open(o->db_path, 5000, &db, err)) return err->code = VC_ERR_DB;
   vc_db_run_settings st;
   int rc = vc_db_read_run_settings(db, o->resume_run, &st, err);
   vc_db_close(db);
@@ -238,7 +238,7 @@ int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *
     vc_sb_init(&b);
     vc_run_setting_value(o, (vc_run_setting)s, &a);
     vc_run_setting_value(&stored, (vc_run_setting)s, &b);
-    if (strcmp(vc_sb_str(&a) ? vc_sb_str(&a) : "", vc_sb_str(&b) ? vc_sb_str(&b) : ""))
+    if (strcmp(vc_sb_str(&a), vc_sb_str(&b)))
       rc = vc_fail(err, VC_ERR_USAGE,
                    "--resume %lld: %s %s given, but the run was started with %s %s; leave "
                    "it out to continue with the run's own",

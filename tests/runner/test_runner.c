@@ -516,6 +516,31 @@ static void stuck_native_launch_spares_the_split_modes(void **state) {
                                  "status='pass'"), 4);
 }
 
+static void exec_sql(const char *db, const char *sql) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(h);
+}
+
+/* The options line quotes what needs it, and reads back as it was given. */
+static void stored_options_read_back(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db w.db --filter 'pl\"a\\in*' "
+                             "--filter 'pl*' --exclude-tag 'two words' corpus"), 0);
+  char opts[1024];
+  query_text("w.db", "select options from runs", opts, sizeof opts);
+  assert_non_null(strstr(opts, "filter=\"pl\\\"a\\\\in*\" filter=pl* exclude-tag=\"two words\""));
+  exec_sql("w.db", "update runs set status = 'interrupted'");
+  assert_int_equal(run(NULL, "--resume 1 --db w.db --filter 'pl\"a\\in*' --filter 'pl*' "
+                             "--exclude-tag 'two words'"), 0);
+  assert_true(output_contains("1 program done already"));
+  assert_int_equal(query("w.db", "select count(*) from runs where status = 'complete'"), 1);
+  assert_int_equal(run(NULL, "--resume 1 --db w.db --filter 'pl*'"), VC_EXIT_USAGE);
+}
+
 static void interrupt_then_resume(void **state) {
   (void)state;
   /* third is the last program in sorted order and hangs: the run is
@@ -595,6 +620,7 @@ int main(void) {
       cmocka_unit_test(failures_are_charged_to_their_step),
       cmocka_unit_test(each_file_is_parsed_once),
       cmocka_unit_test(stuck_native_launch_spares_the_split_modes),
+      cmocka_unit_test(stored_options_read_back),
       cmocka_unit_test(poison_read_is_an_invalid_program),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
