@@ -41,7 +41,7 @@ static double seconds(clockid_t clock) {
 /* One run over fresh inputs; prints the rate. */
 static int measure(vc_oracle *o, const vc_program *p, uint32_t **bufs, bool checks) {
   for (uint32_t i = 0; i < p->nbuffers; i++) vc_inputs_fill(&p->buffers[i], bufs[i]);
-  vc_oracle_opts opts = {VC_ORDER_FORWARD, 0, !checks};
+  vc_oracle_opts opts = {VC_ORDER_FORWARD, 0, !checks, 0, 0};
   vc_oracle_report rep;
   vc_error err = {0};
   double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);

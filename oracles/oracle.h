@@ -24,6 +24,10 @@ typedef struct vc_oracle_opts {
   uint64_t seed;
   bool no_checks; /* skip race and uninitialised-shared tracking (faster; a reference
                      run of an already checked program) */
+  uint64_t deadline_ns; /* vc_now_ns() after which a run stops with VC_ERR_TIMEOUT
+                           (checked at each workgroup and phase); 0: none */
+  uint64_t max_bytes;   /* memory budget of a check: a program whose oracle runs need
+                           more is refused before they start (VC_ERR_LIMIT); 0: none */
 } vc_oracle_opts;
 
 typedef enum vc_issue_kind {
@@ -65,6 +69,11 @@ void vc_oracle_free(vc_oracle *o);
    several threads may run one compiled oracle at once. */
 int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
                   vc_oracle_report *report, vc_error *err);
+
+/* The most memory one run of o takes besides the program's buffers: its
+   registers, the values it carries across grid barriers and, with checks, a
+   shadow record for every element of every buffer and shared array. */
+uint64_t vc_oracle_run_bytes(const vc_oracle *o, bool checks);
 
 /* Is the report a reason to call the program invalid, given its (expect ...)?
    If so writes a one-line reason ("data race on acc[5] ...") into why. */

@@ -40,9 +40,13 @@ static int set_option(vc_oracle_opts *o, const char *key, const char *val, vc_er
     if (!*val || *end) return vc_fail(err, VC_ERR_USAGE, "oracle: seed=%s: not a number", val);
   } else if (strcmp(key, "checks") == 0 && (!strcmp(val, "on") || !strcmp(val, "off"))) {
     o->no_checks = strcmp(val, "off") == 0;
+  } else if (strcmp(key, "deadline") == 0) {
+    char *end;
+    o->deadline_ns = strtoull(val, &end, 0);
+    if (!*val || *end) return vc_fail(err, VC_ERR_USAGE, "oracle: deadline=%s: not a number", val);
   } else {
-    return vc_fail(err, VC_ERR_USAGE, "oracle: unknown option %s=%s (order, seed, checks=on|off)",
-                   key, val);
+    return vc_fail(err, VC_ERR_USAGE,
+                   "oracle: unknown option %s=%s (order, seed, checks=on|off, deadline)", key, val);
   }
   return 0;
 }

@@ -6,8 +6,8 @@
  * oracle runs unsplit programs directly. The splitter's check
  * (split-on-oracle) drives the host-split mode through this table.
  *
- * open() takes options "order=forward|reverse|shuffle,seed=N,checks=on|off"
- * (vc_oracle_opts). */
+ * open() takes options "order=forward|reverse|shuffle,seed=N,checks=on|off,
+ * deadline=NS" (vc_oracle_opts; deadline: a vc_now_ns() value). */
 #ifndef VC_ORACLE_BACKEND_H
 #define VC_ORACLE_BACKEND_H
 

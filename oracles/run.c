@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/clock.h"
 #include "harness/model/inputs.h"
 #include "oracles/issues.h"
 #include "oracles/machine.h"
@@ -145,6 +146,16 @@ static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b) {
   return vc_splitmix64_next(&s);
 }
 
+/* A run past its deadline fails with VC_ERR_TIMEOUT; the caller's time limit
+   (check --timeout) then holds without killing the process. */
+static bool past_deadline(vc_machine *m, const vc_oracle_opts *opts) {
+  if (!opts->deadline_ns || vc_now_ns() <= opts->deadline_ns) return false;
+  if (!m->failed)
+    m->failed = vc_fail(m->err, VC_ERR_TIMEOUT, "oracle: %s: not finished within the time limit",
+                        m->o->name);
+  return true;
+}
+
 static void run_workgroup(vc_machine *m, const vc_oracle_opts *opts, uint32_t wg) {
   const vc_oracle *o = m->o;
   m->wg = wg;
@@ -163,7 +174,7 @@ static void run_workgroup(vc_machine *m, const vc_oracle_opts *opts, uint32_t wg
       uint32_t l = (uint32_t)vc_perm_at(&perm, k);
       if (m->inv[l].status == VC_INV_RUN) vc_exec(m, l);
     }
-    if (m->failed || release_barrier(m) || next_phase(m)) break;
+    if (m->failed || release_barrier(m) || next_phase(m) || past_deadline(m, opts)) break;
   }
   save_invocations(m);
 }
@@ -177,7 +188,7 @@ static void run_segment(vc_machine *m, const vc_oracle_opts *opts, uint32_t pass
   m->seg_first = m->phase + 1;
   vc_perm perm;
   vc_perm_init(&perm, opts->order, m->nwg, mix(opts->seed, 2, (uint64_t)pass << 32 | seg));
-  for (uint64_t k = 0; k < m->nwg && !m->failed; k++)
+  for (uint64_t k = 0; k < m->nwg && !m->failed && !past_deadline(m, opts); k++)
     run_workgroup(m, opts, (uint32_t)vc_perm_at(&perm, k));
 }
 
@@ -197,9 +208,20 @@ static void run_passes(vc_machine *m, uint32_t *const *buffers, const vc_oracle_
   }
 }
 
+uint64_t vc_oracle_run_bytes(const vc_oracle *o, bool checks) {
+  uint64_t wg = (uint64_t)o->workgroup[0] * o->workgroup[1] * o->workgroup[2];
+  uint64_t inv = wg * o->grid[0] * o->grid[1] * o->grid[2];
+  uint64_t b = o->nmem * sizeof(vc_slot) + o->shared_words * 4u + wg * o->nregs * 4u +
+               wg * (sizeof(vc_inv) + 12u);
+  if (o->nsegs > 1) b += inv * o->npersist * 4u;
+  if (checks)
+    for (uint32_t i = 0; i < o->nmem; i++) b += (uint64_t)o->mem[i].count * sizeof(vc_shadow);
+  return b;
+}
+
 int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
                   vc_oracle_report *report, vc_error *err) {
-  static const vc_oracle_opts defaults = {VC_ORDER_FORWARD, 0, false};
+  static const vc_oracle_opts defaults = {VC_ORDER_FORWARD, 0, false, 0, 0};
   vc_oracle_report scratch;
   if (!opts) opts = &defaults;
   if (!report) report = &scratch;

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "harness/model/digest.h"
+#include "harness/exec/compare_selfcheck.h"
 #include "harness/exec/diverge.h"
 #include "harness/exec/modes.h"
+#include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
 #include "harness/split/split.h"
 #include "oracles/oracle_backend.h"
@@ -25,12 +27,15 @@ static void fail(vc_check_result *r, vc_check_verdict v, const char *fmt, ...) {
    unsplit oracle. Returns true when everything agrees. */
 static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
                             uint32_t *const *inputs, uint32_t *const *expected,
-                            vc_check_result *r) {
+                            uint64_t deadline_ns, vc_check_result *r) {
   const vc_backend *be = vc_oracle_backend();
   vc_dev *dev = NULL;
   vc_error e;
   vc_error_clear(&e);
-  if (be->open(0, NULL, &dev, &e)) {
+  char options[64] = "";
+  if (deadline_ns)
+    snprintf(options, sizeof options, "deadline=%llu", (unsigned long long)deadline_ns);
+  if (be->open(0, options, &dev, &e)) {
     fail(r, VC_CHECK_FAILED, "oracle backend: %s", e.msg);
     return false;
   }
@@ -39,6 +44,7 @@ static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
   vc_mode_out mo;
   const char *mn = vc_mode_name(m);
   bool ok = false;
+  vc_buffer_diff *diffs = NULL;
   if (vc_exec_run(&x, m, (const uint32_t *const *)inputs, &mo, &e)) {
     fail(r, VC_CHECK_FAILED, "%s on the oracle: %s", mn, e.msg);
     goto done;
@@ -52,16 +58,18 @@ static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
       fail(r, VC_CHECK_FAILED, "%s: a segment program is invalid: %s", mn, rep.issues[k].msg);
       goto done;
     }
+  /* the comparison the self-check proved (check_plan), exact */
+  diffs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *diffs);
+  if (!diffs) abort();
+  vc_compare_outputs(p, expected, mo.outputs, vc_compare_buffer, false, diffs);
   for (uint32_t i = 0; i < p->nbuffers; i++) {
-    if (p->buffers[i].access == VC_READ) continue;
-    vc_buffer_diff d;
-    vc_compare_buffer(&p->buffers[i], expected[i], mo.outputs[i], 0, &d);
-    if (d.mismatches || d.nan_payloads) {
+    const vc_buffer_diff *d = &diffs[i];
+    if (d->mismatches || d->nan_payloads) {
       fail(r, VC_CHECK_FAILED,
            "split-on-oracle (%s) differs from the unsplit oracle in %llu elements of %s; "
            "first [%llu]: expected %s, got %s",
-           mn, (unsigned long long)(d.mismatches + d.nan_payloads), p->buffers[i].name,
-           (unsigned long long)d.div.first_index, d.div.expected_hex, d.div.actual_hex);
+           mn, (unsigned long long)(d->mismatches + d->nan_payloads), p->buffers[i].name,
+           (unsigned long long)d->div.first_index, d->div.expected_hex, d->div.actual_hex);
       goto done;
     }
   }
@@ -78,41 +86,140 @@ static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
          (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
     goto done;
   }
+  if (!vc_plan_launches_ok(p, s, m, &mo, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    goto done;
+  }
   ok = true;
 done:
+  free(diffs);
   vc_mode_out_free(&mo);
   vc_exec_free(&x);
   be->close(dev);
   return ok;
 }
 
-void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {
-  memset(r, 0, sizeof *r);
-  vc_reference ref;
-  vc_split *s = NULL;
-  vc_error e;
-  vc_error_clear(&e);
-  int rc = vc_reference_run(p, opts, &ref, &e);
-  r->report = ref.report;
-  if (rc) {
-    fail(r, VC_CHECK_FAILED, "%s", e.msg);
-    goto done;
-  }
-  if (vc_oracle_invalid(p, &r->report, r->why, sizeof r->why)) {
-    r->verdict = VC_CHECK_INVALID;
-    goto done;
-  }
-  vc_output_digest(p, (const uint32_t *const *)ref.outputs, r->digest);
-  if (vc_split_program(p, &s, &e)) {
-    fail(r, VC_CHECK_FAILED, "split: %s", e.msg);
-    goto done;
-  }
+/* Everything after the split: the plan's shape, the comparison's self-check,
+   and split-on-oracle in both split modes. */
+static void check_plan(const vc_program *p, const vc_split *s, const vc_reference *ref,
+                       const vc_oracle_opts *opts, vc_check_result *r) {
   r->segments = s->nsegs;
   r->spills = s->nbuffers - s->nuser;
   for (uint32_t k = 0; k < s->nsegs; k++) r->recomputed += s->segs[k].nremat;
+  if (!vc_plan_segments_ok(p, s, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    return;
+  }
+  if (!vc_compare_selfcheck(p, ref->outputs, vc_compare_buffer, false, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    return;
+  }
   for (vc_mode m = VC_MODE_HOST_SPLIT; m <= VC_MODE_RESIDENT_SPLIT; m++)
-    if (!split_on_oracle(p, s, m, ref.inputs, ref.outputs, r)) break;
+    if (!split_on_oracle(p, s, m, ref->inputs, ref->outputs, opts->deadline_ns, r)) break;
+}
+
+static uint64_t oracle_bytes(const vc_program *p, bool checks) {
+  vc_oracle *o = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  uint64_t b = vc_oracle_compile(p, &o, &e) ? 0 : vc_oracle_run_bytes(o, checks);
+  vc_oracle_free(o);
+  return b;
+}
+
+/* The most a check of p holds at once, roughly: the reference run's inputs
+   and outputs and its oracle, then for split-on-oracle the plan's buffers
+   on the oracle backend, the host copies of host-split, the mode's outputs
+   and the oracle of the largest segment. */
+static uint64_t check_bytes(const vc_program *p, const vc_split *s, bool checks) {
+  uint64_t user = 0, plan = 0, seg = 0;
+  for (uint32_t i = 0; i < p->nbuffers; i++) user += vc_buffer_bytes(&p->buffers[i]);
+  for (uint32_t i = 0; i < s->nbuffers; i++) plan += vc_buffer_bytes(&s->buffers[i]);
+  for (uint32_t k = 0; k < s->nsegs; k++) {
+    uint64_t b = oracle_bytes(s->segs[k].prog, true);
+    if (b > seg) seg = b;
+  }
+  return 2 * user + oracle_bytes(p, checks) + 2 * plan + user + seg;
+}
+
+/* (expect (passes N)) and (expect (converges)) against the oracle's run. */
+static bool fixpoint_as_stated(const vc_program *p, vc_check_result *r) {
+  for (uint32_t i = 0; i < p->nexpects; i++) {
+    const vc_expect *x = &p->expects[i];
+    if (x->kind == VC_EXPECT_PASSES && x->n != r->report.passes) {
+      fail(r, VC_CHECK_FAILED, "(expect (passes %u)), but the oracle ran %u pass%s%s", x->n,
+           r->report.passes, r->report.passes == 1 ? "" : "es",
+           p->fixpoint.has_flag && !r->report.converged ? " and did not converge" : "");
+      return false;
+    }
+    if (x->kind == VC_EXPECT_CONVERGES && !r->report.converged) {
+      fail(r, VC_CHECK_FAILED,
+           "(expect (converges)), but the oracle's fixpoint did not converge in %u passes",
+           r->report.passes);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* The reference run and the oracle's verdict; false when r is final. */
+static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_reference *ref,
+                            vc_check_result *r) {
+  memset(r, 0, sizeof *r);
+  vc_error e;
+  vc_error_clear(&e);
+  int rc = vc_reference_run(p, opts, ref, &e);
+  r->report = ref->report;
+  if (rc) {
+    fail(r, VC_CHECK_FAILED, "%s", e.msg);
+    return false;
+  }
+  if (vc_oracle_invalid(p, &r->report, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_INVALID;
+    return false;
+  }
+  vc_output_digest(p, (const uint32_t *const *)ref->outputs, r->digest);
+  return fixpoint_as_stated(p, r);
+}
+
+void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r) {
+  vc_reference ref;
+  memset(&ref, 0, sizeof ref);
+  vc_split *s = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  /* Split first: a plan over a limit of the harness is refused before the
+     oracle spends its time on the program. */
+  int rc = vc_split_program(p, &s, &e);
+  if (rc == VC_ERR_LIMIT) {
+    memset(r, 0, sizeof *r);
+    fail(r, VC_CHECK_UNSUPPORTED, "%s", e.msg);
+    goto done;
+  }
+  uint64_t need = rc || !opts->max_bytes ? 0 : check_bytes(p, s, !opts->no_checks);
+  if (need > opts->max_bytes) {
+    memset(r, 0, sizeof *r);
+    fail(r, VC_CHECK_UNSUPPORTED,
+         "the oracle's runs need about %llu MiB (%llu bytes), more than the memory budget of "
+         "%llu MiB (%llu bytes)",
+         (unsigned long long)(need >> 20), (unsigned long long)need,
+         (unsigned long long)(opts->max_bytes >> 20), (unsigned long long)opts->max_bytes);
+    goto done;
+  }
+  if (!check_reference(p, opts, &ref, r)) goto done;
+  if (rc) {
+    fail(r, VC_CHECK_FAILED, "split: %s", e.msg);
+    goto done;
+  }
+  check_plan(p, s, &ref, opts, r);
 done:
   vc_reference_free(&ref);
   vc_split_free(s);
+}
+
+void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
+                           vc_check_result *r) {
+  vc_reference ref;
+  if (check_reference(p, opts, &ref, r)) check_plan(p, s, &ref, opts, r);
+  vc_reference_free(&ref);
 }

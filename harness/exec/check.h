@@ -9,12 +9,15 @@
 #include <stdint.h>
 
 #include "harness/model/program.h"
+#include "harness/split/split.h"
 #include "oracles/oracle.h"
 
 typedef enum vc_check_verdict {
   VC_CHECK_OK = 0,
   VC_CHECK_INVALID,  /* the oracle refuses the program: why says how */
-  VC_CHECK_FAILED    /* the splitter or a mode driver is wrong, or a harness fault */
+  VC_CHECK_FAILED,   /* the splitter or a mode driver is wrong, or a harness fault */
+  VC_CHECK_UNSUPPORTED /* over a limit of the harness or of this machine, not of the
+                          program (why names the limit); nothing was run */
 } vc_check_verdict;
 
 typedef struct vc_check_result {
@@ -26,5 +29,8 @@ typedef struct vc_check_result {
 } vc_check_result;
 
 void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r);
+/* The same check against a given plan of p (tests plant faults in one). */
+void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
+                           vc_check_result *r);
 
 #endif

@@ -306,19 +306,43 @@ done:
   return rc;
 }
 
+/* Every pass starts with the flag at 0 and a pass that changes something
+   sets it, so the flag as the run left it says whether the last pass
+   changed nothing: the same in every mode. */
+static void note_converged(const vc_exec *x, vc_mode_out *out) {
+  const vc_fixpoint *fx = &x->prog->fixpoint;
+  out->converged = fx->present && fx->has_flag && fx->flag < out->noutputs &&
+                   out->outputs[fx->flag] && out->outputs[fx->flag][0] == 0;
+}
+
 int vc_exec_run(vc_exec *x, vc_mode m, const uint32_t *const *inputs, vc_mode_out *out,
                 vc_error *err) {
   memset(out, 0, sizeof *out);
+  int rc;
   switch (m) {
   case VC_MODE_HOST_SPLIT:
-    return run_host_split(x, inputs, out, err);
+    rc = run_host_split(x, inputs, out, err);
+    break;
   case VC_MODE_RESIDENT_SPLIT:
-    return run_resident_split(x, inputs, out, err);
+    rc = run_resident_split(x, inputs, out, err);
+    break;
   case VC_MODE_NATIVE:
-    return run_native(x, inputs, out, err);
+    rc = run_native(x, inputs, out, err);
+    break;
   default:
     return vc_fail(err, VC_ERR_USAGE, "unknown mode %d", (int)m);
   }
+  if (!rc) note_converged(x, out);
+  return rc;
+}
+
+void vc_mode_note_convergence(const vc_program *p, const vc_mode_out *mo, vc_result *r) {
+  r->converged = mo->converged;
+  if (!p->fixpoint.present || !p->fixpoint.has_flag || mo->converged) return;
+  size_t used = strlen(r->reason);
+  snprintf(r->reason + used, sizeof r->reason - used,
+           "%sthe fixpoint did not converge in %u pass%s (its max)", used ? "; " : "", mo->passes,
+           mo->passes == 1 ? "" : "es");
 }
 
 void vc_mode_out_free(vc_mode_out *o) {

@@ -13,6 +13,7 @@
 #ifndef VC_MODES_H
 #define VC_MODES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "backends/backend.h"
@@ -40,6 +41,7 @@ typedef struct vc_mode_out {
   uint64_t wall_ns, device_ns, compile_ns;
   uint64_t bytes_up, bytes_down;
   uint32_t launches, passes;
+  bool converged;            /* a flag fixpoint whose last pass left the flag at 0 */
   vc_segment_timing *segs;   /* host-split, resident-split: one per pass × segment */
   uint32_t nsegs;
   vc_native_stats native;    /* native only */
@@ -53,6 +55,11 @@ void vc_exec_free(vc_exec *x);
 int vc_exec_run(vc_exec *x, vc_mode m, const uint32_t *const *inputs, vc_mode_out *out,
                 vc_error *err);
 void vc_mode_out_free(vc_mode_out *o);
+
+/* Records in r whether mo's fixpoint converged, and says so in the reason of
+   a flag fixpoint that did not (the bytes may still agree with the oracle's,
+   which ran out of passes too). */
+void vc_mode_note_convergence(const vc_program *p, const vc_mode_out *mo, vc_result *r);
 
 /* What the plan says a mode moves and launches for a given pass count. */
 typedef struct vc_traffic {

@@ -5,15 +5,10 @@
 #include <string.h>
 
 #include "harness/base/exitcodes.h"
+#include "harness/exec/compare_selfcheck.h"
 #include "harness/exec/diverge.h"
 
 /* ---- the status of one mode run ---- */
-
-static uint32_t ulp_of(const vc_program *p, uint32_t buf) {
-  for (uint32_t i = 0; i < p->nexpects; i++)
-    if (p->expects[i].kind == VC_EXPECT_ULP && p->expects[i].ref == buf) return p->expects[i].n;
-  return 0;
-}
 
 void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
                       uint32_t oracle_passes, vc_result *r) {
@@ -23,16 +18,19 @@ void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_m
   if (!r->divs) abort();
   uint64_t bad_elems = 0, nan_payloads = 0;
   uint32_t bad_bufs = 0;
+  /* The same comparison loop the self-check proved on this program. */
+  vc_buffer_diff *diffs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *diffs);
+  if (!diffs) abort();
+  vc_compare_outputs(p, expected, mo->outputs, vc_compare_buffer, true, diffs);
   for (uint32_t i = 0; i < p->nbuffers; i++) {
-    const vc_buffer *b = &p->buffers[i];
-    if (b->access == VC_READ) continue;
-    vc_buffer_diff d;
-    vc_compare_buffer(b, expected[i], mo->outputs[i], ulp_of(p, i), &d);
-    if (d.mismatches || d.nan_payloads) r->divs[r->ndivs++] = d.div;
-    bad_elems += d.mismatches;
-    nan_payloads += d.nan_payloads;
-    bad_bufs += d.mismatches != 0;
+    if (p->buffers[i].access == VC_READ) continue;
+    const vc_buffer_diff *d = &diffs[i];
+    if (d->mismatches || d->nan_payloads) r->divs[r->ndivs++] = d->div;
+    bad_elems += d->mismatches;
+    nan_payloads += d->nan_payloads;
+    bad_bufs += d->mismatches != 0;
   }
+  free(diffs);
   if (bad_bufs) {
     const vc_divergence *d = NULL;
     for (uint32_t i = 0; i < r->ndivs && !d; i++)
@@ -107,10 +105,21 @@ void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight,
   }
 }
 
-void vc_verdict_after_timeout(vc_result *r) {
+void vc_verdict_step_error(const char *reason, vc_result *r) {
+  r->status = VC_ST_ERROR;
+  snprintf(r->reason, sizeof r->reason, "%s", reason);
+}
+
+void vc_verdict_after_step(const char *step, vc_status st, vc_result *r) {
   r->status = VC_ST_SKIP;
-  snprintf(r->reason, sizeof r->reason,
-           "not run: an earlier launch of this program did not finish in time");
+  snprintf(r->reason, sizeof r->reason, "not run: the %s step ended in %s", step,
+           vc_status_name(st));
+}
+
+void vc_verdict_after_repeat(uint32_t failed, vc_status st, vc_result *r) {
+  r->status = VC_ST_SKIP;
+  snprintf(r->reason, sizeof r->reason, "not run: repeat %u of this mode ended in %s",
+           failed + 1, vc_status_name(st));
 }
 
 void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r) {

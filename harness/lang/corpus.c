@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/lang/parse.h"
 #include "harness/model/digest.h"
 #include "harness/base/sha256.h"
 #include "harness/base/strbuf.h"
@@ -22,6 +23,7 @@ static void add(vc_corpus *c, const char *path, const char *rel) {
   memset(f, 0, sizeof *f);
   f->path = vc_strdup(path);
   f->rel = vc_strdup(rel);
+  vc_diags_init(&f->diags);
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -29,7 +31,32 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static int walk(vc_corpus *c, const char *dir, const char *rel, vc_error *err) {
+/* Directories already walked, by device and inode: a symlink that leads
+   back up the tree (or to a directory seen through another link) is walked
+   once, not until the path overflows. */
+typedef struct walk_seen {
+  dev_t *dev;
+  ino_t *ino;
+  uint32_t n, cap;
+} walk_seen;
+
+static bool seen_before(walk_seen *w, const struct stat *st) {
+  for (uint32_t i = 0; i < w->n; i++)
+    if (w->dev[i] == st->st_dev && w->ino[i] == st->st_ino) return true;
+  if (w->n == w->cap) {
+    w->cap = w->cap ? w->cap * 2 : 16;
+    w->dev = realloc(w->dev, w->cap * sizeof *w->dev);
+    w->ino = realloc(w->ino, w->cap * sizeof *w->ino);
+    if (!w->dev || !w->ino) abort();
+  }
+  w->dev[w->n] = st->st_dev;
+  w->ino[w->n++] = st->st_ino;
+  return false;
+}
+
+static int walk(vc_corpus *c, walk_seen *seen, const char *dir, const char *rel, vc_error *err) {
+  struct stat self;
+  if (stat(dir, &self) == 0 && seen_before(seen, &self)) return 0;
   DIR *d = opendir(dir);
   if (!d) return vc_fail(err, VC_ERR_IO, "cannot read directory %s: %s", dir, strerror(errno));
   struct dirent *e;
@@ -42,7 +69,7 @@ static int walk(vc_corpus *c, const char *dir, const char *rel, vc_error *err) {
     struct stat st;
     if (stat(path, &st) != 0) continue;
     if (S_ISDIR(st.st_mode))
-      rc = walk(c, path, r, err);
+      rc = walk(c, seen, path, r, err);
     else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".vyre"))
       add(c, path, r);
   }
@@ -67,14 +94,17 @@ int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, v
     if (stat(arg, &st) != 0)
       return vc_fail(err, VC_ERR_IO, "%s: %s", arg, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
-      int rc = walk(c, arg, "", err);
+      walk_seen seen = {NULL, NULL, 0, 0};
+      int rc = walk(c, &seen, arg, "", err);
+      free(seen.dev);
+      free(seen.ino);
       if (rc) return rc;
     } else {
       const char *base = strrchr(arg, '/');
       add(c, arg, base ? base + 1 : arg);
     }
   }
-  qsort(c->files, c->n, sizeof *c->files, by_rel);
+  if (c->n) qsort(c->files, c->n, sizeof *c->files, by_rel); /* files is NULL when empty */
   /* The same file named twice (two arguments) runs once. */
   uint32_t w = 0;
   for (uint32_t i = 0; i < c->n; i++) {
@@ -86,23 +116,69 @@ int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, v
     c->files[w++] = c->files[i];
   }
   c->n = w;
+  for (uint32_t i = 0; i < c->n; i++)
+    if (vc_digest_file(c->files[i].path, c->files[i].digest) != 0)
+      return vc_fail(err, VC_ERR_IO, "cannot read %s: %s", c->files[i].path, strerror(errno));
+  vc_corpus_redigest(c);
+  return 0;
+}
+
+void vc_corpus_redigest(vc_corpus *c) {
   vc_sha256 s;
   vc_sha256_init(&s);
   for (uint32_t i = 0; i < c->n; i++) {
-    if (vc_digest_file(c->files[i].path, c->files[i].digest) != 0)
-      return vc_fail(err, VC_ERR_IO, "cannot read %s: %s", c->files[i].path, strerror(errno));
     vc_sha256_update(&s, c->files[i].rel, strlen(c->files[i].rel) + 1);
     vc_sha256_update(&s, c->files[i].digest, 64);
   }
   uint8_t d[32];
   vc_sha256_final(&s, d);
   vc_sha256_hex(d, c->digest);
-  return 0;
+}
+
+static void parse_one(vc_corpus_file *f) {
+  if (f->parsed) return;
+  f->parsed = true;
+  f->program = vc_parse_file(f->path, &f->diags);
+}
+
+void vc_corpus_parse(vc_corpus *c) {
+  for (uint32_t i = 0; i < c->n; i++) parse_one(&c->files[i]);
+}
+
+void vc_corpus_program_name(const vc_corpus_file *f, char *out, size_t n) {
+  if (f->program && f->program->name)
+    snprintf(out, n, "%s", f->program->name);
+  else
+    vc_corpus_file_name(f->rel, out, n);
+}
+
+static bool path_matches(const vc_corpus_file *f, const char *glob) {
+  char name[4096];
+  vc_corpus_file_name(f->rel, name, sizeof name);
+  return fnmatch(glob, f->rel, 0) == 0 || fnmatch(glob, name, 0) == 0;
+}
+
+void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs) {
+  if (!nglobs) return;
+  for (uint32_t i = c->n; i-- > 0;) {
+    vc_corpus_file *f = &c->files[i];
+    bool keep = false;
+    for (uint32_t g = 0; g < nglobs && !keep; g++) keep = path_matches(f, globs[g]);
+    if (!keep) {
+      /* The declared name is only known by parsing: that parse is kept. */
+      parse_one(f);
+      for (uint32_t g = 0; f->program && g < nglobs && !keep; g++)
+        keep = fnmatch(globs[g], f->program->name, 0) == 0;
+    }
+    if (!keep) vc_corpus_remove(c, i);
+  }
 }
 
 void vc_corpus_remove(vc_corpus *c, uint32_t i) {
   free(c->files[i].path);
   free(c->files[i].rel);
+  vc_program_free(c->files[i].program);
+  vc_diags_free(&c->files[i].diags);
   memmove(&c->files[i], &c->files[i + 1], (c->n - i - 1) * sizeof *c->files);
   c->n--;
 }
@@ -122,12 +198,8 @@ void vc_corpus_file_name(const char *path, char *out, size_t n) {
 
 void vc_corpus_filter(vc_corpus *c, const char *glob) {
   if (!glob) return;
-  for (uint32_t i = c->n; i-- > 0;) {
-    char name[4096];
-    vc_corpus_file_name(c->files[i].rel, name, sizeof name);
-    if (fnmatch(glob, c->files[i].rel, 0) != 0 && fnmatch(glob, name, 0) != 0)
-      vc_corpus_remove(c, i);
-  }
+  for (uint32_t i = c->n; i-- > 0;)
+    if (!path_matches(&c->files[i], glob)) vc_corpus_remove(c, i);
 }
 
 void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n) {

@@ -19,6 +19,10 @@ void vc_diags_free(vc_diags *d) {
 }
 
 void vc_diags_add(vc_diags *d, const char *file, vc_loc loc, const char *fmt, ...) {
+  if (d->count >= VC_DIAGS_MAX) {
+    d->dropped++;
+    return;
+  }
   if (d->count == d->cap) {
     d->cap = d->cap ? d->cap * 2 : 8;
     d->items = realloc(d->items, d->cap * sizeof *d->items);
@@ -35,10 +39,15 @@ void vc_diags_add(vc_diags *d, const char *file, vc_loc loc, const char *fmt, ..
   x->msg = vc_strdup(buf);
 }
 
+uint32_t vc_diags_reported(const vc_diags *d) { return d->count + d->dropped; }
+
 void vc_diags_print(const vc_diags *d, FILE *out) {
   for (uint32_t i = 0; i < d->count; i++)
     fprintf(out, "%s:%u:%u: %s\n", d->items[i].file, d->items[i].loc.line, d->items[i].loc.col,
             d->items[i].msg);
+  if (d->dropped)
+    fprintf(out, "%s: too many errors (%u more not shown)\n", d->items[d->count - 1].file,
+            d->dropped);
 }
 
 int vc_diags_contain(const vc_diags *d, const char *text) {

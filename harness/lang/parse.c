@@ -63,7 +63,7 @@ static void sort_diags(vc_diags *d, uint32_t first) {
 }
 
 vc_program *vc_parse(const char *path, const char *text, size_t len, vc_diags *diags) {
-  uint32_t first = diags->count;
+  uint32_t first = diags->count, reported = vc_diags_reported(diags);
   free(diags->expect_reject);
   diags->expect_reject = NULL;
   vc_arena scratch;
@@ -79,7 +79,7 @@ vc_program *vc_parse(const char *path, const char *text, size_t len, vc_diags *d
     vc_p_expect_reject_only(&c);
   vc_arena_free(&scratch);
   sort_diags(diags, first);
-  if (diags->count == first) return c.p;
+  if (vc_diags_reported(diags) == reported) return c.p;
   vc_program_free(c.p);
   return NULL;
 }

@@ -275,9 +275,21 @@ static bool expect_digest(vc_pctx *c, const vc_sx *g, vc_expect *e) {
   return true;
 }
 
+static bool expect_passes(vc_pctx *c, const vc_sx *g, vc_expect *e) {
+  if (!vc_p_arity(c, g, 1, 1, "(passes N)") ||
+      !vc_p_literal_of(c, g->items[1], "the number of passes", VC_U32, &e->n))
+    return false;
+  if (e->n == 0 || e->n > VC_MAX_FIXPOINT_PASSES) {
+    vc_perr(c, g->items[1]->loc, "(passes N): %u is out of range: expected 1 to %u", e->n,
+            VC_MAX_FIXPOINT_PASSES);
+    return false;
+  }
+  return true;
+}
+
 static const char expect_usage[] =
-    "expected (expect reject \"TEXT\"), (expect out-of-bounds), (expect (ulp B N)) or "
-    "(expect (digest \"HEX\"))";
+    "expected (expect reject \"TEXT\"), (expect out-of-bounds), (expect (ulp B N)), "
+    "(expect (digest \"HEX\")), (expect (passes N)) or (expect (converges))";
 
 /* Fills e from (expect ...); false (reported) when malformed. */
 static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
@@ -300,6 +312,14 @@ static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
   if (strcmp(vc_sx_head(a), "digest") == 0 && f->n == 2) {
     e->kind = VC_EXPECT_DIGEST;
     return expect_digest(c, a, e);
+  }
+  if (strcmp(vc_sx_head(a), "passes") == 0 && f->n == 2) {
+    e->kind = VC_EXPECT_PASSES;
+    return expect_passes(c, a, e);
+  }
+  if (strcmp(vc_sx_head(a), "converges") == 0 && f->n == 2) {
+    e->kind = VC_EXPECT_CONVERGES;
+    return vc_p_arity(c, a, 0, 0, "(converges)");
   }
   vc_perr(c, f->loc, "unknown expectation: %s", expect_usage);
   return false;
@@ -341,6 +361,28 @@ static void invocations_limit(vc_pctx *c) {
             (unsigned long long)n);
 }
 
+/* Expectations about passes need the fixpoint they describe (forms come in
+   any order, so this runs after all of them). */
+static void fixpoint_expects(vc_pctx *c) {
+  const vc_fixpoint *fx = &c->p->fixpoint;
+  for (uint32_t i = 0; i < c->p->nexpects; i++) {
+    const vc_expect *e = &c->p->expects[i];
+    if (e->kind == VC_EXPECT_PASSES) {
+      if (!fx->present)
+        vc_perr(c, e->loc, "(expect (passes N)) needs a (fixpoint ...)");
+      else if (e->n > fx->max)
+        vc_perr(c, e->loc, "(expect (passes %u)) is more than the fixpoint's (max %u)", e->n,
+                fx->max);
+      else if (!fx->has_flag && e->n != fx->max)
+        vc_perr(c, e->loc,
+                "(expect (passes %u)): a fixpoint without a flag runs exactly its (max %u)",
+                e->n, fx->max);
+    } else if (e->kind == VC_EXPECT_CONVERGES && !(fx->present && fx->has_flag)) {
+      vc_perr(c, e->loc, "(expect (converges)) needs a (fixpoint (max N) (flag F))");
+    }
+  }
+}
+
 void vc_p_program_forms(vc_pctx *c) {
   const vc_sx *prog = c->program;
   for (int pass = 0; pass < 2; pass++) {
@@ -360,6 +402,7 @@ void vc_p_program_forms(vc_pctx *c) {
     }
   }
   invocations_limit(c);
+  fixpoint_expects(c);
 }
 
 void vc_p_expect_reject_only(vc_pctx *c) {

@@ -329,6 +329,12 @@ static void expects(const vc_program *p, vc_strbuf *out) {
       print_string(e->text, out);
       vc_sb_putc(out, ')');
       break;
+    case VC_EXPECT_PASSES:
+      vc_sb_printf(out, "(passes %" PRIu32 ")", e->n);
+      break;
+    case VC_EXPECT_CONVERGES:
+      vc_sb_puts(out, "(converges)");
+      break;
     }
     vc_sb_putc(out, ')');
   }

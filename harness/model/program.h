@@ -154,7 +154,9 @@ typedef enum vc_expect_kind {
   VC_EXPECT_REJECT = 0,   /* text: the refusal message must contain it */
   VC_EXPECT_OUT_OF_BOUNDS,/* out-of-bounds accesses are intended (and must happen) */
   VC_EXPECT_ULP,          /* ref = buffer, n = allowed distance in units in the last place */
-  VC_EXPECT_DIGEST        /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
+  VC_EXPECT_DIGEST,       /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
+  VC_EXPECT_PASSES,       /* n: the oracle runs exactly n fixpoint passes */
+  VC_EXPECT_CONVERGES     /* the flag fixpoint ends on a zero flag within its max */
 } vc_expect_kind;
 
 typedef struct vc_expect {

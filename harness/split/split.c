@@ -217,8 +217,10 @@ static int plan_values(splitter *sp) {
   }
   if (nspill && inv > VC_MAX_BUFFER_ELEMS)
     return vc_fail(sp->err, VC_ERR_LIMIT,
-                   "%s: %llu invocations exceed the %u elements of a spill buffer",
-                   p->path ? p->path : p->name, (unsigned long long)inv, VC_MAX_BUFFER_ELEMS);
+                   "%s: a limit of the harness: a spilled value takes one element per "
+                   "invocation, and a spill buffer holds at most %u (2^28) elements; the "
+                   "program has %llu invocations",
+                   p->path ? p->path : p->name, VC_MAX_BUFFER_ELEMS, (unsigned long long)inv);
   out->nuser = p->nbuffers;
   out->nbuffers = p->nbuffers + nspill;
   out->buffers =
@@ -352,17 +354,37 @@ static vc_node *clone_stmt(seg_builder *b, const vc_node *n, uint32_t pos) {
   return c;
 }
 
+/* Is name taken in the segment: by a symbol of the source, a symbol renamed
+   before (dst->syms[0..done)), a buffer or a shared array? */
+static bool name_taken(const vc_program *dst, uint32_t done, const vc_program *src,
+                       const char *name) {
+  for (uint32_t j = 0; j < src->nsyms; j++)
+    if (strcmp(src->syms[j].name, name) == 0) return true;
+  for (uint32_t j = 0; j < done; j++)
+    if (strcmp(dst->syms[j].name, name) == 0) return true;
+  for (uint32_t j = 0; j < src->nbuffers; j++)
+    if (strcmp(src->buffers[j].name, name) == 0) return true;
+  for (uint32_t j = 0; j < src->nshared; j++)
+    if (strcmp(src->shared[j].name, name) == 0) return true;
+  return false;
+}
+
 static void copy_symbols(vc_program *dst, const vc_program *src, bool add_lid) {
   dst->nsyms = src->nsyms + (add_lid ? 1 : 0);
   dst->syms = vc_arena_alloc(&dst->arena, (dst->nsyms ? dst->nsyms : 1) * sizeof *dst->syms);
   for (uint32_t i = 0; i < src->nsyms; i++) {
     dst->syms[i] = src->syms[i];
-    /* Sibling scopes may reuse a name; in one flat segment it must be unique. */
+    /* Sibling scopes may reuse a name; in one flat segment it must be unique,
+       and its new name NAME_N must not be one the program already uses (a
+       user's own x_2). */
     bool dup = false;
     for (uint32_t j = 0; j < src->nsyms && !dup; j++)
       dup = j != i && strcmp(src->syms[j].name, src->syms[i].name) == 0;
     char name[256];
-    if (dup) snprintf(name, sizeof name, "%s_%u", src->syms[i].name, i);
+    for (uint32_t n = i; dup; n++) {
+      snprintf(name, sizeof name, "%s_%u", src->syms[i].name, n);
+      if (!name_taken(dst, i, src, name)) break;
+    }
     dst->syms[i].name = vc_arena_strdup(&dst->arena, dup ? name : src->syms[i].name);
   }
   if (add_lid) {

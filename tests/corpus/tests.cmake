@@ -44,3 +44,9 @@ if(TARGET vc-backend-cuda)
   endif()
   set_tests_properties(corpus_nvrtc_ptxas PROPERTIES LABELS corpus TIMEOUT 1800)
 endif()
+
+# vyre-conform check on files written by the test: --write-digests, limits,
+# diagnostics of a binary file, a symlink loop.
+vc_add_test(test_check_cli SOURCES ${VC_CORPUS_DIR}/test_check_cli.c LABELS integration)
+add_dependencies(test_check_cli vyre-conform)
+set_tests_properties(test_check_cli PROPERTIES TIMEOUT 300)

@@ -11,7 +11,7 @@
 
 #include "oracle_util.h"
 
-static const vc_oracle_opts reverse = {VC_ORDER_REVERSE, 0, false};
+static const vc_oracle_opts reverse = {VC_ORDER_REVERSE, 0, false, 0, 0};
 
 static void assert_contains(const char *text, const char *part) {
   if (!strstr(text, part)) print_error("\"%s\" does not contain \"%s\"\n", text, part);
@@ -284,7 +284,7 @@ static void no_checks_keeps_bounds_and_barriers(void **state) {
   assert_true(r.rep.issues[VC_ISSUE_UNINIT_SHARED].count > 0);
   assert_int_equal(r.rep.issues[VC_ISSUE_OOB].count, 4);
   assert_int_equal(r.rep.issues[VC_ISSUE_BARRIER].count, 2);
-  vc_oracle_opts fast = {VC_ORDER_FORWARD, 0, true};
+  vc_oracle_opts fast = {VC_ORDER_FORWARD, 0, true, 0, 0};
   vt_rerun(&r, &fast);
   assert_int_equal(r.rep.issues[VC_ISSUE_RACE].count, 0);
   assert_int_equal(r.rep.issues[VC_ISSUE_UNINIT_SHARED].count, 0);

@@ -36,8 +36,9 @@ static const char valid_program[] =
 static void same_bytes_in_every_order(void **state) {
   (void)state;
   static const vc_oracle_opts orders[] = {
-      {VC_ORDER_FORWARD, 0, false}, {VC_ORDER_REVERSE, 0, false}, {VC_ORDER_SHUFFLE, 1, false},
-      {VC_ORDER_SHUFFLE, 2, false}, {VC_ORDER_SHUFFLE, 99, true},
+      {VC_ORDER_FORWARD, 0, false, 0, 0}, {VC_ORDER_REVERSE, 0, false, 0, 0},
+      {VC_ORDER_SHUFFLE, 1, false, 0, 0}, {VC_ORDER_SHUFFLE, 2, false, 0, 0},
+      {VC_ORDER_SHUFFLE, 99, true, 0, 0},
   };
   vt_run ref, r;
   vt_exec(&ref, valid_program, &orders[0]);
@@ -67,12 +68,12 @@ static void orders_differ(void **state) {
   vt_exec(&r, prog, NULL);
   const uint32_t *t = vt_buf(&r, "ticket");
   for (uint32_t i = 0; i < 64; i++) assert_int_equal(t[i], i);
-  vc_oracle_opts rev = {VC_ORDER_REVERSE, 0, false};
+  vc_oracle_opts rev = {VC_ORDER_REVERSE, 0, false, 0, 0};
   vt_rerun(&r, &rev);
   for (uint32_t i = 0; i < 64; i++) assert_int_equal(t[i], 63 - i);
   uint32_t first[64];
   for (uint64_t seed = 1; seed <= 2; seed++) {
-    vc_oracle_opts shuf = {VC_ORDER_SHUFFLE, seed, false};
+    vc_oracle_opts shuf = {VC_ORDER_SHUFFLE, seed, false, 0, 0};
     vt_rerun(&r, &shuf);
     uint8_t seen[64] = {0};
     uint32_t identity = 0, groups_in_order = 1;

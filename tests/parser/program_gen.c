@@ -108,7 +108,15 @@ static void attributes(gen *g) {
   }
   if (!p->fixpoint.present && below(g, 4) == 0)
     p->fixpoint = (vc_fixpoint){true, 3, false, 0, {0, 0}};
-  p->expects = vc_arena_alloc(&p->arena, 3 * sizeof *p->expects);
+  p->expects = vc_arena_alloc(&p->arena, 5 * sizeof *p->expects);
+  /* what the parser accepts: passes up to max (exactly max without a flag),
+     converges with a flag */
+  const vc_fixpoint *fx = &p->fixpoint;
+  if (fx->present && below(g, 2))
+    p->expects[p->nexpects++] = (vc_expect){
+        VC_EXPECT_PASSES, NULL, 0, fx->has_flag ? 1 + below(g, fx->max) : fx->max, {0, 0}};
+  if (fx->present && fx->has_flag && below(g, 2))
+    p->expects[p->nexpects++] = (vc_expect){VC_EXPECT_CONVERGES, NULL, 0, 0, {0, 0}};
   if (g->f32_buffer >= 0)
     p->expects[p->nexpects++] =
         (vc_expect){VC_EXPECT_ULP, NULL, (uint32_t)g->f32_buffer, below(g, 8), {0, 0}};

@@ -256,6 +256,23 @@ static error_case cases[] = {
     {"ulp_not_f32", "(program p\n  (buffer o u32 1 write)\n  (expect (ulp o 1))\n  (entry))", 3, 16,
      "(ulp B N) is for f32 buffers; o is u32"},
     {"digest_malformed", FORM("(expect (digest \"abc\"))"), 2, 19, "a string of 64 hex digits"},
+    {"passes_without_fixpoint", FORM("(expect (passes 3))"), 2, 3,
+     "(expect (passes N)) needs a (fixpoint ...)"},
+    {"passes_zero", FORM("(expect (passes 0))"), 2, 19, "(passes N): 0 is out of range"},
+    {"passes_not_a_number", FORM("(expect (passes three))"), 2, 19, "the number of passes"},
+    {"passes_arity", FORM("(expect (passes))"), 2, 11, "(passes N)"},
+    {"passes_over_max", "(program p\n  (buffer f u32 1 read_write)\n  (expect (passes 5))\n"
+     "  (fixpoint (max 4) (flag f))\n  (entry))", 3, 3,
+     "(expect (passes 5)) is more than the fixpoint's (max 4)"},
+    {"passes_not_max_without_flag",
+     "(program p\n  (fixpoint (max 4))\n  (expect (passes 3))\n  (entry))", 3, 3,
+     "a fixpoint without a flag runs exactly its (max 4)"},
+    {"converges_without_flag", "(program p\n  (fixpoint (max 4))\n  (expect (converges))\n  (entry))",
+     3, 3, "(expect (converges)) needs a (fixpoint (max N) (flag F))"},
+    {"converges_with_argument", FORM("(expect (converges 1))"), 2, 11, "(converges)"},
+    {"repeated_passes",
+     "(program p\n  (fixpoint (max 4))\n  (expect (passes 4))\n  (expect (passes 4))\n  (entry))",
+     4, 3, "repeated expectation; the first is at 3:3"},
     {"repeated_expectation",
      "(program p\n  (expect out-of-bounds)\n  (expect out-of-bounds)\n  (entry))", 3, 3,
      "repeated expectation; the first is at 2:3"},
@@ -384,6 +401,34 @@ static void several_errors(void **state) {
   vc_diags_free(&d);
 }
 
+/* 30 unknown statements: 20 are kept (the first 20 lines), 10 only counted,
+   and the program is still refused. */
+static void at_most_twenty_errors(void **state) {
+  (void)state;
+  vc_strbuf src;
+  vc_sb_init(&src);
+  vc_sb_puts(&src, "(program p\n  (buffer out u32 4 write)\n  (entry\n");
+  for (int i = 0; i < 30; i++) vc_sb_puts(&src, "    (frob)\n");
+  vc_sb_puts(&src, "  ))\n");
+  vc_diags d;
+  vc_diags_init(&d);
+  assert_null(pt_parse(src.data, &d));
+  assert_int_equal(d.count, VC_DIAGS_MAX);
+  assert_int_equal(d.dropped, 10);
+  assert_int_equal(vc_diags_reported(&d), 30);
+  assert_int_equal(d.items[0].loc.line, 4);
+  assert_int_equal(d.items[19].loc.line, 23);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  vc_diags_print(&d, f);
+  fclose(f);
+  assert_non_null(strstr(text, "t.vyre: too many errors (10 more not shown)\n"));
+  free(text);
+  vc_diags_free(&d);
+  vc_sb_free(&src);
+}
+
 static void reject_kept_with_errors(void **state) {
   (void)state;
   const char *src =
@@ -493,6 +538,7 @@ int main(void) {
       cmocka_unit_test(reject_kept_with_errors),   cmocka_unit_test(reject_kept_when_malformed),
       cmocka_unit_test(reject_of_a_valid_program), cmocka_unit_test(nul_byte),
       cmocka_unit_test(unreadable_file),           cmocka_unit_test(file_errors_name_the_file),
+      cmocka_unit_test(at_most_twenty_errors),
   };
   size_t nfixed = sizeof fixed / sizeof fixed[0];
   struct CMUnitTest *tests = calloc(n + nfixed, sizeof *tests);

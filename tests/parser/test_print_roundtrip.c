@@ -45,6 +45,8 @@ static const char *const written[] = {
     "  (expect (ulp rndf 0))\n"
     "  (expect (digest \"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"))\n"
     "  (expect reject \"a \\\"quoted\\\" reason\")\n"
+    "  (expect (passes 3))\n"
+    "  (expect (converges))\n"
     "  (entry\n"
     "    (let gid (global_id x))\n"
     "    (let lid (add (local_id y) (add (group_id z) (add (num_groups x) (group_size y)))))\n"
