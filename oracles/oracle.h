@@ -1,3 +1,4 @@
+/* oracles: the CPU reference interpreter and its checks. */
 /* The CPU oracle: the reference interpreter of docs/semantics.md.
  *
  * vc_oracle_compile lowers a program to a compact register bytecode once

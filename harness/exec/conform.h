@@ -1,3 +1,4 @@
+/* harness/exec: one program on one device (mode drivers, reference run, comparison, verdicts, plugins). */
 /* One program on one device: parse, run the oracle once, run every selected
  * mode (and repeat), compare every output byte, classify what differs.
  * Results are handed to a sink as soon as each exists, so that a crash in

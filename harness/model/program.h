@@ -1,3 +1,4 @@
+/* harness/model: the program model and the outcome vocabulary every layer above speaks. */
 /* The program model: one validated .vyre program as a typed tree.
  *
  * Everything a program owns (nodes, names, initialiser data) lives in its

@@ -1,3 +1,4 @@
+/* harness/run: the run command (runner, worker process, wire, progress). */
 /* The run command: every program of a corpus on one backend device, each in
  * every selected mode, recorded in the results database.
  *

@@ -1,3 +1,4 @@
+/* results/store: the SQLite results file (schema, migration, recorder, loader, resume). */
 /* The results database: what a run records, and how.
  *
  * One SQLite file in WAL mode. Each call that records a program's results

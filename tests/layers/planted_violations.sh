@@ -1,7 +1,7 @@
 #!/bin/sh
-# planted_violations.sh CHECK SRC: ci/check-layers passes a tree copied from
-# SRC's harness/base and harness/cli, and fails (exit 1, naming the file, the
-# line and the header) on each violation planted into a fresh copy: a base
+# planted_violations.sh CHECK SRC: ci/check-layers passes a copy of SRC's
+# source folders, and fails (exit 1, naming the file, the line and the
+# header) on each violation planted into a fresh copy: a base
 # file including a header of the command line, a plugin (of a known name or
 # a new one) including the harness or another plugin's header, the harness
 # including a plugin's header, and a source file directly in harness/.
@@ -11,9 +11,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 
+# a copy of SRC's sources (the check also wants every layer's main header)
 fresh() {
-  rm -rf "$work/tree" && mkdir -p "$work/tree/harness" "$work/tree/backends/opencl" &&
-    cp -R "$src/harness/base" "$src/harness/cli" "$work/tree/harness/"
+  rm -rf "$work/tree" && mkdir "$work/tree" &&
+    cp -R "$src/harness" "$src/results" "$src/oracles" "$src/backends" "$work/tree/"
 }
 
 # expect STATUS TEXT: runs the check on the tree; its status and output.
