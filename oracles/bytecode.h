@@ -23,6 +23,7 @@
    LOAD    a = mem[m][b]        STORE  mem[m][a] = b
    ATOM    a = old mem[m][b]; mem[m][b] = old OP(x) c
    CAS     a = old mem[m][b]; if old == c then mem[m][b] = d
+   ALOAD   a = mem[m][b], atomic   ASTORE  mem[m][a] = b, atomic
    JMP     goto a               JZ     if a == 0 goto b
    FORU/FORI  if !(a < b) goto c (unsigned / signed)
    NEXT    a += 1; goto b
@@ -47,7 +48,7 @@
   X(F2I, "f2i", "rr")   X(F2U, "f2u", "rr")   X(I2F, "i2f", "rr")                  \
   X(U2F, "u2f", "rr")   X(SEL, "sel", "rrrr")                                      \
   X(LOAD, "load", "rm")  X(STORE, "store", "mr") X(ATOM, "atom", "rmr")             \
-  X(CAS, "cas", "rmrr")                                                            \
+  X(CAS, "cas", "rmrr") X(ALOAD, "aload", "rm") X(ASTORE, "astore", "mr")         \
   X(JMP, "jmp", "j")    X(JZ, "jz", "rj")     X(FORU, "foru", "rrj")               \
   X(FORI, "fori", "rrj") X(NEXT, "next", "rj")                                     \
   X(BAR, "bar", "")     X(RET, "ret", "")     X(END, "end", "")

@@ -207,15 +207,21 @@ static uint32_t memory(cc *c, const vc_node *e, uint32_t dst) {
   uint32_t r[4];
   uint32_t m = mem_slot(c, e);
   bool is_cas = e->kind != VC_E_LOAD && e->op == VC_AT_CMPXCHG;
-  if (!operands(c, e, e->kind == VC_E_LOAD ? 1 : is_cas ? 3 : 2, r)) return 0;
+  bool is_load = e->kind == VC_E_LOAD || e->op == VC_AT_LOAD;
+  if (!operands(c, e, is_load ? 1 : is_cas ? 3 : 2, r)) return 0;
+  if (e->kind != VC_E_LOAD && e->op == VC_AT_STORE) {
+    uint32_t pc = emit(c, VC_OP_ASTORE, e->loc, r[0], r[1], 0, 0);
+    if (!c->failed) c->o->code[pc].m = (uint16_t)m;
+    return 0;
+  }
   uint32_t d = target(c, dst, e->loc);
   uint32_t pc;
-  if (e->kind == VC_E_LOAD) {
-    pc = emit(c, VC_OP_LOAD, e->loc, d, r[0], 0, 0);
+  if (is_load) {
+    pc = emit(c, e->kind == VC_E_LOAD ? VC_OP_LOAD : VC_OP_ALOAD, e->loc, d, r[0], 0, 0);
   } else if (is_cas) {
     pc = emit(c, VC_OP_CAS, e->loc, d, r[0], r[1], r[2]);
   } else {
-    if (e->op >= VC_ATOMIC_OP_COUNT)
+    if (e->op >= VC_AT_LOAD)
       return fail_at(c, VC_ERR_INTERNAL, e->loc, "unknown atomic operation"), 0;
     pc = emit(c, VC_OP_ATOM, e->loc, d, r[0], r[1], 0);
     if (!c->failed)
@@ -388,8 +394,9 @@ static void find_memory_use(vc_oracle *o) {
   uint32_t seg = 0;
   for (uint32_t pc = 0; pc < o->ncode; pc++) {
     const vc_ins *i = &o->code[pc];
-    bool writes = i->op == VC_OP_STORE || i->op == VC_OP_ATOM || i->op == VC_OP_CAS;
-    if ((writes || i->op == VC_OP_LOAD) && i->m >= o->nbuffers)
+    bool writes = i->op == VC_OP_STORE || i->op == VC_OP_ATOM || i->op == VC_OP_CAS ||
+                  i->op == VC_OP_ASTORE;
+    if ((writes || i->op == VC_OP_LOAD || i->op == VC_OP_ALOAD) && i->m >= o->nbuffers)
       o->seg_shared[(size_t)seg * o->nshared + i->m - o->nbuffers] = 1;
     if (writes) o->mem[i->m].tracked = true;
     if (i->op == VC_OP_END) seg++;

@@ -148,6 +148,16 @@ void vc_exec(vc_machine *m, uint32_t local) {
         if (e && *e == expect) *e = v;
         BREAK;
       }
+      CASE(ALOAD) {
+        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC_LOAD);
+        r[i->a] = e ? *e : 0;
+        BREAK;
+      }
+      CASE(ASTORE) {
+        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_ATOMIC_STORE);
+        if (e) *e = r[i->b];
+        BREAK;
+      }
       CASE(JMP) pc = i->a; BREAK;
       CASE(JZ) if (r[i->a] == 0) pc = i->b; BREAK;
       CASE(FORU) if (!(r[i->a] < r[i->b])) pc = i->c; BREAK;

@@ -248,7 +248,8 @@ const char *vc_binop_name(vc_binop op) {
 
 const char *vc_atomic_op_name(vc_atomic_op op) {
   static const char *const names[] = {"add", "sub", "and", "or",     "xor",
-                                      "min", "max", "exchange", "cmpxchg"};
+                                      "min", "max", "exchange", "cmpxchg", "load",
+                                      "store"};
   return (unsigned)op < VC_ATOMIC_OP_COUNT ? names[op] : "?";
 }
 

@@ -88,7 +88,8 @@ typedef enum vc_node_kind {
   VC_E_NAME,     /* ref = symbol */
   VC_E_LOAD,     /* space, ref; kids: index */
   VC_E_ATOMIC,   /* op = vc_atomic_op, space, ref; kids: index, value [, value2 for cmpxchg:
-                    kids[1] = expected, kids[2] = desired]; result = old value */
+                    kids[1] = expected, kids[2] = desired]; result = old value.
+                    VC_AT_LOAD: kids: index only; result = the element */
   VC_E_UNARY,    /* op = vc_unop; kids: a */
   VC_E_BINARY,   /* op = vc_binop; kids: a, b */
   VC_E_SELECT,   /* kids: cond (u32), a, b */
@@ -100,7 +101,7 @@ typedef enum vc_node_kind {
   VC_S_VAR,      /* ref = symbol; kids: initial value */
   VC_S_SET,      /* ref = symbol; kids: value */
   VC_S_STORE,    /* space, ref; kids: index, value */
-  VC_S_ATOMIC,   /* as VC_E_ATOMIC, result discarded */
+  VC_S_ATOMIC,   /* as VC_E_ATOMIC, result discarded; VC_AT_STORE only here */
   VC_S_IF,       /* kids: cond (u32), then (a statement), else (a statement) or absent: nkids 2 */
   VC_S_LOOP,     /* ref = loop symbol; kids: from, to, body statements...
                     runs i = from; i < to; i += 1 in the type of from/to */
@@ -123,6 +124,8 @@ typedef enum vc_binop {
 typedef enum vc_atomic_op {
   VC_AT_ADD = 0, VC_AT_SUB, VC_AT_AND, VC_AT_OR, VC_AT_XOR, VC_AT_MIN, VC_AT_MAX,
   VC_AT_EXCHANGE, VC_AT_CMPXCHG,
+  VC_AT_LOAD,  /* (atomic load B I): an expression; kids: index */
+  VC_AT_STORE, /* (atomic store B I V): a statement; kids: index, value */
   VC_ATOMIC_OP_COUNT
 } vc_atomic_op;
 

@@ -202,6 +202,45 @@ static void helpers_only_when_used(void **state) {
   vc_program_free(p);
 }
 
+/* Generates p in dialect d; the source (free it). */
+static char *gen_dialect(const vc_program *p, vc_dialect d) {
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_error err = {0};
+  if (vc_cgen_kernel(&k, d, &sb, &err)) fail_msg("generate: %s", err.msg);
+  return vc_sb_take(&sb);
+}
+
+/* A relaxed atomic load is an or with zero, an atomic store an exchange, in
+   each dialect's 32-bit atomics; both guarded like every access. */
+static void atomic_load_store_spellings(void **state) {
+  (void)state;
+  vc_program *p = parse("(program a (buffer b u32 4 read_write) (buffer c i32 4 read_write)\n"
+                        "  (entry (let x (atomic load b (local_id x))) (atomic store b 1 x)\n"
+                        "   (atomic store c (local_id x) (atomic load c 2))))\n");
+  static const struct {
+    vc_dialect d;
+    const char *load_u, *store_u, *load_i, *store_i;
+  } want[] = {
+      {VC_DIALECT_OPENCL_C, "atomic_or(&b0[", "atomic_xchg(&b0[1u], v0)", "atomic_or(&b1[2u], 0)",
+       "atomic_xchg(&b1["},
+      {VC_DIALECT_GLSL, "atomicOr(b0.d[", "atomicExchange(b0.d[1u], v0)",
+       "atomicOr(b1.d[2u], 0)", "atomicExchange(b1.d["},
+      {VC_DIALECT_CUDA, "atomicOr(&b0[", "atomicExch(&b0[1u], v0)", "atomicOr(&b1[2u], 0)",
+       "atomicExch(&b1["},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    char *s = gen_dialect(p, want[k].d);
+    if (!strstr(s, want[k].load_u) || !strstr(s, want[k].store_u) || !strstr(s, want[k].load_i) ||
+        !strstr(s, want[k].store_i))
+      fail_msg("dialect %d:\n%s", (int)want[k].d, s);
+    assert_int_equal(count(s, "< 4u) {"), 2); /* the two accesses with a variable index */
+    free(s);
+  }
+  vc_program_free(p);
+}
+
 static void same_program_same_text(void **state) {
   (void)state;
   vc_program *p = parse(simple);
@@ -219,7 +258,7 @@ int main(void) {
       cmocka_unit_test(three_address),          cmocka_unit_test(symbols_start_at_zero),
       cmocka_unit_test(every_access_is_guarded),
       cmocka_unit_test(literal_indices_are_decided), cmocka_unit_test(helpers_only_when_used),
-      cmocka_unit_test(same_program_same_text),
+      cmocka_unit_test(same_program_same_text), cmocka_unit_test(atomic_load_store_spellings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

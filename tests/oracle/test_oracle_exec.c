@@ -93,6 +93,35 @@ static void atomic_counter_from_many_invocations(void **state) {
 }
 
 /* A tree reduction in workgroup memory, ordered by workgroup barriers. */
+/* (atomic load B I) gives the element, (atomic store B I V) writes it; both
+   are bounds-checked like every access (out of bounds: 0, nothing). */
+static void atomic_load_and_store(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program ls (expect out-of-bounds)"
+          " (buffer a u32 4 read_write (init (values 5u 6u 7u 8u)))"
+          " (buffer s i32 1 read_write (init (values -9i)))"
+          " (buffer out u32 4 write)"
+          " (entry"
+          "  (store out 0u (atomic load a 1u))"
+          "  (atomic store a 2u 70u)"
+          "  (store out 1u (atomic load a 2u))"
+          "  (store out 2u (bitcast u32 (atomic load s 0u)))"
+          "  (atomic store a 9u 1u)"
+          "  (store out 3u (atomic load a 9u))))",
+          NULL);
+  const uint32_t *a = vt_buf(&r, "a"), *out = vt_buf(&r, "out");
+  assert_int_equal(out[0], 6);
+  assert_int_equal(out[1], 70);
+  assert_int_equal(out[2], (uint32_t)-9);
+  assert_int_equal(out[3], 0);
+  assert_int_equal(a[2], 70);
+  assert_int_equal(r.rep.issues[VC_ISSUE_OOB].count, 2);
+  assert_non_null(strstr(r.rep.issues[VC_ISSUE_OOB].msg, "atomic store to a[9]"));
+  vt_done(&r);
+}
+
 static void tree_reduction_with_barriers(void **state) {
   (void)state;
   vt_run r;
@@ -294,6 +323,7 @@ int main(void) {
       cmocka_unit_test(out_of_bounds_load_zero_store_dropped),
       cmocka_unit_test(atomics_return_old_values),
       cmocka_unit_test(atomic_counter_from_many_invocations),
+      cmocka_unit_test(atomic_load_and_store),
       cmocka_unit_test(tree_reduction_with_barriers),
       cmocka_unit_test(return_ends_only_the_segment),
       cmocka_unit_test(values_live_across_grid_barriers),

@@ -209,7 +209,10 @@ static vc_node *atomic(gen *g, vc_type t, vc_node_kind kind, int depth) {
   vc_node *probe = node(g, kind, 0);
   if (t == VC_F32 || !memory(g, t, true, true, probe)) return NULL;
   vc_atomic_op op = (vc_atomic_op)below(g, VC_ATOMIC_OP_COUNT);
-  vc_node *n = node(g, kind, op == VC_AT_CMPXCHG ? 3 : 2);
+  /* a load gives a value, a store none */
+  if (op == VC_AT_STORE && kind == VC_E_ATOMIC) op = VC_AT_LOAD;
+  if (op == VC_AT_LOAD && kind == VC_S_ATOMIC) op = VC_AT_STORE;
+  vc_node *n = node(g, kind, op == VC_AT_CMPXCHG ? 3 : op == VC_AT_LOAD ? 1 : 2);
   n->op = (uint8_t)op;
   n->space = probe->space;
   n->ref = probe->ref;

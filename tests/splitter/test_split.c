@@ -255,6 +255,28 @@ static void let_of_atomic_is_spilled_not_repeated(void **state) {
   vc_program_free(p);
 }
 
+/* An atomic load reads memory the barrier may change: spilled, never
+   recomputed (recomputed, o would hold the 7s stored after the load). */
+static void let_of_atomic_load_is_spilled(void **state) {
+  (void)state;
+  const char *text = "(program t (workgroup 4) (grid 2)"
+                     " (buffer c u32 8 read_write (init iota)) (buffer o u32 8 write)"
+                     " (entry (let g (global_id x)) (let t (atomic load c g))"
+                     "  (atomic store c g 7u) (barrier grid) (store o g t)))";
+  vc_program *p = parse(text);
+  vc_split *s = split(p);
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "t"));
+  assert_false(remat_has(&s->segs[1], p, "t"));
+  assert_true(remat_has(&s->segs[1], p, "g"));
+  assert_null(bound(&s->segs[1], "c"));
+  uint32_t *o = oracle_output(p, "o");
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(o[i], i);
+  free(o);
+  assert_split_exact(p);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
 static void partial_rewrite_keeps_earlier_bytes(void **state) {
   (void)state;
   vc_program *p = parse("(program t (workgroup 4) (grid 2) (buffer acc u32 8 write)"
@@ -396,6 +418,7 @@ int main(void) {
       cmocka_unit_test(let_of_load_is_spilled),
       cmocka_unit_test(var_set_before_barrier_is_spilled),
       cmocka_unit_test(let_of_atomic_is_spilled_not_repeated),
+      cmocka_unit_test(let_of_atomic_load_is_spilled),
       cmocka_unit_test(partial_rewrite_keeps_earlier_bytes),
       cmocka_unit_test(untouched_buffers_are_not_bound),
       cmocka_unit_test(return_before_definition_keeps_zero),

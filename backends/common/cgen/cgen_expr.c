@@ -427,8 +427,18 @@ void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_
     vc_strbuf lv;
     vc_sb_init(&lv);
     elem(g, n, idx->s, &lv);
-    g->d->atomic((vc_atomic_op)n->op, t, (vc_space)n->space, vc_sb_str(&lv), a->s,
-                 b ? b->s : NULL, g->out);
+    /* A relaxed atomic load is an or with 0 and a store an exchange whose
+       old value is dropped: the 32-bit atomics every dialect has (the native
+       kernels' OpenCL 1.2 and GLSL primitives are spelled the same way). */
+    vc_atomic_op op = (vc_atomic_op)n->op;
+    const char *operand = a->s;
+    if (op == VC_AT_LOAD) {
+      op = VC_AT_OR;
+      operand = zero_of(t);
+    } else if (op == VC_AT_STORE) {
+      op = VC_AT_EXCHANGE;
+    }
+    g->d->atomic(op, t, (vc_space)n->space, vc_sb_str(&lv), operand, b ? b->s : NULL, g->out);
     vc_sb_free(&lv);
     vc_sb_puts(g->out, ";\n");
   }
@@ -436,9 +446,9 @@ void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_
 }
 
 static void atomic_expr(vc_cg *g, const vc_node *n, vc_cg_val *v) {
-  vc_cg_val idx, a, b;
+  vc_cg_val idx, a = {"0u", VC_U32}, b;
   vc_cg_expr(g, n->kids[0], &idx);
-  vc_cg_expr(g, n->kids[1], &a);
+  if (n->nkids > 1) vc_cg_expr(g, n->kids[1], &a);
   bool cas = n->op == VC_AT_CMPXCHG;
   if (cas) vc_cg_expr(g, n->kids[2], &b);
   snprintf(v->s, sizeof v->s, "t%u", g->ntemps++);
