@@ -26,7 +26,8 @@
    ALOAD   a = mem[m][b], atomic   ASTORE  mem[m][a] = b, atomic
    JMP     goto a               JZ     if a == 0 goto b
    FORU/FORI  if !(a < b) goto c (unsigned / signed)
-   NEXT    a += 1; goto b
+   NEXT    a += 1; goto b (an iteration: counted against the loop budget)
+   LOOP    goto a (a while's back edge: an iteration, counted too)
    BAR     workgroup barrier    RET    (return)   END  end of the segment */
 #define VC_OPCODES(X)                                                              \
   X(MOV, "mov", "rr")   X(K, "k", "rk")       X(BUILTIN, "builtin", "rx")           \
@@ -50,7 +51,7 @@
   X(LOAD, "load", "rm")  X(STORE, "store", "mr") X(ATOM, "atom", "rmr")             \
   X(CAS, "cas", "rmrr") X(ALOAD, "aload", "rm") X(ASTORE, "astore", "mr")         \
   X(JMP, "jmp", "j")    X(JZ, "jz", "rj")     X(FORU, "foru", "rrj")               \
-  X(FORI, "fori", "rrj") X(NEXT, "next", "rj")                                     \
+  X(FORI, "fori", "rrj") X(NEXT, "next", "rj") X(LOOP, "loop", "j")                \
   X(BAR, "bar", "")     X(RET, "ret", "")     X(END, "end", "")
 
 typedef enum vc_opcode {
@@ -66,6 +67,10 @@ typedef enum vc_atom_op {
   VC_ATOM_MINU, VC_ATOM_MINI, VC_ATOM_MAXU, VC_ATOM_MAXI, VC_ATOM_XCHG,
   VC_ATOM_COUNT
 } vc_atom_op;
+
+/* Loop iterations (NEXT and LOOP) one invocation may run in one segment;
+   the next one stops it and makes the program invalid (docs/semantics.md). */
+#define VC_LOOP_BUDGET (1u << 24)
 
 typedef struct vc_ins {
   uint8_t op;  /* vc_opcode */

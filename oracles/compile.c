@@ -25,6 +25,12 @@ typedef struct cc {
   uint32_t top;      /* next free temporary */
   uint32_t seg;      /* segment being compiled */
   uint8_t *rd, *wr;  /* [seg * nsyms + s]: symbol s read / written in segment seg */
+  /* jumps of break (pc * 2) and continue (pc * 2 + 1) waiting for their
+     loop's exit and continue targets; each loop patches those above the
+     mark it took when it began */
+  uint32_t *jumps;
+  uint32_t njumps, jumps_cap;
+  uint32_t loops;    /* loops around the statement being compiled */
 } cc;
 
 static int fail_at(cc *c, vc_errcode code, vc_loc loc, const char *what) {
@@ -293,20 +299,69 @@ static void stmt_if(cc *c, const vc_node *s) {
   }
 }
 
-/* i = from; test: if !(i < to) goto exit; body; i += 1; goto test; exit: */
+/* (break) and (continue): a jump patched when the loop is done. */
+static void stmt_jump(cc *c, const vc_node *s) {
+  if (!c->loops)
+    return (void)fail_at(c, VC_ERR_INVALID, s->loc, "break or continue outside a loop");
+  uint32_t pc = emit(c, VC_OP_JMP, s->loc, 0, 0, 0, 0);
+  if (c->failed) return;
+  if (c->njumps == c->jumps_cap) {
+    uint32_t cap = c->jumps_cap ? 2 * c->jumps_cap : 16;
+    uint32_t *j = realloc(c->jumps, cap * sizeof *j);
+    if (!j) return (void)fail_at(c, VC_ERR_NOMEM, s->loc, "out of memory for jumps");
+    c->jumps = j;
+    c->jumps_cap = cap;
+  }
+  c->jumps[c->njumps++] = pc * 2u + (s->kind == VC_S_CONTINUE);
+}
+
+/* Compiles a loop's body statements kids[from..], then points the body's
+   continues at cont and its breaks at the instruction after the loop. */
+static void loop_body(cc *c, const vc_node *s, uint32_t from, uint32_t *cont_pc, uint32_t mark,
+                      void (*back_edge)(cc *, const vc_node *, uint32_t), uint32_t test) {
+  c->loops++;
+  for (uint32_t k = from; k < s->nkids; k++) stmt(c, s->kids[k], false);
+  c->loops--;
+  *cont_pc = c->o->ncode;
+  back_edge(c, s, test);
+  for (uint32_t k = mark; k < c->njumps; k++)
+    patch(c, c->jumps[k] / 2u, 0, c->jumps[k] % 2u ? *cont_pc : c->o->ncode);
+  c->njumps = mark;
+}
+
+static void next_edge(cc *c, const vc_node *s, uint32_t test) {
+  emit(c, VC_OP_NEXT, s->loc, s->ref, test, 0, 0);
+}
+
+static void while_edge(cc *c, const vc_node *s, uint32_t test) {
+  emit(c, VC_OP_LOOP, s->loc, test, 0, 0, 0);
+}
+
+/* i = from; test: if !(i < to) goto exit; body; cont: i += 1; goto test; exit: */
 static void stmt_loop(cc *c, const vc_node *s) {
   if (s->nkids < 2 || s->ref >= c->o->nsyms)
     return (void)fail_at(c, VC_ERR_INTERNAL, s->loc, "malformed loop");
-  uint32_t i = s->ref;
+  uint32_t i = s->ref, cont, mark = c->njumps;
   expr(c, s->kids[0], i);
   note_write(c, i);
   uint32_t to = temp(c, s->loc); /* evaluated once, even if it names a var the body sets */
   expr(c, s->kids[1], to);
   bool is_signed = s->kids[0]->type == VC_I32;
   uint32_t test = emit(c, is_signed ? VC_OP_FORI : VC_OP_FORU, s->loc, i, to, 0, 0);
-  for (uint32_t k = 2; k < s->nkids; k++) stmt(c, s->kids[k], false);
-  emit(c, VC_OP_NEXT, s->loc, i, test, 0, 0);
+  loop_body(c, s, 2, &cont, mark, next_edge, test);
   patch(c, test, 2, c->o->ncode);
+}
+
+/* test: c = COND; if c == 0 goto exit; body; cont: (counted) goto test; exit: */
+static void stmt_while(cc *c, const vc_node *s) {
+  if (s->nkids < 1) return (void)fail_at(c, VC_ERR_INTERNAL, s->loc, "malformed while");
+  uint32_t mark = c->njumps, cont, top = c->top;
+  uint32_t test = c->o->ncode;
+  uint32_t cond = expr(c, s->kids[0], NOREG);
+  uint32_t jz = emit(c, VC_OP_JZ, s->loc, cond, 0, 0, 0);
+  c->top = top;
+  loop_body(c, s, 1, &cont, mark, while_edge, test);
+  patch(c, jz, 1, c->o->ncode);
 }
 
 static void stmt_memory(cc *c, const vc_node *s) {
@@ -326,7 +381,7 @@ static void stmt_memory(cc *c, const vc_node *s) {
 static void grid_barrier(cc *c, const vc_node *s, bool top_level) {
   if (!top_level)
     return (void)fail_at(c, VC_ERR_INVALID, s->loc,
-                         "grid barrier inside if or loop (only at the top level of entry)");
+                         "grid barrier inside if, loop or while (only at the top level of entry)");
   emit(c, VC_OP_END, s->loc, 0, 0, 0, 0);
   c->seg++;
   if (!c->failed) c->o->seg_pc[c->seg] = c->o->ncode;
@@ -348,6 +403,9 @@ static void stmt(cc *c, const vc_node *s, bool top_level) {
   case VC_S_ATOMIC: stmt_memory(c, s); break;
   case VC_S_IF: stmt_if(c, s); break;
   case VC_S_LOOP: stmt_loop(c, s); break;
+  case VC_S_WHILE: stmt_while(c, s); break;
+  case VC_S_BREAK:
+  case VC_S_CONTINUE: stmt_jump(c, s); break;
   case VC_S_RETURN: emit(c, VC_OP_RET, s->loc, 0, 0, 0, 0); break;
   case VC_S_BLOCK:
     for (uint32_t k = 0; k < s->nkids; k++) stmt(c, s->kids[k], top_level);
@@ -467,6 +525,7 @@ int vc_oracle_compile(const vc_program *p, vc_oracle **out, vc_error *err) {
   }
   free(c.rd);
   free(c.wr);
+  free(c.jumps);
   if (c.failed) {
     vc_oracle_free(o);
     return c.failed;

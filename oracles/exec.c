@@ -71,6 +71,7 @@ void vc_exec(vc_machine *m, uint32_t local) {
   const vc_ins *code = m->o->code, *i;
   uint32_t *r = m->regs + (size_t)local * m->o->nregs;
   vc_inv *inv = &m->inv[local];
+  uint32_t *iters = &m->iters[local];
   uint32_t pc = inv->pc;
   uint64_t ops = 0;
   m->cur = m->wg_base + local;
@@ -166,12 +167,25 @@ void vc_exec(vc_machine *m, uint32_t local) {
         r[i->a] += 1u;
         pc = i->b;
         if (m->failed) goto stop; /* the checks ran out of memory: stop at a back edge */
+        if (++*iters > VC_LOOP_BUDGET) goto budget;
+        BREAK;
+      }
+      CASE(LOOP) {
+        pc = i->a;
+        if (m->failed) goto stop;
+        if (++*iters > VC_LOOP_BUDGET) goto budget;
         BREAK;
       }
       CASE(BAR) inv->status = VC_INV_WAIT; goto stop;
       CASE(RET) CASE(END) CASE(COUNT) inv->status = VC_INV_DONE; goto stop;
     }
   }
+budget: /* the invocation is stopped at its back edge, done with the segment */
+  vc_note_loop(m, (uint32_t)(i - code));
+  inv->status = VC_INV_DONE;
+  inv->pc = (uint32_t)(i - code);
+  m->ops += ops;
+  return;
 stop:
   inv->pc = pc - 1; /* the instruction it stopped at */
   m->ops += ops;

@@ -88,10 +88,22 @@ void vc_note_uninit(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
            segment(m, seg, sizeof seg), m->cur, m->wg, is->loc.line, is->loc.col);
 }
 
+void vc_note_loop(vc_machine *m, uint32_t pc) {
+  vc_oracle_issue *is = count(m, VC_ISSUE_LOOP, pc);
+  if (!is) return;
+  is->inv_a = m->cur;
+  char seg[48];
+  describe(is, "loop runs past %u iterations: invocation %u (workgroup %u) in %s, stopped at the loop at %u:%u",
+           VC_LOOP_BUDGET, m->cur, m->wg, segment(m, seg, sizeof seg), is->loc.line, is->loc.col);
+}
+
 static void where(const vc_machine *m, const vc_inv *v, char *buf, size_t n) {
   vc_loc l = m->o->locs[v->pc];
+  uint8_t op = m->o->code[v->pc].op;
   if (v->status == VC_INV_WAIT) snprintf(buf, n, "waits at the barrier at %u:%u", l.line, l.col);
-  else if (m->o->code[v->pc].op == VC_OP_RET) snprintf(buf, n, "returned at %u:%u", l.line, l.col);
+  else if (op == VC_OP_RET) snprintf(buf, n, "returned at %u:%u", l.line, l.col);
+  else if (op == VC_OP_NEXT || op == VC_OP_LOOP)
+    snprintf(buf, n, "was stopped in the loop at %u:%u", l.line, l.col);
   else snprintf(buf, n, "finished the segment");
 }
 

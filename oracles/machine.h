@@ -43,6 +43,7 @@ typedef struct vc_machine {
   uint32_t wg_size;
   uint32_t *regs;          /* wg_size * o->nregs: the current workgroup's registers */
   vc_inv *inv;             /* wg_size */
+  uint32_t *iters;         /* wg_size: loop iterations of each invocation in this segment */
   uint32_t *lid;           /* wg_size * 3: local ids */
   uint32_t *persist;       /* invocations * o->npersist: registers across grid barriers */
   uint64_t nwg;            /* workgroups in the grid */

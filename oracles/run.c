@@ -34,6 +34,7 @@ static void machine_free(vc_machine *m) {
   free(m->shared);
   free(m->regs);
   free(m->inv);
+  free(m->iters);
   free(m->lid);
   free(m->persist);
 }
@@ -60,6 +61,7 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
   m->shared = alloc_array(m, o->shared_words, sizeof *m->shared, "workgroup memory");
   m->regs = alloc_array(m, (uint64_t)m->wg_size * o->nregs, sizeof *m->regs, "registers");
   m->inv = alloc_array(m, m->wg_size, sizeof *m->inv, "invocation states");
+  m->iters = alloc_array(m, m->wg_size, sizeof *m->iters, "loop counters");
   m->lid = alloc_array(m, (uint64_t)m->wg_size * 3, sizeof *m->lid, "local ids");
   if (o->nsegs > 1 && o->npersist)
     m->persist = alloc_array(m, invocations * o->npersist, sizeof *m->persist,
@@ -95,6 +97,7 @@ static void start_invocations(vc_machine *m) {
   for (uint32_t l = 0; l < m->wg_size; l++) {
     m->inv[l].pc = o->seg_pc[m->seg];
     m->inv[l].status = VC_INV_RUN;
+    m->iters[l] = 0;
     if (m->seg == 0 || !m->persist) continue;
     uint32_t *r = m->regs + (size_t)l * o->nregs;
     const uint32_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;

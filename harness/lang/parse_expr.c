@@ -260,8 +260,9 @@ static vc_node *builtin(vc_pctx *c, const vc_sx *x, vc_builtin b) {
   return n;
 }
 
-static const char *const statement_heads[] = {"let",  "var",    "set",   "store",  "if",
-                                              "loop", "return", "block", "barrier"};
+static const char *const statement_heads[] = {"let",   "var",     "set",    "store",
+                                              "if",    "loop",    "return", "block",
+                                              "barrier", "while", "break",  "continue"};
 
 static vc_node *operator_form(vc_pctx *c, const vc_sx *x) {
   const char *h = vc_sx_head(x);

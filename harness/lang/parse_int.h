@@ -39,7 +39,8 @@ typedef struct vc_pctx {
   const vc_sx **decls;
   uint32_t ndecls;
   bool decls_built;
-  const vc_sx *construct; /* innermost (if ...) or (loop ...) being built, or NULL */
+  const vc_sx *construct; /* innermost (if ...), (loop ...) or (while ...) being built, or NULL */
+  uint32_t loops;         /* (loop ...) and (while ...) around the statement being built */
 } vc_pctx;
 
 void vc_perr(vc_pctx *c, vc_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -204,8 +204,19 @@ static void stmt(printer *pr, const vc_node *n, int indent) {
     expr(pr, n->kids[1]);
     body(pr, n, 2, indent + 2);
     break;
+  case VC_S_WHILE:
+    vc_sb_puts(out, "(while ");
+    expr(pr, n->kids[0]);
+    body(pr, n, 1, indent + 2);
+    break;
   case VC_S_RETURN:
     vc_sb_puts(out, "(return");
+    break;
+  case VC_S_BREAK:
+    vc_sb_puts(out, "(break");
+    break;
+  case VC_S_CONTINUE:
+    vc_sb_puts(out, "(continue");
     break;
   case VC_S_BLOCK:
     vc_sb_puts(out, "(block");

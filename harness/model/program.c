@@ -263,7 +263,7 @@ const char *vc_node_kind_name(vc_node_kind k) {
   static const char *const names[] = {
       "literal", "name",  "load", "atomic", "unary", "binary", "select", "cast",  "bitcast",
       "builtin", "let",   "var",  "set",    "store", "atomic", "if",     "loop",  "return",
-      "block",   "barrier"};
+      "block",   "barrier", "while", "break", "continue"};
   return (unsigned)k < VC_NODE_KIND_COUNT ? names[k] : "?";
 }
 

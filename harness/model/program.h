@@ -108,6 +108,9 @@ typedef enum vc_node_kind {
   VC_S_RETURN,
   VC_S_BLOCK,    /* kids: statements */
   VC_S_BARRIER,  /* op = vc_barrier_scope */
+  VC_S_WHILE,    /* kids: cond (u32, evaluated before every iteration), body statements... */
+  VC_S_BREAK,    /* leaves the innermost loop or while */
+  VC_S_CONTINUE, /* goes on with the innermost loop's next iteration (i += 1) or while's test */
   VC_NODE_KIND_COUNT
 } vc_node_kind;
 

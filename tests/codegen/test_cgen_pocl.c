@@ -27,7 +27,7 @@ static test_case cases[] = {
     {"casts", false},     {"oob", false},        {"no_contract", false}, {"denormals", false},
     {"atomics", false},   {"order", false},      {"control", false},  {"f32_ops", false},
     {"literals", true},   {"builtins", false},   {"shared", false},   {"signedness", false},
-    {"atomic_load_store", false},
+    {"atomic_load_store", false}, {"while_break", false},
 };
 
 static vc_plugin plugin;

@@ -241,6 +241,30 @@ static void atomic_load_store_spellings(void **state) {
   vc_program_free(p);
 }
 
+/* A while re-evaluates its condition inside the loop, before the body, so
+   that continue reaches it; break and continue are the languages' own. */
+static void while_break_continue_text(void **state) {
+  (void)state;
+  vc_program *p = parse("(program w (buffer b u32 4 read_write)\n"
+                        "  (entry (var n 0u) (while (lt n (load b 0)) (set n (add n 1u))\n"
+                        "   (if (eq n 2u) (continue)) (loop i 0u 3u (break)))))\n");
+  for (int d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_CUDA; d++) {
+    char *s = gen_dialect(p, (vc_dialect)d);
+    const char *w = strstr(s, "while (true) {");
+    assert_non_null(w);
+    const char *ld = strstr(w, "b0");  /* the condition's load, inside the loop */
+    const char *test = strstr(w, "== 0u) break;");
+    const char *cont = strstr(w, "continue;");
+    assert_non_null(ld);
+    assert_non_null(test);
+    assert_non_null(cont);
+    assert_true(ld < test && test < cont);
+    assert_int_equal(count(s, "break;"), 2);
+    free(s);
+  }
+  vc_program_free(p);
+}
+
 static void same_program_same_text(void **state) {
   (void)state;
   vc_program *p = parse(simple);
@@ -259,6 +283,7 @@ int main(void) {
       cmocka_unit_test(every_access_is_guarded),
       cmocka_unit_test(literal_indices_are_decided), cmocka_unit_test(helpers_only_when_used),
       cmocka_unit_test(same_program_same_text), cmocka_unit_test(atomic_load_store_spellings),
+      cmocka_unit_test(while_break_continue_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,6 +82,11 @@ static const char *const written[] = {
     "    (store out gid (add acc (load fill gid)))))\n",
     "(program minimal (entry))\n",
     "(program one_liner (buffer o u32 1 write) (entry (store o 0u 1u)))",
+    "(program loops (buffer o u32 4 read_write) (shared s i32 2)\n"
+    "  (entry (var n 0u) (while (lt n (atomic load o 0u)) (set n (add n 1u))\n"
+    "    (if (eq n 2u) (continue) (atomic store s 1u -3i))\n"
+    "    (loop i 0u 3u (while 1u (break)) (continue) (break)))\n"
+    "   (atomic store o 1u (atomic load o 2u))))",
 };
 
 static void written_programs(void **state) {

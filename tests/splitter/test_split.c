@@ -277,6 +277,28 @@ static void let_of_atomic_load_is_spilled(void **state) {
   vc_program_free(p);
 }
 
+/* A while's per-invocation trip count and a value set before a break are
+   vars: spilled across the barrier; the loops stay in their segment. */
+static void while_and_break_values_are_spilled(void **state) {
+  (void)state;
+  const char *text = "(program t (workgroup 4) (grid 2) (buffer o u32 16 write)"
+                     " (entry (let g (global_id x)) (var n 0u) (while (lt n g) (set n (add n 1u)))"
+                     "  (var f 0u) (loop a 0u 4u (loop b 0u 9u (set f (add f 1u))"
+                     "   (if (eq b a) (break))))"
+                     "  (barrier grid) (store o g n) (store o (add g 8u) f)))";
+  vc_program *p = parse(text);
+  vc_split *s = split(p);
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "n"));
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "f"));
+  uint32_t *o = oracle_output(p, "o");
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(o[i], i);
+  for (uint32_t i = 8; i < 16; i++) assert_int_equal(o[i], 1 + 2 + 3 + 4);
+  free(o);
+  assert_split_exact(p);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
 static void partial_rewrite_keeps_earlier_bytes(void **state) {
   (void)state;
   vc_program *p = parse("(program t (workgroup 4) (grid 2) (buffer acc u32 8 write)"
@@ -341,9 +363,10 @@ static void grid_barrier_under_if_or_loop_is_refused(void **state) {
   (void)state;
   static const char *const texts[] = {
       "(program t (buffer o u32 1 write) (entry (if 1u (barrier grid))))",
-      "(program t (buffer o u32 1 write) (entry (loop i 0u 2u (barrier grid))))"};
-  static const char *const what[] = {"if", "loop"};
-  for (int i = 0; i < 2; i++) {
+      "(program t (buffer o u32 1 write) (entry (loop i 0u 2u (barrier grid))))",
+      "(program t (buffer o u32 1 write) (entry (while 1u (barrier grid))))"};
+  static const char *const what[] = {"if", "loop", "while"};
+  for (int i = 0; i < 3; i++) {
     vc_diags d;
     vc_diags_init(&d);
     vc_program *p = vc_parse("t.vyre", texts[i], strlen(texts[i]), &d);
@@ -419,6 +442,7 @@ int main(void) {
       cmocka_unit_test(var_set_before_barrier_is_spilled),
       cmocka_unit_test(let_of_atomic_is_spilled_not_repeated),
       cmocka_unit_test(let_of_atomic_load_is_spilled),
+      cmocka_unit_test(while_and_break_values_are_spilled),
       cmocka_unit_test(partial_rewrite_keeps_earlier_bytes),
       cmocka_unit_test(untouched_buffers_are_not_bound),
       cmocka_unit_test(return_before_definition_keeps_zero),
