@@ -19,6 +19,10 @@ _Static_assert(FLT_EVAL_METHOD == 0, "f32 must be evaluated in binary32 (no x87 
 _Static_assert(sizeof(float) == 4 && FLT_MANT_DIG == 24, "float must be IEEE binary32");
 
 #define VC_SIGN_BIT 0x80000000u
+/* The one NaN that f32 arithmetic gives (docs/semantics.md): hosts differ in
+   the NaN of an invalid operation (x86 0xffc00000, aarch64 0x7fc00000) and
+   in how they pass on an operand's payload. */
+#define VC_CANONICAL_NAN 0x7fc00000u
 
 static inline float vc_as_f32(uint32_t u) {
   float f;
@@ -81,17 +85,23 @@ static inline uint32_t vc_fmax(uint32_t a, uint32_t b) {
   return (vc_flt(a, b) || vc_f32_isnan(a)) ? b : a;
 }
 
+/* The bits of an arithmetic result, a NaN made the canonical one. */
+static inline uint32_t vc_f32_result(float f) {
+  uint32_t u = vc_f32_bits(f);
+  return vc_f32_isnan(u) ? VC_CANONICAL_NAN : u;
+}
+
 static inline uint32_t vc_fadd(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) + vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) + vc_as_f32(b));
 }
 static inline uint32_t vc_fsub(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) - vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) - vc_as_f32(b));
 }
 static inline uint32_t vc_fmul(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) * vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) * vc_as_f32(b));
 }
 static inline uint32_t vc_fdiv(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) / vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) / vc_as_f32(b));
 }
 
 /* f32 -> i32: truncate, saturate, NaN gives 0. */
