@@ -226,11 +226,14 @@ static void fixpoint_form(vc_pctx *c, const vc_sx *f) {
   if (!max) vc_perr(c, f->loc, "(fixpoint ...) needs (max N)");
 }
 
-/* A second expectation of the same kind (ulp: of the same buffer)? */
+/* A second expectation of the same kind (ulp: of the same buffer; values:
+   of an overlapping slice of the same buffer)? */
 static bool repeated_expect(vc_pctx *c, const vc_expect *e) {
   for (uint32_t i = 0; i < c->p->nexpects; i++) {
     const vc_expect *o = &c->p->expects[i];
-    if (o->kind == e->kind && (e->kind != VC_EXPECT_ULP || o->ref == e->ref)) {
+    bool apart = e->kind == VC_EXPECT_VALUES &&
+                 (o->ref != e->ref || o->n + o->nvalues <= e->n || e->n + e->nvalues <= o->n);
+    if (o->kind == e->kind && (e->kind != VC_EXPECT_ULP || o->ref == e->ref) && !apart) {
       vc_perr(c, e->loc, "repeated expectation; the first is at %u:%u", o->loc.line, o->loc.col);
       return true;
     }
@@ -275,9 +278,50 @@ static bool expect_digest(vc_pctx *c, const vc_sx *g, vc_expect *e) {
   return true;
 }
 
+/* (buffer NAME [(at I)] (values V...)): the oracle's output of NAME from
+   element I (0) on, as literals of its type. */
+static bool expect_values(vc_pctx *c, const vc_sx *g, vc_expect *e) {
+  static const char usage[] = "(buffer NAME [(at I)] (values V...))";
+  if (!vc_p_arity(c, g, 2, 3, usage)) return false;
+  int b = buffer_ref(c, g->items[1], usage);
+  if (b < 0) return false;
+  const vc_buffer *buf = &c->p->buffers[b];
+  e->ref = (uint32_t)b;
+  if (buf->access == VC_READ) {
+    vc_perr(c, g->items[1]->loc, "%s is a read buffer: expected values are of outputs", buf->name);
+    return false;
+  }
+  const vc_sx *vals = g->items[g->n - 1];
+  if (g->n == 4) {
+    const vc_sx *at = g->items[2];
+    if (strcmp(vc_sx_head(at), "at") != 0 || !vc_p_arity(c, at, 1, 1, "(at I)")) {
+      if (strcmp(vc_sx_head(at), "at") != 0)
+        vc_perr(c, at->loc, "expected (at I) in %s, got %s", usage, vc_sx_text(at));
+      return false;
+    }
+    if (!vc_p_literal_of(c, at->items[1], "the first element of (at I)", VC_U32, &e->n))
+      return false;
+  }
+  if (strcmp(vc_sx_head(vals), "values") != 0) {
+    vc_perr(c, vals->loc, "expected (values V...) in %s, got %s", usage, vc_sx_text(vals));
+    return false;
+  }
+  e->nvalues = vals->n - 1;
+  if (e->nvalues == 0 || (uint64_t)e->n + e->nvalues > buf->count) {
+    vc_perr(c, vals->loc, "%u expected values from element %u do not fit %s (%u elements)",
+            e->nvalues, e->n, buf->name, buf->count);
+    return false;
+  }
+  e->values = vc_arena_alloc(&c->p->arena, e->nvalues * sizeof *e->values);
+  bool ok = true;
+  for (uint32_t i = 0; i < e->nvalues; i++)
+    ok &= vc_p_literal_of(c, vals->items[i + 1], "an expected value", buf->type, &e->values[i]);
+  return ok;
+}
+
 static const char expect_usage[] =
-    "expected (expect reject \"TEXT\"), (expect out-of-bounds), (expect (ulp B N)) or "
-    "(expect (digest \"HEX\"))";
+    "expected (expect reject \"TEXT\"), (expect out-of-bounds), (expect (ulp B N)), "
+    "(expect (digest \"HEX\")) or (expect (buffer NAME [(at I)] (values V...)))";
 
 /* Fills e from (expect ...); false (reported) when malformed. */
 static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
@@ -300,6 +344,10 @@ static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
   if (strcmp(vc_sx_head(a), "digest") == 0 && f->n == 2) {
     e->kind = VC_EXPECT_DIGEST;
     return expect_digest(c, a, e);
+  }
+  if (strcmp(vc_sx_head(a), "buffer") == 0 && f->n == 2) {
+    e->kind = VC_EXPECT_VALUES;
+    return expect_values(c, a, e);
   }
   vc_perr(c, f->loc, "unknown expectation: %s", expect_usage);
   return false;

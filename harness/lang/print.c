@@ -340,6 +340,18 @@ static void expects(const vc_program *p, vc_strbuf *out) {
       print_string(e->text, out);
       vc_sb_putc(out, ')');
       break;
+    case VC_EXPECT_VALUES: {
+      const vc_buffer *b = e->ref < p->nbuffers ? &p->buffers[e->ref] : NULL;
+      vc_sb_printf(out, "(buffer %s", b ? b->name : "?");
+      if (e->n) vc_sb_printf(out, " (at %" PRIu32 ")", e->n);
+      vc_sb_puts(out, " (values");
+      for (uint32_t k = 0; k < e->nvalues; k++) {
+        vc_sb_puts(out, e->nvalues > 8 && k % 8 == 0 ? "\n      " : " ");
+        vc_print_literal(b ? b->type : VC_U32, e->values[k], out);
+      }
+      vc_sb_puts(out, "))");
+      break;
+    }
     }
     vc_sb_putc(out, ')');
   }

@@ -104,6 +104,11 @@ vc_program *vc_program_clone(const vc_program *p) {
   for (uint32_t i = 0; i < p->nexpects; i++) {
     c->expects[i] = p->expects[i];
     c->expects[i].text = vc_arena_strdup(a, p->expects[i].text);
+    if (p->expects[i].nvalues) {
+      size_t bytes = p->expects[i].nvalues * sizeof *p->expects[i].values;
+      c->expects[i].values = vc_arena_alloc(a, bytes);
+      memcpy(c->expects[i].values, p->expects[i].values, bytes);
+    }
   }
   c->ntags = p->ntags;
   if (p->ntags) c->tags = vc_arena_alloc(a, p->ntags * sizeof *c->tags);
@@ -162,8 +167,10 @@ bool vc_program_equal(const vc_program *a, const vc_program *b) {
     return false;
   for (uint32_t i = 0; i < a->nexpects; i++) {
     const vc_expect *x = &a->expects[i], *y = &b->expects[i];
-    if (x->kind != y->kind || !str_eq(x->text, y->text) || x->ref != y->ref || x->n != y->n)
+    if (x->kind != y->kind || !str_eq(x->text, y->text) || x->ref != y->ref || x->n != y->n ||
+        x->nvalues != y->nvalues)
       return false;
+    if (x->nvalues && memcmp(x->values, y->values, x->nvalues * sizeof *x->values)) return false;
   }
   for (uint32_t i = 0; i < a->ntags; i++)
     if (!str_eq(a->tags[i], b->tags[i])) return false;

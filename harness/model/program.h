@@ -160,7 +160,8 @@ typedef enum vc_expect_kind {
   VC_EXPECT_REJECT = 0,   /* text: the refusal message must contain it */
   VC_EXPECT_OUT_OF_BOUNDS,/* out-of-bounds accesses are intended (and must happen) */
   VC_EXPECT_ULP,          /* ref = buffer, n = allowed distance in units in the last place */
-  VC_EXPECT_DIGEST        /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
+  VC_EXPECT_DIGEST,       /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
+  VC_EXPECT_VALUES        /* ref = buffer, n = first element (at), values: nvalues element bits */
 } vc_expect_kind;
 
 typedef struct vc_expect {
@@ -168,6 +169,8 @@ typedef struct vc_expect {
   const char *text;
   uint32_t ref;
   uint32_t n;
+  uint32_t *values;
+  uint32_t nvalues;
   vc_loc loc;
 } vc_expect;
 

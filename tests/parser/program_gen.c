@@ -111,9 +111,9 @@ static void attributes(gen *g) {
   p->expects = vc_arena_alloc(&p->arena, 3 * sizeof *p->expects);
   if (g->f32_buffer >= 0)
     p->expects[p->nexpects++] =
-        (vc_expect){VC_EXPECT_ULP, NULL, (uint32_t)g->f32_buffer, below(g, 8), {0, 0}};
+        (vc_expect){.kind = VC_EXPECT_ULP, .ref = (uint32_t)g->f32_buffer, .n = below(g, 8)};
   if (below(g, 3) == 0)
-    p->expects[p->nexpects++] = (vc_expect){VC_EXPECT_OUT_OF_BOUNDS, NULL, 0, 0, {0, 0}};
+    p->expects[p->nexpects++] = (vc_expect){.kind = VC_EXPECT_OUT_OF_BOUNDS};
 }
 
 /* ---- code ---- */

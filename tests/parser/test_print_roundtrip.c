@@ -87,6 +87,11 @@ static const char *const written[] = {
     "    (if (eq n 2u) (continue) (atomic store s 1u -3i))\n"
     "    (loop i 0u 3u (while 1u (break)) (continue) (break)))\n"
     "   (atomic store o 1u (atomic load o 2u))))",
+    "(program expected (buffer o i32 12 write) (buffer f f32 2 read_write)\n"
+    "  (expect (buffer o (values 1i -2i 3i 4i 5i 6i 7i 8i 9i 10i)))\n"
+    "  (expect (buffer o (at 10) (values -2147483648i)))"
+    "  (expect (buffer f (at 1) (values -0.0f)))\n"
+    "  (entry))",
 };
 
 static void written_programs(void **state) {

@@ -299,6 +299,33 @@ static void while_and_break_values_are_spilled(void **state) {
   vc_program_free(p);
 }
 
+/* check compares the oracle's outputs with (expect (buffer ...)) element by
+   element and names the first mismatch with typed values. */
+static void expected_values_are_checked(void **state) {
+  (void)state;
+  static const char ok[] =
+      "(program t (workgroup 4) (buffer o i32 4 write) (buffer f f32 2 write)"
+      " (expect (buffer o (values 0i -1i -2i -3i))) (expect (buffer f (at 1) (values 0x7fc12345f)))"
+      " (entry (let g (global_id x)) (store o g (sub 0i (cast i32 g)))"
+      "  (if (eq g 0u) (store f 1u (sub 0x7f800000f 0x7f800000f)))))";
+  vc_program *p = parse(ok);
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program(p, &o, &r);
+  if (r.verdict != VC_CHECK_OK) fprintf(stderr, "check: %s\n", r.why);
+  assert_int_equal(r.verdict, VC_CHECK_OK); /* any NaN matches a NaN */
+  vc_program_free(p);
+  static const char bad[] =
+      "(program t (workgroup 4) (buffer o i32 4 write)\n"
+      " (expect (buffer o (at 2) (values -2i -4i)))"
+      " (entry (let g (global_id x)) (store o g (sub 0i (cast i32 g)))))";
+  p = parse(bad);
+  vc_check_program(p, &o, &r);
+  assert_int_equal(r.verdict, VC_CHECK_FAILED);
+  assert_non_null(strstr(r.why, "o[3] is -3i, the program expects -4i (expect at 2:2)"));
+  vc_program_free(p);
+}
+
 static void partial_rewrite_keeps_earlier_bytes(void **state) {
   (void)state;
   vc_program *p = parse("(program t (workgroup 4) (grid 2) (buffer acc u32 8 write)"
@@ -443,6 +470,7 @@ int main(void) {
       cmocka_unit_test(let_of_atomic_is_spilled_not_repeated),
       cmocka_unit_test(let_of_atomic_load_is_spilled),
       cmocka_unit_test(while_and_break_values_are_spilled),
+      cmocka_unit_test(expected_values_are_checked),
       cmocka_unit_test(partial_rewrite_keeps_earlier_bytes),
       cmocka_unit_test(untouched_buffers_are_not_bound),
       cmocka_unit_test(return_before_definition_keeps_zero),
