@@ -43,11 +43,11 @@ static const char *access_name(vc_acc acc) {
 /* "load of", "store to", "atomic on": what the instruction at pc does to an element. */
 static const char *access_phrase(const vc_machine *m, uint32_t pc) {
   uint8_t op = m->o->code[pc].op;
-  return op == VC_OP_LOAD     ? "load of"
-         : op == VC_OP_STORE  ? "store to"
-         : op == VC_OP_ALOAD  ? "atomic load of"
-         : op == VC_OP_ASTORE ? "atomic store to"
-                              : "atomic on";
+  return op == VC_OP_LOAD || op == VC_OP_LOAD64       ? "load of"
+         : op == VC_OP_STORE || op == VC_OP_STORE64   ? "store to"
+         : op == VC_OP_ALOAD || op == VC_OP_ALOAD64   ? "atomic load of"
+         : op == VC_OP_ASTORE || op == VC_OP_ASTORE64 ? "atomic store to"
+                                                      : "atomic on";
 }
 
 void vc_note_oob(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {

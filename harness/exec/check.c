@@ -87,7 +87,7 @@ done:
   return ok;
 }
 
-static bool same_value(vc_type t, uint32_t a, uint32_t b) {
+static bool same_value(vc_type t, uint64_t a, uint64_t b) {
   bool nan_a = (a & 0x7fffffffu) > 0x7f800000u, nan_b = (b & 0x7fffffffu) > 0x7f800000u;
   return a == b || (t == VC_F32 && nan_a && nan_b); /* any NaN is a NaN (semantics.md) */
 }
@@ -102,13 +102,14 @@ bool vc_check_expected_values(const vc_program *p, const uint32_t *const *output
     if (e->kind != VC_EXPECT_VALUES || e->ref >= p->nbuffers) continue;
     const vc_buffer *b = &p->buffers[e->ref];
     for (uint32_t i = 0; i < e->nvalues && e->n + i < b->count; i++) {
-      uint32_t got = outputs[e->ref][e->n + i];
-      if (same_value(b->type, got, e->values[i])) continue;
+      uint64_t got = vc_elem_get(outputs[e->ref], e->n + i, b->type);
+      uint64_t want = vc_elem_get(e->values, i, b->type);
+      if (same_value(b->type, got, want)) continue;
       vc_strbuf g, w;
       vc_sb_init(&g);
       vc_sb_init(&w);
       vc_print_literal(b->type, got, &g);
-      vc_print_literal(b->type, e->values[i], &w);
+      vc_print_literal(b->type, want, &w);
       snprintf(why, n, "%s[%u] is %s, the program expects %s (expect at %u:%u)", b->name, e->n + i,
                vc_sb_str(&g), vc_sb_str(&w), e->loc.line, e->loc.col);
       vc_sb_free(&g);

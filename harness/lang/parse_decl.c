@@ -159,7 +159,7 @@ static void shared_form(vc_pctx *c, const vc_sx *f) {
   if (!vc_p_type(c, f->items[2], &s.type)) s.type = VC_P_BAD;
   if (element_count(c, f->items[3], UINT32_MAX, &s.count)) {
     uint64_t before = c->shared_bytes;
-    c->shared_bytes += (uint64_t)s.count * 4u;
+    c->shared_bytes += (uint64_t)s.count * 4u * (s.type == VC_P_BAD ? 1u : vc_type_words(s.type));
     if (before <= VC_MAX_SHARED_BYTES && c->shared_bytes > VC_MAX_SHARED_BYTES)
       vc_perr(c, f->loc, "shared arrays total %llu bytes, over the limit of %u bytes (32 KiB)",
               (unsigned long long)c->shared_bytes, VC_MAX_SHARED_BYTES);
@@ -312,10 +312,14 @@ static bool expect_values(vc_pctx *c, const vc_sx *g, vc_expect *e) {
             e->nvalues, e->n, buf->name, buf->count);
     return false;
   }
-  e->values = vc_arena_alloc(&c->p->arena, e->nvalues * sizeof *e->values);
+  e->values = vc_arena_alloc(&c->p->arena,
+                             (size_t)e->nvalues * vc_type_words(buf->type) * sizeof *e->values);
   bool ok = true;
-  for (uint32_t i = 0; i < e->nvalues; i++)
-    ok &= vc_p_literal_of(c, vals->items[i + 1], "an expected value", buf->type, &e->values[i]);
+  for (uint32_t i = 0; i < e->nvalues; i++) {
+    uint64_t v = 0;
+    ok &= vc_p_literal_of64(c, vals->items[i + 1], "an expected value", buf->type, &v);
+    vc_elem_put(e->values, i, buf->type, v);
+  }
   return ok;
 }
 

@@ -208,8 +208,8 @@ static vc_node *unary(vc_pctx *c, const vc_sx *x, vc_unop op) {
   vc_type t = n->kids[0]->type;
   n->type = VC_P_BAD;
   if (t == VC_P_BAD) return n;
-  if (op == VC_ABS && t == VC_U32)
-    vc_perr(c, x->loc, "abs is not defined on u32 (it takes i32 or f32)");
+  if (op == VC_ABS && (t == VC_U32 || t == VC_U64))
+    vc_perr(c, x->loc, "abs is not defined on %s (it takes i32, i64 or f32)", vc_type_name(t));
   else if (op == VC_NOT && t == VC_F32)
     vc_perr(c, x->loc, "type mismatch: not takes u32 or i32, not f32");
   else if (op == VC_LNOT && t != VC_U32)
@@ -241,7 +241,14 @@ static vc_node *conversion(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
   vc_node *n = vc_node_new(c->p, kind, x->loc, 1);
   bool typed = vc_p_type(c, x->items[1], &n->type);
   n->kids[0] = vc_p_expr(c, x->items[2]);
-  if (!typed || is_bad(n->kids[0])) n->type = VC_P_BAD;
+  if (!typed || is_bad(n->kids[0])) {
+    n->type = VC_P_BAD;
+  } else if (kind == VC_E_BITCAST && vc_type_words(n->type) != vc_type_words(n->kids[0]->type)) {
+    vc_perr(c, x->loc, "bitcast between types of different sizes: %s (%u bytes) to %s (%u bytes); "
+            "use cast", vc_type_name(n->kids[0]->type), 4u * vc_type_words(n->kids[0]->type),
+            vc_type_name(n->type), 4u * vc_type_words(n->type));
+    n->type = VC_P_BAD;
+  }
   return n;
 }
 

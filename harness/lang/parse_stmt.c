@@ -99,8 +99,9 @@ static vc_node *loop(vc_pctx *c, const vc_sx *x) {
     if (a != b)
       vc_perr(c, x->loc, "type mismatch in (loop ...): FROM is %s, TO is %s", vc_type_name(a),
               vc_type_name(b));
-    else if (a == VC_F32)
-      vc_perr(c, x->loc, "type mismatch: (loop ...) counts in u32 or i32, not f32");
+    else if (a == VC_F32 || vc_type_is_64(a))
+      vc_perr(c, x->loc, "type mismatch: (loop ...) counts in u32 or i32, not %s",
+              vc_type_name(a));
     else
       t = a;
   }

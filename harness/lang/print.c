@@ -63,17 +63,27 @@ static void print_f32(uint32_t bits, vc_strbuf *out) {
   vc_sb_putc(out, 'f');
 }
 
-void vc_print_literal(vc_type t, uint32_t bits, vc_strbuf *out) {
+void vc_print_literal(vc_type t, uint64_t bits, vc_strbuf *out) {
   switch (t) {
   case VC_U32:
-    vc_sb_printf(out, "%" PRIu32 "u", bits);
+    vc_sb_printf(out, "%" PRIu32 "u", (uint32_t)bits);
     break;
   case VC_I32:
     vc_sb_printf(out, "%" PRId64 "i",
-                 bits < 0x80000000u ? (int64_t)bits : (int64_t)bits - 0x100000000);
+                 (uint32_t)bits < 0x80000000u ? (int64_t)(uint32_t)bits
+                                              : (int64_t)(uint32_t)bits - 0x100000000);
     break;
   case VC_F32:
-    print_f32(bits, out);
+    print_f32((uint32_t)bits, out);
+    break;
+  case VC_U64:
+    vc_sb_printf(out, "%" PRIu64 "u64", bits);
+    break;
+  case VC_I64: /* the magnitude as unsigned: INT64_MIN has none in int64_t */
+    if (bits < 0x8000000000000000ull)
+      vc_sb_printf(out, "%" PRIu64 "i64", bits);
+    else
+      vc_sb_printf(out, "-%" PRIu64 "i64", 0u - bits);
     break;
   default:
     vc_sb_puts(out, "?");
@@ -259,7 +269,7 @@ static void values(const vc_buffer *b, vc_strbuf *out) {
   vc_sb_puts(out, "(values");
   for (uint32_t i = 0; i < in->nvalues; i++) {
     vc_sb_puts(out, in->nvalues > 8 && i % 8 == 0 ? "\n      " : " ");
-    vc_print_literal(b->type, in->values[i], out);
+    vc_print_literal(b->type, vc_elem_get(in->values, i, b->type), out);
   }
   vc_sb_putc(out, ')');
 }
@@ -347,7 +357,7 @@ static void expects(const vc_program *p, vc_strbuf *out) {
       vc_sb_puts(out, " (values");
       for (uint32_t k = 0; k < e->nvalues; k++) {
         vc_sb_puts(out, e->nvalues > 8 && k % 8 == 0 ? "\n      " : " ");
-        vc_print_literal(b ? b->type : VC_U32, e->values[k], out);
+        vc_print_literal(b ? b->type : VC_U32, vc_elem_get(e->values, k, b ? b->type : VC_U32), out);
       }
       vc_sb_puts(out, "))");
       break;

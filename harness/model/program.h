@@ -21,7 +21,33 @@
 #define VC_MAX_BUFFERS 64u
 #define VC_MAX_FIXPOINT_PASSES 1000000u
 
-typedef enum vc_type { VC_U32 = 0, VC_I32 = 1, VC_F32 = 2, VC_VOID = 3 } vc_type;
+/* Element and value types. A 64-bit element occupies two little-endian
+   32-bit words (low word first) wherever the harness holds values as words:
+   buffer memory, initialiser values, expected values. */
+typedef enum vc_type {
+  VC_U32 = 0, VC_I32 = 1, VC_F32 = 2, VC_VOID = 3, VC_U64 = 4, VC_I64 = 5
+} vc_type;
+#define VC_TYPE_COUNT 6
+
+static inline bool vc_type_is_64(vc_type t) { return t == VC_U64 || t == VC_I64; }
+static inline bool vc_type_is_int(vc_type t) {
+  return t == VC_U32 || t == VC_I32 || t == VC_U64 || t == VC_I64;
+}
+static inline bool vc_type_is_signed(vc_type t) { return t == VC_I32 || t == VC_I64; }
+/* 32-bit words per element: 1, or 2 for u64 and i64. */
+static inline uint32_t vc_type_words(vc_type t) { return vc_type_is_64(t) ? 2u : 1u; }
+/* Element i of type t in an array of words, and storing one. */
+static inline uint64_t vc_elem_get(const uint32_t *w, uint64_t i, vc_type t) {
+  return vc_type_is_64(t) ? (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32 : w[i];
+}
+static inline void vc_elem_put(uint32_t *w, uint64_t i, vc_type t, uint64_t v) {
+  if (vc_type_is_64(t)) {
+    w[2 * i] = (uint32_t)v;
+    w[2 * i + 1] = (uint32_t)(v >> 32);
+  } else {
+    w[i] = (uint32_t)v;
+  }
+}
 
 typedef struct vc_loc {
   uint32_t line, col; /* 1-based; 0 for nodes the splitter synthesised */
@@ -42,9 +68,9 @@ typedef enum vc_init_kind {
 
 typedef struct vc_init {
   vc_init_kind kind;
-  uint32_t bits;     /* FILL */
-  uint32_t *values;  /* VALUES: element bits */
-  uint32_t nvalues;
+  uint64_t bits;     /* FILL */
+  uint32_t *values;  /* VALUES: element bits, vc_type_words(type) words per element */
+  uint32_t nvalues;  /* elements */
   uint8_t *bytes;    /* HEX */
   uint32_t nbytes;
   uint64_t seed;     /* RANDOM, RANDOM_F32 */
@@ -149,7 +175,7 @@ struct vc_node {
   uint8_t space; /* vc_space, for memory nodes */
   vc_type type;  /* expression result type (VC_VOID for statements) */
   uint32_t ref;  /* symbol, buffer or shared index */
-  uint32_t bits; /* literal bits */
+  uint64_t bits; /* literal bits (32-bit types: the low 32, the rest 0) */
   vc_loc loc;
   uint32_t nkids;
   uint32_t kcap; /* capacity of kids; internal to vc_node_append */
@@ -161,7 +187,8 @@ typedef enum vc_expect_kind {
   VC_EXPECT_OUT_OF_BOUNDS,/* out-of-bounds accesses are intended (and must happen) */
   VC_EXPECT_ULP,          /* ref = buffer, n = allowed distance in units in the last place */
   VC_EXPECT_DIGEST,       /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
-  VC_EXPECT_VALUES        /* ref = buffer, n = first element (at), values: nvalues element bits */
+  VC_EXPECT_VALUES        /* ref = buffer, n = first element (at), values: nvalues elements'
+                             bits, in words as vc_init's */
 } vc_expect_kind;
 
 typedef struct vc_expect {

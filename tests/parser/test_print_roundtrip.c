@@ -92,6 +92,13 @@ static const char *const written[] = {
     "  (expect (buffer o (at 10) (values -2147483648i)))"
     "  (expect (buffer f (at 1) (values -0.0f)))\n"
     "  (entry))",
+    "(program wide (buffer a u64 4 read (init (values 0u64 18446744073709551615u64 7u64)))\n"
+    "  (buffer b i64 4 read_write (init (fill -9223372036854775808i64)))\n"
+    "  (buffer r u64 2 read (init (random 0x123456789abcdef0))) (shared t i64 2)\n"
+    "  (expect (buffer b (at 1) (values 9223372036854775807i64 -1i64)))\n"
+    "  (entry (let x (add (load a 1u) 0xfedcba9876543210u64))\n"
+    "   (atomic max b 0u (bitcast i64 x)) (store t 0u (cast i64 (cast f32 x)))\n"
+    "   (store b 1u (shr (load t 0u) 63i64))))",
 };
 
 static void written_programs(void **state) {

@@ -326,6 +326,36 @@ static void expected_values_are_checked(void **state) {
   vc_program_free(p);
 }
 
+/* 64-bit values are spilled with both words: values whose low words are
+   equal and whose high words differ come back different. */
+static void spill_64_bit_keeps_the_high_word(void **state) {
+  (void)state;
+  const char *text =
+      "(program t (workgroup 4) (grid 2) (buffer a u64 8 read (init iota))"
+      " (buffer o u64 8 write) (buffer q i64 8 write)"
+      " (expect (buffer o (values 0x100000000u64 0x200000001u64 0x300000002u64 0x400000003u64"
+      "   0x500000004u64 0x600000005u64 0x700000006u64 0x800000007u64)))"
+      " (expect (buffer q (values -4294967296i64 -8589934592i64 -12884901888i64 -17179869184i64"
+      "   -21474836480i64 -25769803776i64 -30064771072i64 -34359738368i64)))"
+      " (entry (let g (global_id x)) (var h (load a g))"
+      "  (set h (add h (shl (add (cast u64 g) 1u64) 32u64)))"
+      "  (let n (neg (bitcast i64 (and h 0xffffffff00000000u64))))"
+      "  (barrier grid) (store o g h) (store q g n)))";
+  vc_program *p = parse(text);
+  vc_split *s = split(p);
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "h"));
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "n"));
+  for (uint32_t i = s->nuser; i < s->nbuffers; i++)
+    assert_true(vc_type_is_64(s->buffers[i].type)); /* both words */
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program(p, &o, &r);
+  if (r.verdict != VC_CHECK_OK) fprintf(stderr, "check: %s\n", r.why);
+  assert_int_equal(r.verdict, VC_CHECK_OK);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
 static void partial_rewrite_keeps_earlier_bytes(void **state) {
   (void)state;
   vc_program *p = parse("(program t (workgroup 4) (grid 2) (buffer acc u32 8 write)"
@@ -471,6 +501,7 @@ int main(void) {
       cmocka_unit_test(let_of_atomic_load_is_spilled),
       cmocka_unit_test(while_and_break_values_are_spilled),
       cmocka_unit_test(expected_values_are_checked),
+      cmocka_unit_test(spill_64_bit_keeps_the_high_word),
       cmocka_unit_test(partial_rewrite_keeps_earlier_bytes),
       cmocka_unit_test(untouched_buffers_are_not_bound),
       cmocka_unit_test(return_before_definition_keeps_zero),

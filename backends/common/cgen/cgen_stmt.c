@@ -135,7 +135,7 @@ static void symbols(vc_cg *g) {
     vc_type t = p->syms[i].type;
     vc_cg_indent(g);
     vc_sb_printf(g->out, "%s%s v%u = %s; /* %s */\n", vc_cg_float_qual(g, t), vc_cg_type(g, t), i,
-                 t == VC_U32 ? "0u" : t == VC_I32 ? "0" : "0.0f", p->syms[i].name);
+                 vc_cg_zero(g, t), p->syms[i].name);
   }
 }
 
