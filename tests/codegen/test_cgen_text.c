@@ -265,6 +265,39 @@ static void while_break_continue_text(void **state) {
   vc_program_free(p);
 }
 
+/* u64/i64: the types, the literal suffix, shift amounts & 63, the extension
+   declarations (and only when used), INT64_MIN spelled without overflow. */
+static void int64_spellings(void **state) {
+  (void)state;
+  vc_program *p = parse("(program w (buffer b u64 4 read_write) (buffer c i64 2 read_write)\n"
+                        "  (entry (store b 0 (shl (load b 1) (load b 2)))\n"
+                        "   (store c 0 -9223372036854775808i64) (atomic add b 3 1u64)))\n");
+  static const struct {
+    vc_dialect d;
+    const char *ty, *shift, *min, *ext;
+  } want[] = {
+      {VC_DIALECT_OPENCL_C, "ulong", "& 63ul)", "(-9223372036854775807l - 1l)",
+       "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable"},
+      {VC_DIALECT_GLSL, "uint64_t", "& 63ul)", "(-9223372036854775807l - 1l)",
+       "#extension GL_EXT_shader_atomic_int64 : require"},
+      {VC_DIALECT_CUDA, "unsigned long long", "& 63ull)", "(-9223372036854775807ll - 1ll)",
+       "atomicAdd(&b0[3u], 1ull)"},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    char *s = gen_dialect(p, want[k].d);
+    if (!strstr(s, want[k].ty) || !strstr(s, want[k].shift) || !strstr(s, want[k].min) ||
+        !strstr(s, want[k].ext))
+      fail_msg("dialect %d:\n%s", (int)want[k].d, s);
+    free(s);
+  }
+  vc_program_free(p);
+  p = parse(simple); /* no 64-bit: no extension */
+  char *s = gen_dialect(p, VC_DIALECT_GLSL);
+  assert_null(strstr(s, "int64"));
+  free(s);
+  vc_program_free(p);
+}
+
 static void same_program_same_text(void **state) {
   (void)state;
   vc_program *p = parse(simple);
@@ -283,7 +316,7 @@ int main(void) {
       cmocka_unit_test(every_access_is_guarded),
       cmocka_unit_test(literal_indices_are_decided), cmocka_unit_test(helpers_only_when_used),
       cmocka_unit_test(same_program_same_text), cmocka_unit_test(atomic_load_store_spellings),
-      cmocka_unit_test(while_break_continue_text),
+      cmocka_unit_test(while_break_continue_text), cmocka_unit_test(int64_spellings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
