@@ -93,7 +93,9 @@ void vc_note_loop(vc_machine *m, uint32_t pc) {
   if (!is) return;
   is->inv_a = m->cur;
   char seg[48];
-  describe(is, "loop runs past %u iterations: invocation %u (workgroup %u) in %s, stopped at the loop at %u:%u",
+  describe(is,
+           "loop runs past %u iterations: invocation %u (workgroup %u) in %s, stopped at the "
+           "loop at %u:%u",
            VC_LOOP_BUDGET, m->cur, m->wg, segment(m, seg, sizeof seg), is->loc.line, is->loc.col);
 }
 

@@ -67,7 +67,8 @@ static bool parse_hex(const char *s, vc_type *type, uint64_t *bits, char *why, s
     return fail(why, n, "malformed: unexpected '%s' after the hex digits", suffix);
   *type = t;
   if (vc_type_is_64(t)) {
-    if (nd > 16) return fail(why, n, "out of range for %s (at most 16 hex digits)", vc_type_name(t));
+    if (nd > 16)
+      return fail(why, n, "out of range for %s (at most 16 hex digits)", vc_type_name(t));
     *bits = v;
     return true;
   }

@@ -357,7 +357,8 @@ static void expects(const vc_program *p, vc_strbuf *out) {
       vc_sb_puts(out, " (values");
       for (uint32_t k = 0; k < e->nvalues; k++) {
         vc_sb_puts(out, e->nvalues > 8 && k % 8 == 0 ? "\n      " : " ");
-        vc_print_literal(b ? b->type : VC_U32, vc_elem_get(e->values, k, b ? b->type : VC_U32), out);
+        vc_type t = b ? b->type : VC_U32;
+        vc_print_literal(t, vc_elem_get(e->values, k, t), out);
       }
       vc_sb_puts(out, "))");
       break;

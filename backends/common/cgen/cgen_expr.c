@@ -363,7 +363,8 @@ static void cast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   temp_begin(g, n->type, v);
   if (a.type == VC_F32) {
     for (size_t k = 0; k < sizeof from_f32 / sizeof *from_f32; k++)
-      if (from_f32[k].to == n->type) helper_call(g, from_f32[k].helper, from_f32[k].name, a.s, NULL);
+      if (from_f32[k].to == n->type)
+        helper_call(g, from_f32[k].helper, from_f32[k].name, a.s, NULL);
   } else if (n->type != VC_F32 && vc_type_is_64(n->type) != vc_type_is_64(a.type)) {
     int_resize(g, n->type, a.type, a.s);
   } else {

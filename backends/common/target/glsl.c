@@ -15,7 +15,8 @@ static const char *const types[VC_TYPE_COUNT] = {"uint",  "int",      "float",
    shaderInt64, shaderBufferInt64Atomics / shaderSharedInt64Atomics). */
 static void int64_extensions(const vc_program *p, vc_strbuf *out) {
   if (vc_cgen_uses_64(p)) vc_sb_puts(out, "#extension GL_ARB_gpu_shader_int64 : require\n");
-  if (vc_cgen_uses_atomic_64(p)) vc_sb_puts(out, "#extension GL_EXT_shader_atomic_int64 : require\n");
+  if (vc_cgen_uses_atomic_64(p))
+    vc_sb_puts(out, "#extension GL_EXT_shader_atomic_int64 : require\n");
 }
 
 /* Buffers written by one invocation and read by another across a workgroup
