@@ -51,6 +51,8 @@ struct vc_dev {
   size_t max_items[3];    /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
   cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
   uint32_t compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS */
+  bool int64_base_atomics;     /* cl_khr_int64_base_atomics */
+  bool int64_extended_atomics; /* cl_khr_int64_extended_atomics */
   uint32_t deadline_ms;   /* finish gives up after this long (the `deadline` option) */
   vc_ocl_native_cfg native;
   bool scope_available;      /* the device has device-scope acquire/release atomics */

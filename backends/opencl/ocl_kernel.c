@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/common/cgen/cgen.h"
+#include "backends/common/cgen/cgen_dialect.h"
 #include "backends/opencl/ocl_internal.h"
 #include "harness/base/clock.h"
 
@@ -35,7 +36,8 @@ int vc_ocl_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *e
 
 static uint64_t shared_bytes(const vc_program *p) {
   uint64_t n = 0;
-  for (uint32_t i = 0; i < p->nshared; i++) n += (uint64_t)p->shared[i].count * 4u;
+  for (uint32_t i = 0; i < p->nshared; i++)
+    n += (uint64_t)p->shared[i].count * 4u * vc_type_words(p->shared[i].type);
   return n;
 }
 
@@ -54,6 +56,13 @@ static int check_limits(const vc_dev *d, const vc_kernel_desc *k, vc_error *err)
                      "%s: %s: workgroup size %u on axis %c exceeds the device's maximum of %zu "
                      "(CL_DEVICE_MAX_WORK_ITEM_SIZES)",
                      d->label, label_of(k), p->workgroup[a], "xyz"[a], d->max_items[a]);
+  /* long and ulong are core; their atomics are extensions (both pragmas are
+     enabled by the generated code) */
+  if (vc_cgen_uses_atomic_64(p) && (!d->int64_base_atomics || !d->int64_extended_atomics))
+    return vc_fail(err, VC_ERR_UNSUPPORTED,
+                   "%s: %s uses 64-bit atomics, and the device lacks %s", d->label, label_of(k),
+                   !d->int64_base_atomics ? "cl_khr_int64_base_atomics"
+                                          : "cl_khr_int64_extended_atomics");
   uint64_t sh = shared_bytes(p);
   if (sh > d->local_mem)
     return vc_fail(err, VC_ERR_LIMIT,

@@ -34,6 +34,13 @@
 #define VK_DEADLINE_DEFAULT_S 30u
 
 /* Which ordering native kernels use (the native-memory-model option). */
+typedef struct vk_int64_caps {
+  bool ints;           /* shaderInt64 */
+  bool buffer_atomics; /* shaderBufferInt64Atomics */
+  bool shared_atomics; /* shaderSharedInt64Atomics */
+  bool ext;            /* VK_KHR_shader_atomic_int64 enabled (device API < 1.2) */
+} vk_int64_caps;
+
 typedef enum vk_vmm_choice {
   VK_VMM_AUTO = 0, /* the Vulkan memory model where the device has it */
   VK_VMM_OFF,      /* coherent buffers and memoryBarrierBuffer() */
@@ -110,6 +117,7 @@ struct vc_dev {
   bool vmm_available;       /* vulkanMemoryModel and vulkanMemoryModelDeviceScope */
   bool vmm_ext;             /* VK_KHR_vulkan_memory_model enabled (device API < 1.2) */
   bool native_vmm;          /* native kernels use the memory model */
+  vk_int64_caps int64;      /* 64-bit integers and atomics, enabled where present */
 
   VkPipelineCache cache;    /* shared by every compile on this device */
   VkCommandPool pool;
@@ -170,6 +178,8 @@ void vk_props_query(VkPhysicalDevice pd, vk_props *p);
 /* vulkanMemoryModel and vulkanMemoryModelDeviceScope, from Vulkan 1.2 or
    VK_KHR_vulkan_memory_model; *ext: the extension must be enabled. */
 bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext);
+/* shaderInt64 and the 64-bit atomics features of the device. */
+void vk_int64_query(VkPhysicalDevice pd, vk_int64_caps *c);
 
 /* vk_describe.c */
 int vk_describe(vc_dev *dev, vc_device_info *info, vc_error *err);
