@@ -103,6 +103,8 @@ static int64_t query(const char *db, const char *sql) {
   snprintf(path, sizeof path, "%s/%s", dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  /* the run may hold its write lock for a moment (creating the schema) */
+  sqlite3_busy_timeout(h, 10000);
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
   if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
@@ -119,6 +121,8 @@ static void query_text(const char *db, const char *sql, char *out, size_t n) {
   snprintf(path, sizeof path, "%s/%s", dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  /* the run may hold its write lock for a moment (creating the schema) */
+  sqlite3_busy_timeout(h, 10000);
   sqlite3_stmt *st = NULL;
   assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
   assert_int_equal(sqlite3_step(st), SQLITE_ROW);
