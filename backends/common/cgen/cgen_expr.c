@@ -33,7 +33,7 @@ void vc_cg_indent(vc_cg *g) {
 const char *vc_cg_type(const vc_cg *g, vc_type t) { return g->d->type_name[t]; }
 
 const char *vc_cg_float_qual(const vc_cg *g, vc_type t) {
-  return t == VC_F32 && g->d->float_qual ? g->d->float_qual : "";
+  return t == VC_F32 && g->d->float_qual && !VC_MUTANT(CONTRACTION_ALLOWED) ? g->d->float_qual : "";
 }
 
 void vc_cg_convert(const vc_cg *g, vc_type to, vc_type from, const char *x, vc_strbuf *out) {
@@ -97,7 +97,7 @@ static void literal(vc_cg *g, const vc_node *n, vc_cg_val *v) {
     float f;
     memcpy(&f, &n->bits, sizeof f);
     char num[32];
-    snprintf(num, sizeof num, "%.9g", (double)fabsf(f));
+    snprintf(num, sizeof num, VC_MUTANT(F32_LITERAL_SHORT) ? "%.6g" : "%.9g", (double)fabsf(f));
     const char *dot = strpbrk(num, ".e") ? "" : ".0";
     snprintf(v->s, sizeof v->s, f < 0 ? "(-%s%sf)" : "%s%sf", num, dot);
   } else {
@@ -167,9 +167,18 @@ static void div_rem(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
   }
 }
 
+/* The language's own f32 min/max, for the planted fault minmax-native. */
+static const char *native_minmax(const vc_cgen_dialect *d, bool min) {
+  if (strcmp(d->name, "GLSL") == 0) return min ? "min" : "max";
+  if (strcmp(d->name, "CUDA C") == 0) return min ? "fminf" : "fmaxf";
+  return min ? "fmin" : "fmax";
+}
+
 static void min_max(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
   bool min = op == VC_MIN;
-  if (a->type == VC_F32)
+  if (a->type == VC_F32 && VC_MUTANT(MINMAX_NATIVE))
+    vc_sb_printf(g->out, "%s(%s, %s)", native_minmax(g->d, min), a->s, b->s);
+  else if (a->type == VC_F32)
     helper_call(g, min ? VC_CG_H_MIN_F32 : VC_CG_H_MAX_F32, min ? "vc_min_f32" : "vc_max_f32",
                 a->s, b->s);
   else /* compares in the operands' signedness; ties return a */
@@ -179,13 +188,13 @@ static void min_max(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
 static void shift(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
   const char *sh = op == VC_SHL ? "<<" : ">>";
   if (a->type == VC_U32) {
-    vc_sb_printf(g->out, "%s %s (%s & 31u)", a->s, sh, b->s);
-  } else if (op == VC_SHR) { /* arithmetic on i32 */
-    vc_sb_printf(g->out, "%s >> (%s & 31)", a->s, b->s);
+    vc_sb_printf(g->out, "%s %s (%s%s)", a->s, sh, b->s, VC_MUTANT(SHIFT_UNMASKED) ? "" : " & 31u");
+  } else if (op == VC_SHR && !VC_MUTANT(SHR_LOGICAL)) { /* arithmetic on i32 */
+    vc_sb_printf(g->out, "%s >> (%s%s)", a->s, b->s, VC_MUTANT(SHIFT_UNMASKED) ? "" : " & 31");
   } else { /* shl of a negative i32 shifts its bits */
     char amount[64];
-    snprintf(amount, sizeof amount, "(%s & 31)", b->s);
-    i32_via_u32(g, a->s, "<<", amount);
+    snprintf(amount, sizeof amount, "(%s%s)", b->s, VC_MUTANT(SHIFT_UNMASKED) ? "" : " & 31");
+    i32_via_u32(g, a->s, sh, amount);
   }
 }
 
@@ -198,8 +207,9 @@ static void compare(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
 
 static void binary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   vc_cg_val a, b;
+  if (VC_MUTANT(EVAL_RIGHT_FIRST)) vc_cg_expr(g, n->kids[1], &b);
   vc_cg_expr(g, n->kids[0], &a);
-  vc_cg_expr(g, n->kids[1], &b);
+  if (!VC_MUTANT(EVAL_RIGHT_FIRST)) vc_cg_expr(g, n->kids[1], &b);
   vc_binop op = (vc_binop)n->op;
   temp_begin(g, n->type, v);
   switch (op) {
@@ -250,7 +260,9 @@ static void unary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   temp_begin(g, n->type, v);
   switch ((vc_unop)n->op) {
   case VC_NEG:
-    if (a.type == VC_F32)
+    if (a.type == VC_F32 && VC_MUTANT(NEG_AS_SUBTRACT))
+      vc_sb_printf(g->out, "0.0f - %s", a.s);
+    else if (a.type == VC_F32)
       f32_bits(g, a.s, "^", "0x80000000u");
     else if (a.type == VC_I32)
       i32_via_u32(g, "0", "-", a.s);
@@ -288,7 +300,9 @@ static void cast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
     return;
   }
   temp_begin(g, n->type, v);
-  if (a.type == VC_F32 && n->type == VC_I32)
+  if (a.type == VC_F32 && VC_MUTANT(CAST_UNSATURATED))
+    vc_cg_convert(g, n->type, a.type, a.s, g->out);
+  else if (a.type == VC_F32 && n->type == VC_I32)
     helper_call(g, VC_CG_H_F32_TO_I32, "vc_f32_to_i32", a.s, NULL);
   else if (a.type == VC_F32)
     helper_call(g, VC_CG_H_F32_TO_U32, "vc_f32_to_u32", a.s, NULL);
@@ -366,7 +380,7 @@ static int guard_begin(vc_cg *g, const vc_node *n, const vc_cg_val *idx) {
   uint32_t lit;
   if (literal_index(idx, &lit)) return lit < space_count(g, n) ? GUARD_NONE : GUARD_SKIP;
   vc_cg_indent(g);
-  vc_sb_printf(g->out, "if (%s < %uu) {\n", idx->s, space_count(g, n));
+  vc_sb_printf(g->out, "if (%s %s %uu) {\n", idx->s, VC_MUTANT(OOB_GUARD_OFF_BY_ONE) ? "<=" : "<", space_count(g, n));
   g->depth++;
   return GUARD_OPEN;
 }

@@ -4,13 +4,14 @@
  * core, as_<type>() reinterprets bits, convert_<type>() spells rounding. */
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
+#include "harness/base/mutant.h"
 
 static const char *const types[3] = {"uint", "int", "float"};
 
 static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
   (void)l;
   /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
-  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n\n");
+  if (!VC_MUTANT(CONTRACTION_ALLOWED)) vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n\n");
 }
 
 static void seg_params(const vc_cgen_layout *l, vc_strbuf *out) {
@@ -126,7 +127,7 @@ static int check(const vc_native_opts *o, vc_error *err) {
 
 static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
   /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
-  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
+  if (!VC_MUTANT(CONTRACTION_ALLOWED)) vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
   if (device_scope(nl->o)) {
     vc_sb_puts(out,
                "#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 200\n"
