@@ -18,3 +18,8 @@ vc_add_test(test_cgen_rules_text
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cgen_rules_text.c
   LIBS vc_cgen vc_split
   LABELS codegen mutant-unit)
+# The catalogue of planted faults: required names, refusals, none in a normal build.
+vc_add_test(test_mutant_catalogue
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_mutant_catalogue.c
+  LIBS vc_model
+  LABELS codegen)
