@@ -42,7 +42,8 @@ static void usage(FILE *out) {
   for (unsigned i = 0; i < ncommands; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n`vyre-conform COMMAND --help` describes each; docs/usage.md has the guide.\n"
-               "  --version  print the version and the commit it was built from\n");
+               "  --version  print the version and the commit it was built from\n"
+               "  mutants    list the planted faults of a -DVC_MUTANTS=ON build (docs/detection.md)\n");
 }
 
 int vc_usage_error(const char *cmd, const char *msg) {
