@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "harness/base/mutant.h"
+
 _Static_assert(FLT_EVAL_METHOD == 0, "f32 must be evaluated in binary32 (no x87 excess precision)");
 _Static_assert(sizeof(float) == 4 && FLT_MANT_DIG == 24, "float must be IEEE binary32");
 
@@ -56,7 +58,9 @@ static inline uint32_t vc_divi(uint32_t a, uint32_t b) {
 /* The remainder has the dividend's sign; by zero and INT_MIN rem -1 give 0. */
 static inline uint32_t vc_remi(uint32_t a, uint32_t b) {
   if (b == 0 || b == 0xffffffffu) return 0;
-  return (uint32_t)(vc_as_i32(a) % vc_as_i32(b));
+  int32_t r = vc_as_i32(a) % vc_as_i32(b);
+  if (VC_MUTANT(SHARED_REM_MODULO) && r != 0 && (r < 0) != (vc_as_i32(b) < 0)) r += vc_as_i32(b);
+  return (uint32_t)r;
 }
 
 static inline uint32_t vc_shl(uint32_t a, uint32_t b) { return a << (b & 31u); }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/base/mutant.h"
 #include "harness/base/strbuf.h"
 
 #ifndef VC_CUDA_NVRTC_DIR
@@ -257,7 +258,7 @@ int vc_nvrtc_compile(const char *source, const char *arch, const char *include, 
   /* docs/semantics.md: no contraction (a*b+c rounds the product), denormals
      preserved, correctly rounded division and square root. NVRTC's defaults
      contract (--fmad=true); say all of it explicitly. */
-  const char *opts[7] = {arch_opt, "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
+  const char *opts[7] = {arch_opt, VC_MUTANT(CONTRACTION_ALLOWED) ? "--fmad=true" : "--fmad=false", "--prec-div=true", "--prec-sqrt=true",
                          "-ftz=false"};
   int nopts = 5;
   if (include) {

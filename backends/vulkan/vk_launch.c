@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/vulkan/vk_internal.h"
+#include "harness/base/mutant.h"
 
 static int check_bindings(const vc_dev *dev, const vc_kern *kern, vc_buf *const *bufs,
                           uint32_t nbufs, vc_error *err) {
@@ -95,7 +96,7 @@ int vk_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs, v
   int rc = check_bindings(dev, kern, bufs, nbufs, err);
   if (!rc) rc = reserve_batch(dev, nbufs + (kern->native ? 1u : 0u), err);
   if (rc) return rc;
-  if (dev->ndispatch > 0) barrier_after_previous(dev);
+  if (dev->ndispatch > 0 && !VC_MUTANT(NO_DISPATCH_BARRIER)) barrier_after_previous(dev);
   if (kern->native) vk_native_record_reset(dev, kern);
   vkCmdBindPipeline(dev->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, kern->pipeline);
   rc = bind_buffers(dev, kern, bufs, nbufs, err);

@@ -1,10 +1,12 @@
 /* vyre-conform: command dispatch, --help and --version. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/cli/commands.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/mutant.h"
 #include "harness/base/version.h"
 
 
@@ -40,7 +42,8 @@ static void usage(FILE *out) {
   for (unsigned i = 0; i < ncommands; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n`vyre-conform COMMAND --help` describes each; docs/usage.md has the guide.\n"
-               "  --version  print the version and the commit it was built from\n");
+               "  --version  print the version and the commit it was built from\n"
+               "  mutants    list the planted faults of a -DVC_MUTANTS=ON build (docs/detection.md)\n");
 }
 
 int vc_usage_error(const char *cmd, const char *msg) {
@@ -63,8 +66,13 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "--version") == 0) {
     printf("vyre-conform %s (commit %s)\n", VC_VERSION, VC_GIT_COMMIT);
+    if (vc_mutants_built()) printf("planted faults: %d (VC_MUTANTS; `vyre-conform mutants` lists them)\n", VC_MUT_COUNT);
     return VC_EXIT_OK;
   }
+  for (int i = 1; i + 1 < argc; i++) /* --fault NAME: a driver fault, mutant builds only */
+    if (strcmp(argv[i], "--fault") == 0) { setenv("VYRE_CONFORM_FAULT", argv[i + 1], 1); memmove(argv + i, argv + i + 2, (size_t)(argc - i - 1) * sizeof *argv); argc -= 2; break; }
+  if (vc_mutants_check_env(stderr)) return VC_EXIT_USAGE;
+  if (strcmp(argv[1], "mutants") == 0) return vc_mutants_list(stdout), VC_EXIT_OK;
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return VC_EXIT_OK;

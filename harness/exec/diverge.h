@@ -7,6 +7,7 @@
 
 #include "harness/model/program.h"
 #include "harness/model/outcome.h"
+#include "harness/base/mutant.h" /* the comparison's planted faults, here and in its callers */
 
 typedef struct vc_buffer_diff {
   uint64_t mismatches;   /* elements that fail the comparison */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/base/clock.h"
+#include "harness/base/mutant.h"
 
 void vc_exec_init(vc_exec *x, const vc_backend *be, vc_dev *dev, const vc_program *prog,
                   const vc_split *split) {
@@ -88,7 +89,7 @@ static void add_seg_row(vc_mode_out *out, uint32_t pass, uint32_t seg, uint32_t 
 }
 
 static uint32_t pass_limit(const vc_program *p) {
-  return p->fixpoint.present ? p->fixpoint.max : 1;
+  return p->fixpoint.present ? p->fixpoint.max - (p->fixpoint.max > 1 && VC_MUTANT(FIXPOINT_ONE_PASS_SHORT)) : 1;
 }
 
 static void alloc_outputs(const vc_split *s, vc_mode_out *out) {
@@ -134,7 +135,7 @@ static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out
   }
   uint64_t start = vc_now_ns();
   for (uint32_t pass = 0; pass < maxp; pass++) {
-    if (fx->has_flag) host[fx->flag][0] = 0;
+    if (fx->has_flag && !VC_MUTANT(FIXPOINT_FLAG_NOT_RESET)) host[fx->flag][0] = 0;
     for (uint32_t k = 0; k < s->nsegs; k++) {
       const vc_split_segment *g = &s->segs[k];
       uint64_t t0 = vc_now_ns();
@@ -161,6 +162,7 @@ static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out
       for (uint32_t j = 0; j < g->nbind; j++) {
         if (g->prog->buffers[j].access == VC_READ) continue;
         uint32_t i = g->bind[j];
+        if (VC_MUTANT(HOST_SKIP_DOWNLOAD) && i >= s->nuser) { row->bytes_down += vc_buffer_bytes(&s->buffers[i]); continue; }
         uint64_t bytes = vc_buffer_bytes(&s->buffers[i]);
         if ((rc = be->download(x->dev, d.b[i], host[i], bytes, err))) goto done;
         row->bytes_down += bytes;
@@ -189,6 +191,20 @@ done:
   return rc;
 }
 
+/* For planted faults (harness/base/mutant.h): does segment g bind plan
+   buffer i; the how-manyth output buffer i is. */
+static bool bound_by(const vc_split_segment *g, uint32_t i) {
+  for (uint32_t j = 0; j < g->nbind; j++)
+    if (g->bind[j] == i) return true;
+  return false;
+}
+
+static uint32_t output_position(const vc_split *s, uint32_t i) {
+  uint32_t k = 0;
+  for (uint32_t j = 0; j < i; j++) k += vc_split_is_output(s, j) != 0;
+  return k;
+}
+
 /* Uploads initial contents of user buffers, zeroes the rest. */
 static int upload_all(vc_exec *x, dev_bufs *d, const uint32_t *const *inputs, vc_mode_out *out,
                       vc_error *err) {
@@ -197,7 +213,7 @@ static int upload_all(vc_exec *x, dev_bufs *d, const uint32_t *const *inputs, vc
     int rc = dev_buf(x, d, i, err);
     if (rc) return rc;
     const vc_buffer *b = &s->buffers[i];
-    if (i < s->nuser && b->access != VC_WRITE) {
+    if (i < s->nuser && b->access != VC_WRITE && !(VC_MUTANT(RESIDENT_ZERO_UNBOUND) && !bound_by(&s->segs[0], i))) {
       rc = x->be->upload(x->dev, d->b[i], inputs[i], vc_buffer_bytes(b), err);
       out->bytes_up += vc_buffer_bytes(b);
     } else {
@@ -217,7 +233,7 @@ static int download_outputs(vc_exec *x, dev_bufs *d, vc_mode_out *out, vc_error 
     out->outputs[i] = malloc(bytes);
     if (!out->outputs[i])
       return vc_fail(err, VC_ERR_NOMEM, "no host memory for output %s", s->buffers[i].name);
-    int rc = x->be->download(x->dev, d->b[i], out->outputs[i], bytes, err);
+    int rc = x->be->download(x->dev, d->b[VC_MUTANT(OUTPUTS_BY_POSITION) ? output_position(s, i) : i], out->outputs[i], bytes, err);
     if (rc) return rc;
     out->bytes_down += bytes;
   }
@@ -240,7 +256,7 @@ static int run_resident_split(vc_exec *x, const uint32_t *const *inputs, vc_mode
   if ((rc = upload_all(x, &d, inputs, out, err))) goto done;
   uint32_t pending = 0; /* rows launched since the last finish */
   for (uint32_t pass = 0; pass < maxp; pass++) {
-    if (fx->has_flag) {
+    if (fx->has_flag && !VC_MUTANT(FIXPOINT_FLAG_NOT_RESET)) {
       static const uint32_t zero = 0;
       if ((rc = be->upload(x->dev, d.b[fx->flag], &zero, 4, err))) goto done;
       out->bytes_up += 4;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/exec/fault.h"
+
 #ifndef VC_INSTALL_PLUGIN_DIR
 #define VC_INSTALL_PLUGIN_DIR "/usr/local/lib/vyre-conform"
 #endif
@@ -35,7 +37,7 @@ int vc_plugin_load_file(const char *path, vc_plugin *out, vc_error *err) {
                    path, v, sz, VC_BACKEND_ABI_VERSION, sizeof(vc_backend));
   }
   out->handle = h;
-  out->ops = ops;
+  out->ops = vc_fault_wrap(ops); /* itself, unless a driver fault is planted */
   snprintf(out->path, sizeof out->path, "%s", path);
   return 0;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/mutant.h"
 #include "harness/lang/print.h"
 
 typedef struct stmt_list {
@@ -97,6 +98,7 @@ static void cut_segments(splitter *sp) {
   uint32_t k = 0;
   sp->seg_begin[0] = 0;
   for (uint32_t i = 0; i < sp->top.n; i++) {
+    if (VC_MUTANT(DROP_EMPTY_SEGMENT) && is_grid_barrier(sp->top.items[i]) && sp->seg_begin[k] == i) { sp->seg_begin[k] = i + 1; sp->nsegs--; continue; }
     if (is_grid_barrier(sp->top.items[i])) {
       sp->seg_end[k++] = i;
       sp->seg_begin[k] = i + 1;
@@ -165,6 +167,7 @@ static void analyse(splitter *sp) {
 /* A let may be recomputed in a later segment when its value depends only on
    literals, builtins and such lets: it then cannot differ after the barrier. */
 static bool pure_expr(const splitter *sp, const vc_node *e) {
+  if ((VC_MUTANT(RECOMPUTE_IMPURE_LET) && e->kind == VC_E_LOAD) || (VC_MUTANT(RECOMPUTE_ATOMIC_LET) && e->kind == VC_E_ATOMIC)) return true;
   switch (e->kind) {
   case VC_E_LIT:
   case VC_E_BUILTIN:
@@ -303,7 +306,7 @@ static vc_node *linear_id(vc_program *p) {
     e = binary(p, VC_ADD, e, binary(p, VC_MUL, builtin(p, VC_GLOBAL_ID, 1), lit(p, VC_U32, nx)));
   if (nz > 1)
     e = binary(p, VC_ADD, e,
-               binary(p, VC_MUL, builtin(p, VC_GLOBAL_ID, 2), lit(p, VC_U32, nx * ny)));
+               binary(p, VC_MUL, builtin(p, VC_GLOBAL_ID, 2), lit(p, VC_U32, VC_MUTANT(SPILL_SLOT_OVERLAP) ? nx : nx * ny)));
   return e;
 }
 
@@ -338,7 +341,7 @@ static bool in_scope_at(const seg_builder *b, uint32_t sym, uint32_t pos) {
 
 /* Clones a statement of the segment; a return first saves every spilled value. */
 static vc_node *clone_stmt(seg_builder *b, const vc_node *n, uint32_t pos) {
-  if (n->kind == VC_S_RETURN && b->nout) {
+  if (n->kind == VC_S_RETURN && b->nout && !VC_MUTANT(RETURN_ENDS_INVOCATION)) {
     vc_node *blk = vc_node_new(b->prog, VC_S_BLOCK, n->loc, 0);
     for (uint32_t i = 0; i < b->nout; i++)
       vc_node_append(b->prog, blk,
@@ -431,6 +434,7 @@ static vc_access binding(const splitter *sp, uint32_t seg, uint32_t i, uint8_t u
   /* Earlier contents are visible unless nothing could have put any there:
      never replace them with a fresh zeroed allocation. */
   const vc_buffer *b = &sp->src->buffers[i];
+  if (b->access == VC_WRITE && ((VC_MUTANT(FRESH_WRITE_BUFFER) && !sp->src->fixpoint.present) || (VC_MUTANT(FIXPOINT_FRESH_WRITE) && !written_before(sp, i, seg)))) return VC_WRITE;
   bool visible = b->access != VC_WRITE || written_before(sp, i, seg) || sp->src->fixpoint.present;
   return visible ? VC_READ_WRITE : VC_WRITE;
 }
@@ -532,8 +536,8 @@ static void build_segment(splitter *sp, uint32_t k) {
         mark_remat(sp, si->def->kids[0], rem);
       }
     } else if (si->spill >= 0) {
-      if (d < k && needed_in(sp, s, k)) in[s] = true;
-      if ((d == k || (sp->uses[k * nsyms + s] & USE_SET)) && needed_after(sp, s, k)) outv[s] = true;
+      if (d < k && (VC_MUTANT(VAR_RELOAD_ONLY_IF_READ) ? (sp->uses[k * nsyms + s] & USE_READ) != 0 : needed_in(sp, s, k))) in[s] = true;
+      if ((d == k || (!VC_MUTANT(LOSE_VAR_SET) && (sp->uses[k * nsyms + s] & USE_SET))) && needed_after(sp, s, k)) outv[s] = true;
     }
   }
   for (uint32_t s = 0; s < nsyms; s++) {

@@ -10,7 +10,7 @@ target_compile_definitions(vc_native_test_util PRIVATE VC_SOURCE_DIR="${CMAKE_SO
 vc_add_test(test_native_text
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_native_text.c
   LIBS vc_native_test_util vc_cgen
-  LABELS native codegen)
+  LABELS native codegen mutant-unit)
 
 if(TARGET vc-backend-opencl)
   vc_add_test(test_native_pocl

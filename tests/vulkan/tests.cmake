@@ -40,6 +40,12 @@ endfunction()
 # float controls, native kernels' SPIR-V.
 vc_vk_test(test_vk_units SOURCES ${VC_VK_TESTS}/test_vk_units.c
   LIBS vc_vulkan_core vc_split vc_native_test_util LABELS vulkan)
+# The pipeline barrier between two dispatches of one submission, counted
+# (lavapipe's bytes cannot show it missing; docs/detection.md).
+vc_vk_test(test_vk_dispatch_barrier SOURCES ${VC_VK_TESTS}/test_vk_dispatch_barrier.c
+  LIBS vc_vulkan_core vc_split LABELS vulkan mutant-unit)
+target_link_options(test_vk_dispatch_barrier PRIVATE LINKER:--wrap=vkCmdPipelineBarrier)
+set_target_properties(test_vk_dispatch_barrier PROPERTIES LINKER_LANGUAGE CXX)
 # The plugin as the harness loads it: identity, transfers, batching, limits, errors.
 vc_vk_test(test_vk_plugin SOURCES ${VC_VK_TESTS}/test_vk_plugin.c
   LIBS vc_vk_test_util LABELS vulkan)

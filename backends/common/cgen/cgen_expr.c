@@ -33,7 +33,7 @@ void vc_cg_indent(vc_cg *g) {
 const char *vc_cg_type(const vc_cg *g, vc_type t) { return g->d->type_name[t]; }
 
 const char *vc_cg_float_qual(const vc_cg *g, vc_type t) {
-  return t == VC_F32 && g->d->float_qual ? g->d->float_qual : "";
+  return t == VC_F32 && g->d->float_qual && !VC_MUTANT(CONTRACTION_ALLOWED) ? g->d->float_qual : "";
 }
 
 void vc_cg_convert(const vc_cg *g, vc_type to, vc_type from, const char *x, vc_strbuf *out) {
@@ -120,7 +120,7 @@ static void literal(vc_cg *g, const vc_node *n, vc_cg_val *v) {
     uint32_t b32 = (uint32_t)n->bits;
     memcpy(&f, &b32, sizeof f);
     char num[32];
-    snprintf(num, sizeof num, "%.9g", (double)fabsf(f));
+    snprintf(num, sizeof num, VC_MUTANT(F32_LITERAL_SHORT) ? "%.6g" : "%.9g", (double)fabsf(f));
     const char *dot = strpbrk(num, ".e") ? "" : ".0";
     snprintf(v->s, sizeof v->s, f < 0 ? "(-%s%sf)" : "%s%sf", num, dot);
   } else {
@@ -201,9 +201,18 @@ static void div_rem(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
   }
 }
 
+/* The language's own f32 min/max, for the planted fault minmax-native. */
+static const char *native_minmax(const vc_cgen_dialect *d, bool min) {
+  if (strcmp(d->name, "GLSL") == 0) return min ? "min" : "max";
+  if (strcmp(d->name, "CUDA C") == 0) return min ? "fminf" : "fmaxf";
+  return min ? "fmin" : "fmax";
+}
+
 static void min_max(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
   bool min = op == VC_MIN;
-  if (a->type == VC_F32)
+  if (a->type == VC_F32 && VC_MUTANT(MINMAX_NATIVE))
+    vc_sb_printf(g->out, "%s(%s, %s)", native_minmax(g->d, min), a->s, b->s);
+  else if (a->type == VC_F32)
     helper_call(g, min ? VC_CG_H_MIN_F32 : VC_CG_H_MAX_F32, min ? "vc_min_f32" : "vc_max_f32",
                 a->s, b->s);
   else /* compares in the operands' signedness; ties return a */
@@ -218,14 +227,17 @@ static void shift(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b)
     literal64(g, a->type, 63, mask, sizeof mask);
   else
     snprintf(mask, sizeof mask, "%s", a->type == VC_U32 ? "31u" : "31");
-  if (!vc_type_is_signed(a->type)) {
-    vc_sb_printf(g->out, "%s %s (%s & %s)", a->s, sh, b->s, mask);
-  } else if (op == VC_SHR) { /* arithmetic on i32 and i64 */
-    vc_sb_printf(g->out, "%s >> (%s & %s)", a->s, b->s, mask);
-  } else { /* shl of a negative value shifts its bits */
-    char amount[96];
+  char amount[96];
+  if (VC_MUTANT(SHIFT_UNMASKED))
+    snprintf(amount, sizeof amount, "(%s)", b->s);
+  else
     snprintf(amount, sizeof amount, "(%s & %s)", b->s, mask);
-    signed_via_unsigned(g, a->type, a->s, "<<", amount);
+  if (!vc_type_is_signed(a->type)) {
+    vc_sb_printf(g->out, "%s %s %s", a->s, sh, amount);
+  } else if (op == VC_SHR && !VC_MUTANT(SHR_LOGICAL)) { /* arithmetic on i32 and i64 */
+    vc_sb_printf(g->out, "%s >> %s", a->s, amount);
+  } else { /* shl of a negative value shifts its bits */
+    signed_via_unsigned(g, a->type, a->s, sh, amount);
   }
 }
 
@@ -238,8 +250,9 @@ static void compare(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
 
 static void binary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   vc_cg_val a, b;
+  if (VC_MUTANT(EVAL_RIGHT_FIRST)) vc_cg_expr(g, n->kids[1], &b);
   vc_cg_expr(g, n->kids[0], &a);
-  vc_cg_expr(g, n->kids[1], &b);
+  if (!VC_MUTANT(EVAL_RIGHT_FIRST)) vc_cg_expr(g, n->kids[1], &b);
   vc_binop op = (vc_binop)n->op;
   temp_begin(g, n->type, v);
   switch (op) {
@@ -290,7 +303,9 @@ static void unary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   temp_begin(g, n->type, v);
   switch ((vc_unop)n->op) {
   case VC_NEG:
-    if (a.type == VC_F32)
+    if (a.type == VC_F32 && VC_MUTANT(NEG_AS_SUBTRACT))
+      vc_sb_printf(g->out, "0.0f - %s", a.s);
+    else if (a.type == VC_F32)
       f32_bits(g, a.s, "^", "0x80000000u");
     else if (vc_type_is_signed(a.type))
       signed_via_unsigned(g, a.type, zero_of(a.type), "-", a.s);
@@ -361,7 +376,9 @@ static void cast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
     return;
   }
   temp_begin(g, n->type, v);
-  if (a.type == VC_F32) {
+  if (a.type == VC_F32 && VC_MUTANT(CAST_UNSATURATED)) {
+    vc_cg_convert(g, n->type, a.type, a.s, g->out);
+  } else if (a.type == VC_F32) {
     for (size_t k = 0; k < sizeof from_f32 / sizeof *from_f32; k++)
       if (from_f32[k].to == n->type)
         helper_call(g, from_f32[k].helper, from_f32[k].name, a.s, NULL);
@@ -442,7 +459,7 @@ static int guard_begin(vc_cg *g, const vc_node *n, const vc_cg_val *idx) {
   uint32_t lit;
   if (literal_index(idx, &lit)) return lit < space_count(g, n) ? GUARD_NONE : GUARD_SKIP;
   vc_cg_indent(g);
-  vc_sb_printf(g->out, "if (%s < %uu) {\n", idx->s, space_count(g, n));
+  vc_sb_printf(g->out, "if (%s %s %uu) {\n", idx->s, VC_MUTANT(OOB_GUARD_OFF_BY_ONE) ? "<=" : "<", space_count(g, n));
   g->depth++;
   return GUARD_OPEN;
 }

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "harness/base/mutant.h"
+
 /* The spellings a helper needs, made once. */
 typedef struct spell {
   const char *q, *U, *I, *F;
@@ -53,10 +55,10 @@ static void spell_free(spell *s) {
 static void div_rem_u32(const spell *s, vc_strbuf *o, const char *name, char op) {
   vc_sb_printf(o,
                "%s%s %s(%s a, %s b) {\n"
-               "  if (b == 0u) return 0u;\n"
+               "%s"
                "  return a %c b;\n"
                "}\n\n",
-               s->q, s->U, name, s->U, s->U, op);
+               s->q, s->U, name, s->U, s->U, VC_MUTANT(DIV_UNGUARDED) ? "" : "  if (b == 0u) return 0u;\n", op);
 }
 
 /* Truncating i32 division and remainder on the magnitudes as u32, so that
@@ -66,15 +68,18 @@ static void div_rem_u32(const spell *s, vc_strbuf *o, const char *name, char op)
 static void div_rem_i32(const spell *s, vc_strbuf *o, bool div) {
   vc_sb_printf(o,
                "%s%s vc_%s_i32(%s a, %s b) {\n"
-               "  if (b == 0) return 0;\n"
+               "%s"
                "  %s ua = (a < 0) ? 0u - %s : %s;\n"
                "  %s ub = (b < 0) ? 0u - %s : %s;\n"
                "  %s %c = ua %s ub;\n"
+               "%s"
                "  if (%s) return %s;\n"
                "  return %s;\n"
                "}\n\n",
-               s->q, s->I, div ? "div" : "rem", s->I, s->I, s->U, s->u_a, s->u_a, s->U, s->u_b,
-               s->u_b, s->U, div ? 'q' : 'r', div ? "/" : "%", div ? "(a < 0) != (b < 0)" : "a < 0",
+               s->q, s->I, div ? "div" : "rem", s->I, s->I, VC_MUTANT(DIV_UNGUARDED) ? "" : "  if (b == 0) return 0;\n", s->U, s->u_a, s->u_a, s->U, s->u_b,
+               s->u_b, s->U, div ? 'q' : 'r', div ? "/" : "%",
+               !div && VC_MUTANT(SHARED_REM_MODULO) ? "  if (r != 0u && (a < 0) != (b < 0)) r = ub - r;\n" : "",
+               div ? "(a < 0) != (b < 0)" : VC_MUTANT(REM_DIVISOR_SIGN) || VC_MUTANT(SHARED_REM_MODULO) ? "b < 0" : "a < 0",
                div ? s->i_negq : s->i_negr, div ? s->i_q : s->i_r);
 }
 

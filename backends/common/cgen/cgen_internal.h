@@ -6,6 +6,7 @@
 #define VC_CGEN_INTERNAL_H
 
 #include "backends/common/cgen/cgen_dialect.h"
+#include "harness/base/mutant.h"
 
 /* Helper functions a body may call; cgen_helpers.c writes the used ones. */
 enum {

@@ -65,7 +65,7 @@ static void loop(vc_cg *g, const vc_node *n) {
   vc_cg_val from, to;
   vc_cg_expr(g, n->kids[0], &from); /* from before to, each once */
   vc_cg_expr(g, n->kids[1], &to);
-  if (n->kids[1]->kind == VC_E_NAME) /* the body may set it: keep the value of now */
+  if (n->kids[1]->kind == VC_E_NAME && !VC_MUTANT(LOOP_BOUND_REREAD)) /* the body may set it: keep the value of now */
     vc_cg_copy(g, &to);
   vc_cg_indent(g);
   vc_sb_printf(g->out, "for (v%u = %s; v%u < %s; v%u++) {\n", n->ref, from.s, n->ref, to.s,

@@ -151,7 +151,7 @@ static void join(const vc_native_layout *nl, vc_strbuf *out) {
 
 static void grid_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
   vc_sb_puts(out, indent);
-  vc_native_put(nl, out, "vc_nat_grid_barrier($Alead, np);\n");
+  vc_native_put(nl, out, VC_MUTANT(NATIVE_BARRIER_SHORT) ? "vc_nat_grid_barrier($Alead, np - 1u);\n" : "vc_nat_grid_barrier($Alead, np);\n");
   if (nl->sp->counts_barriers) vc_sb_printf(out, "%ssyncs = syncs + 1u;\n", indent);
 }
 
@@ -163,7 +163,7 @@ static void segment_loop(const vc_native_layout *nl, uint32_t s, vc_strbuf *out)
   uint32_t nvwg = (uint32_t)vc_program_workgroups(p);
   vc_sb_printf(out, "    /* segment %u */\n", s);
   vc_sb_printf(out, "    n = 0u;\n    if (p < %uu) n = (%uu - 1u - p) / np + 1u;\n", nvwg, nvwg);
-  vc_sb_puts(out, "    for (it = 0u; it < n; it++) {\n      vwg = p + it * np;\n");
+  vc_sb_puts(out, VC_MUTANT(NATIVE_VIRTUAL_ID) ? "    for (it = 0u; it < n; it++) {\n      vwg = p;\n" : "    for (it = 0u; it < n; it++) {\n      vwg = p + it * np;\n");
   vc_sb_printf(out,
                "      vgx = vwg %% %uu;\n      vgy = (vwg / %uu) %% %uu;\n      vgz = vwg / %uu;\n",
                gr[0], gr[0], gr[1], gr[0] * gr[1]);
@@ -173,7 +173,7 @@ static void segment_loop(const vc_native_layout *nl, uint32_t s, vc_strbuf *out)
   vc_sb_printf(out, "          lx, ly, lz, vgx, vgy, vgz, %uu, %uu, %uu, %uu, %uu, %uu);\n", gr[0],
                gr[1], gr[2], wg[0], wg[1], wg[2]);
   /* workgroup memory belongs to one virtual workgroup at a time */
-  if (g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP))
+  if ((g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP)) && !VC_MUTANT(NATIVE_SHARED_REUSE))
     wg_barrier(nl, "      ", out);
   vc_sb_puts(out, "      runs = runs + 1u;\n    }\n");
   vc_native_put(nl, out,
@@ -194,7 +194,7 @@ static void segments_looped(const vc_native_layout *nl, vc_strbuf *out) {
   uint32_t nvwg = (uint32_t)vc_program_workgroups(p);
   vc_sb_printf(out, "    n = 0u;\n    if (p < %uu) n = (%uu - 1u - p) / np + 1u;\n", nvwg, nvwg);
   vc_sb_puts(out, "    seg = 0u;\n    for (;;) {\n");
-  vc_sb_puts(out, "      for (it = 0u; it < n; it++) {\n        vwg = p + it * np;\n");
+  vc_sb_puts(out, VC_MUTANT(NATIVE_VIRTUAL_ID) ? "      for (it = 0u; it < n; it++) {\n        vwg = p;\n" : "      for (it = 0u; it < n; it++) {\n        vwg = p + it * np;\n");
   vc_sb_printf(
       out,
       "        vgx = vwg %% %uu;\n        vgy = (vwg / %uu) %% %uu;\n        vgz = vwg / %uu;\n",
@@ -207,7 +207,7 @@ static void segments_looped(const vc_native_layout *nl, vc_strbuf *out) {
     vc_sb_printf(out, "vgx * %uu + lx, vgy * %uu + ly, vgz * %uu + lz,\n", wg[0], wg[1], wg[2]);
     vc_sb_printf(out, "              lx, ly, lz, vgx, vgy, vgz, %uu, %uu, %uu, %uu, %uu, %uu);\n",
                  gr[0], gr[1], gr[2], wg[0], wg[1], wg[2]);
-    if (g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP))
+    if ((g->nshared || vc_node_has_barrier(g->entry, VC_BARRIER_WORKGROUP)) && !VC_MUTANT(NATIVE_SHARED_REUSE))
       wg_barrier(nl, "          ", out);
     vc_sb_puts(out, "          break;\n");
   }
@@ -228,7 +228,7 @@ static void pass_body(const vc_native_layout *nl, vc_strbuf *out) {
   const vc_native_desc *d = nl->d;
   const vc_fixpoint *fx = &d->fixpoint;
   bool flag = fx->present && fx->has_flag;
-  uint32_t maxp = fx->present ? fx->max : 1;
+  uint32_t maxp = fx->present ? fx->max - (fx->max > 1 && VC_MUTANT(NATIVE_PASSES_SHORT)) : 1;
   if (flag) {
     vc_sb_puts(out, "    if (lead != 0u && p == 0u) ");
     nl->sp->plan_elem(fx->flag, "0u", out);

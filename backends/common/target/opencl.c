@@ -4,6 +4,7 @@
  * core, as_<type>() reinterprets bits, convert_<type>() spells rounding. */
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
+#include "harness/base/mutant.h"
 
 static const char *const types[VC_TYPE_COUNT] = {"uint", "int", "float", "void", "ulong", "long"};
 
@@ -17,7 +18,7 @@ static void int64_atomics(const vc_program *p, vc_strbuf *out) {
 
 static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
   /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
-  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
+  if (!VC_MUTANT(CONTRACTION_ALLOWED)) vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
   int64_atomics(l->prog, out);
   vc_sb_putc(out, '\n');
 }
@@ -138,7 +139,7 @@ static int check(const vc_native_opts *o, vc_error *err) {
 
 static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
   /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
-  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
+  if (!VC_MUTANT(CONTRACTION_ALLOWED)) vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
   int64_atomics(nl->prog, out);
   if (device_scope(nl->o)) {
     vc_sb_puts(out,
