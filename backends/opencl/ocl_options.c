@@ -12,7 +12,8 @@
 
 static const char known[] =
     "known: cl-std=CLx.y, build=<flags>, deadline=<seconds>, native-wgs=N, native-cap=N, "
-    "native-spin=N, native-window=N, native-phantoms=N, native-atomics=auto|cl12|device";
+    "native-spin=N, native-window=N, native-phantoms=N, native-atomics=auto|cl12|device, "
+    "cache=DIR";
 
 /* The u32 settings, by key. */
 static uint32_t *u32_setting(vc_dev *d, const char *key, size_t klen) {
@@ -66,6 +67,9 @@ static int apply(vc_dev *d, const char *s, size_t len, vc_error *err) {
     snprintf(d->cl_std, sizeof d->cl_std, "%.*s", (int)vlen, val);
   } else if (klen == 5 && !strncmp(s, "build", 5) && vlen < sizeof d->build_extra) {
     snprintf(d->build_extra, sizeof d->build_extra, "%.*s", (int)vlen, val);
+  } else if (klen == 5 && !strncmp(s, VC_KCACHE_OPTION, 5)) {
+    if (vc_kcache_option(val, vlen, d->cache_dir, sizeof d->cache_dir))
+      return bad(err, s, len, ": a folder name that is too long");
   } else if (klen == 8 && !strncmp(s, "deadline", 8)) {
     if (parse_u32(val, vlen, &v) || v == 0 || v > 86400)
       return bad(err, s, len, ": seconds from 1 to 86400");

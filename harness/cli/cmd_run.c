@@ -8,6 +8,8 @@
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/kcache.h"
+#include "harness/lang/caselist.h"
 #include "harness/run/runner.h"
 
 static const char help[] =
@@ -22,6 +24,8 @@ static const char help[] =
     "  --device-options S   backend options, key=value,... (see docs/backend-*.md)\n"
     "  --mode LIST          comma-separated: native,host-split,resident-split (all)\n"
     "  --filter GLOB        only programs whose name or relative path matches\n"
+    "  --caselist FILE      only programs named by a line of FILE (a name or glob a\n"
+    "                       line, # comments; repeatable, combined with PATH)\n"
     "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --repeat N           run each mode N times; outputs that change are\n"
     "                       flagged nondeterministic (1)\n"
@@ -33,6 +37,9 @@ static const char help[] =
     "                       the oracle runs workgroups and invocations (forward)\n"
     "  --resume RUN         continue an interrupted run, skipping finished programs\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
+    "  --cache DIR          compiled kernels are kept and reused in DIR (default\n"
+    "                       $XDG_CACHE_HOME/vyre-conform, else ~/.cache/vyre-conform)\n"
+    "  --no-cache           compile every kernel, keep nothing\n"
     "  --expectations FILE  known failures, flakes and skips (docs/gating.md): the\n"
     "                       results they cover do not fail the run, skipped ones\n"
     "                       do not run; an entry past its expiry date for this\n"
@@ -69,6 +76,9 @@ enum {
   O_FLIP,
   O_CRASH,
   O_HANG,
+  O_CASELIST,
+  O_CACHE,
+  O_NOCACHE,
   O_COUNT
 };
 
@@ -157,7 +167,10 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_EXPECT] = VC_OPT("expectations", true, false),
                           [O_FLIP] = VC_OPT("inject-flip", true, false),
                           [O_CRASH] = VC_OPT("inject-crash", true, false),
-                          [O_HANG] = VC_OPT("inject-hang", true, false)};
+                          [O_HANG] = VC_OPT("inject-hang", true, false),
+                          [O_CASELIST] = VC_OPT("caselist", true, true),
+                          [O_CACHE] = VC_OPT("cache", true, false),
+                          [O_NOCACHE] = VC_OPT("no-cache", false, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -169,6 +182,8 @@ int vc_cmd_run(int argc, char **argv) {
   r.conform.nmodes = VC_MODE_COUNT;
   for (int m = 0; m < VC_MODE_COUNT; m++) r.conform.modes[m] = (vc_mode)m;
   char flipbuf[256];
+  char *devopts = NULL;
+  vc_caselist caselist = {0};
   int status = VC_EXIT_OK;
   if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
   vc_opt *o;
@@ -180,6 +195,16 @@ int vc_cmd_run(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r.device, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r.device_options = o->value;
+  o = vc_args_get(opts, O_COUNT, "cache");
+  if (vc_kcache_device_options(o ? o->value : NULL, vc_args_get(opts, O_COUNT, "no-cache") != NULL,
+                               r.device_options, &r.device_options, &devopts, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "caselist")))
+    for (uint32_t i = 0; i < o->count; i++)
+      if (vc_caselist_read(o->values[i], &caselist, &e)) goto usage;
+  /* HOOK for the runner (vc_runner_opts gets `const vc_caselist *caselist`,
+     vc_run_corpus calls vc_caselist_filter(&c, o->caselist) after
+     vc_corpus_filter): r.caselist = &caselist; */
   if ((o = vc_args_get(opts, O_COUNT, "mode")) && parse_modes(o->value, &r.conform, &e)) goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "filter"))) r.filter = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "exclude-tag"))) {
@@ -239,9 +264,13 @@ int vc_cmd_run(int argc, char **argv) {
   r.command_line = cmdline;
   status = vc_run_corpus(&r);
   free(cmdline);
+  free(devopts);
+  vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return status;
 usage:
+  free(devopts);
+  vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("run", e.msg);
 }

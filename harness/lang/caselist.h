@@ -1,0 +1,31 @@
+/* Caselists (deqp-runner's convention): a file naming the programs to run,
+ * one program name or glob a line, `#` starting a comment. --caselist FILE
+ * reads one; the runner selects the programs that match any of its globs. */
+#ifndef VC_CASELIST_H
+#define VC_CASELIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/base/error.h"
+#include "harness/lang/corpus.h"
+
+typedef struct vc_caselist {
+  char **globs; /* malloc'ed, each malloc'ed */
+  uint32_t n, cap;
+} vc_caselist;
+
+/* Appends the globs of the file at path to cl (so that --caselist repeats).
+   A line that is not one name or glob fails with "FILE:LINE: ..." and
+   VC_ERR_USAGE; an unreadable file with VC_ERR_IO. On failure cl keeps
+   what it held before. */
+int vc_caselist_read(const char *path, vc_caselist *cl, vc_error *err);
+/* Does name (or the program's path relative to its PATH) match a glob? */
+bool vc_caselist_match(const vc_caselist *cl, const char *name, const char *relpath);
+/* Keeps the programs of c that match a glob of cl (by file name without
+   .vyre, or by path relative to its PATH, as --filter matches); an empty
+   caselist (cl->n == 0) keeps everything. */
+void vc_caselist_filter(vc_corpus *c, const vc_caselist *cl);
+void vc_caselist_free(vc_caselist *cl);
+
+#endif
