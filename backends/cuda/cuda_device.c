@@ -90,9 +90,14 @@ static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_er
     snprintf(opts->include, sizeof opts->include, "%.*s", (int)vlen, v);
     return 0;
   }
+  if (eq && key_is(item, klen, VC_KCACHE_OPTION)) {
+    if (vc_kcache_option(v, vlen, opts->cache_dir, sizeof opts->cache_dir))
+      return vc_fail(err, VC_ERR_USAGE, "CUDA option cache: a folder name that is too long");
+    return 0;
+  }
   return vc_fail(err, VC_ERR_USAGE,
                  "unknown CUDA option '%.*s' (known: staging=BYTES, deadline=SECONDS, "
-                 "native-blocks=N, include=DIR, timing=launch|none)",
+                 "native-blocks=N, include=DIR, timing=launch|none, cache=DIR)",
                  (int)n, item);
 }
 

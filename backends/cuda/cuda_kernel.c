@@ -183,9 +183,42 @@ static vc_kern *new_kernel(const vc_kernel_desc *k) {
   return kern;
 }
 
-/* Source, include folder (native kernels) and PTX for the device. */
+/* The kernel cache's key for PTX: what NVRTC's output depends on (its
+   version and file, the architecture, the options vc_nvrtc_compile always
+   gives, the include folder, the source). */
+static void ptx_key(const char *src, const char *arch, const char *inc, vc_kcache_key *k) {
+  int major = 0, minor = 0;
+  const char *file = NULL;
+  vc_nvrtc_version(&major, &minor, &file, NULL);
+  char ver[32];
+  snprintf(ver, sizeof ver, "%d.%d", major, minor);
+  vc_kcache_key_begin(k, "cuda-ptx");
+  vc_kcache_key_str(k, ver);
+  vc_kcache_key_str(k, file);
+  vc_kcache_key_str(k, arch);
+  vc_kcache_key_str(k, VC_NVRTC_SEMANTIC_OPTIONS);
+  vc_kcache_key_str(k, inc);
+  vc_kcache_key_str(k, src);
+  vc_kcache_key_end(k);
+}
+
+/* A hit is NUL-terminated PTX text. */
+static bool cached_ptx(const char *dir, const vc_kcache_key *k, char **ptx) {
+  void *p = NULL;
+  size_t n = 0;
+  if (vc_kcache_get(dir, k, &p, &n) != 1) return false;
+  if (n < 2 || ((char *)p)[n - 1] != '\0' || strlen(p) != n - 1) {
+    free(p);
+    return false;
+  }
+  *ptx = p;
+  return true;
+}
+
+/* Source, include folder (native kernels) and PTX for the device (from the
+   kernel cache when it holds it). */
 static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **ptx, char **log,
-                  vc_error *err) {
+                  bool *hit, vc_error *err) {
   int rc = 0;
   if (!dev->arch[0])
     rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
@@ -193,19 +226,31 @@ static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **pt
   if (rc == 0) rc = generate(k, kern->label, &src, err);
   if (rc == 0 && (rc = include_for(k, dev->opts.include, inc, sizeof inc, err)) != 0)
     vc_fail_wrap(err, "%s", kern->label);
-  if (rc == 0)
+  vc_kcache_key key;
+  memset(&key, 0, sizeof key);
+  if (rc == 0 && dev->opts.cache_dir[0]) {
+    ptx_key(src, dev->arch, inc, &key);
+    *hit = cached_ptx(dev->opts.cache_dir, &key, ptx);
+  }
+  if (rc == 0 && !*hit) {
     rc = vc_nvrtc_compile(src, dev->arch, inc[0] ? inc : NULL, kern->label, ptx, log, err);
+    vc_error e;
+    vc_error_clear(&e);
+    if (rc == 0 && dev->opts.cache_dir[0] &&
+        vc_kcache_put(dev->opts.cache_dir, &key, *ptx, strlen(*ptx) + 1, &e))
+      *log = join_logs(*log, e.msg);
+  }
   free(src);
   return rc;
 }
 
-static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log,
+static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log, bool *hit,
                  vc_error *err) {
   int rc = vc_cuda_enter(dev, "compile", err);
   /* before NVRTC's second of parsing cooperative_groups.h */
   if (rc == 0 && is_native(k)) rc = vc_cuda_native_check(dev, kern->label, err);
   char *ptx = NULL;
-  if (rc == 0) rc = to_ptx(dev, k, kern, &ptx, log, err);
+  if (rc == 0) rc = to_ptx(dev, k, kern, &ptx, log, hit, err);
   if (rc != 0) return rc;
   char *jit_log = calloc(1, VC_JIT_LOG_BYTES);
   if (!jit_log) rc = vc_fail(err, VC_ERR_NOMEM, "%s: no memory for the JIT log", kern->label);
@@ -223,16 +268,19 @@ int vc_cuda_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_comp
   if (info) {
     info->compile_ns = 0;
     info->log = NULL;
+    info->cache_hit = false;
   }
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "compile on %s: no program", dev->label);
   uint64_t t0 = now_ns();
   vc_kern *kern = new_kernel(k);
   if (!kern) return vc_fail(err, VC_ERR_NOMEM, "compile on %s: no memory", dev->label);
   char *log = NULL;
-  int rc = build(dev, k, kern, &log, err);
+  bool hit = false;
+  int rc = build(dev, k, kern, &log, &hit, err);
   if (info) {
     info->compile_ns = now_ns() - t0;
     info->log = log;
+    info->cache_hit = hit && rc == 0;
   } else {
     free(log);
   }

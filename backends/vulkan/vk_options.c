@@ -10,7 +10,7 @@
 
 static const char known[] =
     "known: float-controls=auto|off, deadline=<seconds>, native-wgs=N, native-cap=N, "
-    "native-window=N, native-spin=N, native-phantoms=N, native-memory-model=auto|off|on";
+    "native-window=N, native-spin=N, native-phantoms=N, native-memory-model=auto|off|on, cache=DIR";
 
 static bool is(const char *s, size_t n, const char *word) {
   return n == strlen(word) && strncmp(s, word, n) == 0;
@@ -73,6 +73,9 @@ static int apply(vk_options *o, const char *s, size_t n, vc_error *err) {
       o->vmm = VK_VMM_ON;
     else
       return bad(err, s, n, "auto, off or on");
+  } else if (is(s, klen, VC_KCACHE_OPTION)) {
+    if (vc_kcache_option(val, vlen, o->cache_dir, sizeof o->cache_dir))
+      return bad(err, s, n, "a folder name that is too long");
   } else {
     return vc_fail(err, VC_ERR_USAGE, "Vulkan: unknown option '%.*s' (%s)", (int)n, s, known);
   }
