@@ -90,6 +90,16 @@ static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_er
     snprintf(opts->include, sizeof opts->include, "%.*s", (int)vlen, v);
     return 0;
   }
+  if (eq && key_is(item, klen, "barrier")) {
+    if (vlen == 2 && strncmp(v, "cg", 2) == 0)
+      opts->inline_barrier = false;
+    else if (vlen == 6 && strncmp(v, "inline", 6) == 0)
+      opts->inline_barrier = true;
+    else
+      return vc_fail(err, VC_ERR_USAGE, "CUDA option barrier=%.*s: expected cg or inline",
+                     (int)vlen, v);
+    return 0;
+  }
   if (eq && key_is(item, klen, VC_KCACHE_OPTION)) {
     if (vc_kcache_option(v, vlen, opts->cache_dir, sizeof opts->cache_dir))
       return vc_fail(err, VC_ERR_USAGE, "CUDA option cache: a folder name that is too long");
@@ -97,7 +107,7 @@ static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_er
   }
   return vc_fail(err, VC_ERR_USAGE,
                  "unknown CUDA option '%.*s' (known: staging=BYTES, deadline=SECONDS, "
-                 "native-blocks=N, include=DIR, timing=launch|none, cache=DIR)",
+                 "native-blocks=N, include=DIR, timing=launch|none, barrier=cg|inline, cache=DIR)",
                  (int)n, item);
 }
 

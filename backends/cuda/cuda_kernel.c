@@ -48,9 +48,11 @@ int vc_cuda_target_arch(const char *target, char *arch, size_t n, vc_error *err)
 
 static bool is_native(const vc_kernel_desc *k) { return k->kind == VC_KERNEL_NATIVE; }
 
-/* The kernel's CUDA C: a segment kernel, or a native kernel (one option
-   set: the CUDA kernel's grid sync does not depend on the device). */
-static int generate(const vc_kernel_desc *k, const char *label, char **source, vc_error *err) {
+/* The kernel's CUDA C: a segment kernel, or a native kernel (its grid
+   barrier cooperative_groups' grid sync, or written out with
+   inline_barrier; neither depends on the device). */
+static int generate(const vc_kernel_desc *k, const char *label, bool inline_barrier,
+                    char **source, vc_error *err) {
   *source = NULL;
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "CUDA: a kernel without a program");
   if (is_native(k) && !k->native)
@@ -61,6 +63,7 @@ static int generate(const vc_kernel_desc *k, const char *label, char **source, v
   if (is_native(k)) {
     vc_native_opts o;
     vc_native_opts_default(VC_DIALECT_CUDA, &o);
+    o.cuda_inline_barrier = inline_barrier;
     rc = vc_cgen_native(k, &o, &sb, err);
   } else {
     rc = vc_cgen_kernel(k, VC_DIALECT_CUDA, &sb, err);
@@ -73,19 +76,20 @@ static int generate(const vc_kernel_desc *k, const char *label, char **source, v
   return 0;
 }
 
-/* Native kernels include cooperative_groups.h; given: the device's include
-   option, or NULL. */
-static int include_for(const vc_kernel_desc *k, const char *given, char *dir, size_t n,
-                       vc_error *err) {
+/* Native kernels with grid.sync() include cooperative_groups.h; given: the
+   device's include option, or NULL. */
+static int include_for(const vc_kernel_desc *k, bool inline_barrier, const char *given, char *dir,
+                       size_t n, vc_error *err) {
   dir[0] = '\0';
-  return is_native(k) ? vc_nvrtc_include_dir(given, dir, n, err) : 0;
+  return is_native(k) && !inline_barrier ? vc_nvrtc_include_dir(given, dir, n, err) : 0;
 }
 
 int vc_cuda_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
   (void)dev; /* the source does not depend on the device */
   char label[192];
   if (k) kernel_label(k, label, sizeof label);
-  return generate(k, k ? label : "kernel", source, err);
+  bool inl = dev ? dev->opts.inline_barrier : false;
+  return generate(k, k ? label : "kernel", inl, source, err);
 }
 
 int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **binary,
@@ -98,9 +102,9 @@ int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **
   if (rc != 0) return rc;
   if (k) kernel_label(k, label, sizeof label);
   char *src, inc[512];
-  rc = generate(k, k ? label : "kernel", &src, err);
+  rc = generate(k, k ? label : "kernel", false, &src, err);
   if (rc != 0) return rc;
-  rc = include_for(k, NULL, inc, sizeof inc, err);
+  rc = include_for(k, false, NULL, inc, sizeof inc, err);
   if (rc != 0) {
     free(src);
     return vc_fail_wrap(err, "%s", label);
@@ -223,8 +227,9 @@ static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **pt
   if (!dev->arch[0])
     rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
   char *src = NULL, inc[512] = "";
-  if (rc == 0) rc = generate(k, kern->label, &src, err);
-  if (rc == 0 && (rc = include_for(k, dev->opts.include, inc, sizeof inc, err)) != 0)
+  if (rc == 0) rc = generate(k, kern->label, dev->opts.inline_barrier, &src, err);
+  if (rc == 0 &&
+      (rc = include_for(k, dev->opts.inline_barrier, dev->opts.include, inc, sizeof inc, err)) != 0)
     vc_fail_wrap(err, "%s", kern->label);
   vc_kcache_key key;
   memset(&key, 0, sizeof key);

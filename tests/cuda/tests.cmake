@@ -77,3 +77,11 @@ foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload t
     add_dependencies(${t} vc-backend-cuda vc-cuda-smoke vc-fake-libcuda)
   endif()
 endforeach()
+
+# vc-nvrtc-bench: NVRTC compile times for docs/performance.md (by hand).
+add_executable(vc-nvrtc-bench ${VC_CUDA_TESTS}/bench_nvrtc.c)
+target_include_directories(vc-nvrtc-bench SYSTEM PRIVATE
+  $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
+target_link_libraries(vc-nvrtc-bench PRIVATE vc_warnings ${CMAKE_DL_LIBS})
+target_compile_options(vc-nvrtc-bench PRIVATE -Wno-pedantic)
+set_target_properties(vc-nvrtc-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
