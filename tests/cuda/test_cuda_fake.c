@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -587,8 +588,31 @@ static void native_inline_barrier(void **state) {
   vc_dev *dev = open_dev("barrier=inline,include=/nonexistent/include");
   native_run n;
   vc_error e;
+  char ptx_path[] = "/tmp/vc-inline-XXXXXX";
+  int fd = mkstemp(ptx_path);
+  assert_true(fd >= 0);
+  close(fd);
+  setenv("FAKE_CUDA_PTX_OUT", ptx_path, 1);
   assert_int_equal(native_compile(dev, &n, &e), 0);
+  unsetenv("FAKE_CUDA_PTX_OUT");
   assert_non_null(n.kern);
+  /* NVRTC passes inline assembly through unchecked: ptxas checks it */
+  FILE *pf = fopen(ptx_path, "r");
+  assert_non_null(pf);
+  static char ptx[1 << 20];
+  size_t np = fread(ptx, 1, sizeof ptx - 1, pf);
+  fclose(pf);
+  ptx[np] = '\0';
+  assert_non_null(strstr(ptx, "atom.acq_rel.gpu.global.add.u32"));
+  assert_non_null(strstr(ptx, "ld.acquire.gpu.global.u32"));
+  if (VC_PTXAS[0]) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 %s -o /dev/null", VC_PTXAS, ptx_path);
+    assert_int_equal(system(cmd), 0);
+  } else {
+    print_message("no ptxas found at build time: the PTX is not assembled\n");
+  }
+  unlink(ptx_path);
   vc_kernel_desc k = {.kind = VC_KERNEL_NATIVE, .prog = n.prog, .native = &n.nd,
                       .label = "native"};
   char *src = NULL;

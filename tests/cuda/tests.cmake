@@ -51,7 +51,7 @@ vc_add_test(test_cuda_fake SOURCES ${VC_CUDA_TESTS}/test_cuda_fake.c ${VC_CUDA_F
 target_include_directories(test_cuda_fake SYSTEM PRIVATE
   $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
 target_compile_definitions(test_cuda_fake PRIVATE
-  VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
+  VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>" VC_PTXAS="${VC_PTXAS}")
 add_dependencies(test_cuda_fake vc-fake-libcuda)
 
 # vc-cuda-smoke: built here, run on the GPU machine by hand.
