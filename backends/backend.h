@@ -25,7 +25,7 @@
 #include "harness/model/program.h"
 
 /* Bump on any change to this file or to the layout of harness/program.h. */
-#define VC_BACKEND_ABI_VERSION 2u
+#define VC_BACKEND_ABI_VERSION 3u
 #define VC_BACKEND_ENTRY "vyre_conform_backend"
 
 typedef struct vc_dev vc_dev;   /* an open device, owned by the plugin */
@@ -33,7 +33,7 @@ typedef struct vc_kern vc_kern; /* a compiled kernel */
 typedef struct vc_buf vc_buf;   /* a device buffer */
 
 typedef struct vc_device_info {
-  char api[16];             /* "vulkan", "opencl", "cuda", "oracle" */
+  char api[16];             /* the API's name, as the plugin spells it ("vulkan") */
   char api_version[64];
   char driver_name[128];
   char driver_version[128];
@@ -100,7 +100,7 @@ typedef struct vc_native_stats {
 typedef struct vc_backend {
   uint32_t abi_version;  /* VC_BACKEND_ABI_VERSION */
   uint32_t struct_size;  /* sizeof(vc_backend) */
-  const char *name;      /* "opencl", "vulkan", "cuda" */
+  const char *name;      /* the <name> of its file vc-backend-<name>.so */
 
   /* Devices the API shows; an error (VC_ERR_NO_DRIVER, VC_ERR_NO_DEVICE)
      says exactly why there are none. */
@@ -137,6 +137,10 @@ typedef struct vc_backend {
   int (*finish)(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count, vc_error *err);
   /* After finish: what the last launch of a native kernel did. */
   int (*native_stats)(vc_dev *dev, vc_kern *kern, vc_native_stats *stats, vc_error *err);
+
+  /* The file name extension of compile_offline's binaries ("ptx", "spv");
+     NULL where compile_offline is NULL. */
+  const char *offline_ext;
 } vc_backend;
 
 typedef const vc_backend *(*vc_backend_entry_fn)(void);

@@ -19,6 +19,10 @@ _Static_assert(FLT_EVAL_METHOD == 0, "f32 must be evaluated in binary32 (no x87 
 _Static_assert(sizeof(float) == 4 && FLT_MANT_DIG == 24, "float must be IEEE binary32");
 
 #define VC_SIGN_BIT 0x80000000u
+/* The one NaN that f32 arithmetic gives (docs/semantics.md): hosts differ in
+   the NaN of an invalid operation (x86 0xffc00000, aarch64 0x7fc00000) and
+   in how they pass on an operand's payload. */
+#define VC_CANONICAL_NAN 0x7fc00000u
 
 static inline float vc_as_f32(uint32_t u) {
   float f;
@@ -81,17 +85,23 @@ static inline uint32_t vc_fmax(uint32_t a, uint32_t b) {
   return (vc_flt(a, b) || vc_f32_isnan(a)) ? b : a;
 }
 
+/* The bits of an arithmetic result, a NaN made the canonical one. */
+static inline uint32_t vc_f32_result(float f) {
+  uint32_t u = vc_f32_bits(f);
+  return vc_f32_isnan(u) ? VC_CANONICAL_NAN : u;
+}
+
 static inline uint32_t vc_fadd(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) + vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) + vc_as_f32(b));
 }
 static inline uint32_t vc_fsub(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) - vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) - vc_as_f32(b));
 }
 static inline uint32_t vc_fmul(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) * vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) * vc_as_f32(b));
 }
 static inline uint32_t vc_fdiv(uint32_t a, uint32_t b) {
-  return vc_f32_bits(vc_as_f32(a) / vc_as_f32(b));
+  return vc_f32_result(vc_as_f32(a) / vc_as_f32(b));
 }
 
 /* f32 -> i32: truncate, saturate, NaN gives 0. */
@@ -115,5 +125,62 @@ static inline uint32_t vc_f2u(uint32_t u) {
 /* Integer -> f32, one rounding to nearest even. */
 static inline uint32_t vc_i2f(uint32_t u) { return vc_f32_bits((float)vc_as_i32(u)); }
 static inline uint32_t vc_u2f(uint32_t u) { return vc_f32_bits((float)u); }
+
+/* ---- u64 and i64, on uint64_t words in the same way ---- */
+
+#define VC_SIGN_BIT64 0x8000000000000000ull
+
+static inline int64_t vc_as_i64(uint64_t u) {
+  return u < VC_SIGN_BIT64 ? (int64_t)u : (int64_t)(u - VC_SIGN_BIT64) - INT64_MAX - 1;
+}
+
+static inline uint64_t vc_divu64(uint64_t a, uint64_t b) { return b ? a / b : 0; }
+static inline uint64_t vc_remu64(uint64_t a, uint64_t b) { return b ? a % b : 0; }
+
+/* Truncating division; by zero gives 0, INT64_MIN / -1 gives INT64_MIN. */
+static inline uint64_t vc_divi64(uint64_t a, uint64_t b) {
+  if (b == 0) return 0;
+  if (a == VC_SIGN_BIT64 && b == UINT64_MAX) return VC_SIGN_BIT64;
+  return (uint64_t)(vc_as_i64(a) / vc_as_i64(b));
+}
+
+static inline uint64_t vc_remi64(uint64_t a, uint64_t b) {
+  if (b == 0 || b == UINT64_MAX) return 0;
+  return (uint64_t)(vc_as_i64(a) % vc_as_i64(b));
+}
+
+static inline uint64_t vc_shl64(uint64_t a, uint64_t b) { return a << (b & 63u); }
+static inline uint64_t vc_shru64(uint64_t a, uint64_t b) { return a >> (b & 63u); }
+static inline uint64_t vc_shri64(uint64_t a, uint64_t b) {
+  uint64_t s = b & 63u;
+  return (a & VC_SIGN_BIT64) ? ~(~a >> s) : a >> s;
+}
+
+static inline bool vc_lti64(uint64_t a, uint64_t b) { return vc_as_i64(a) < vc_as_i64(b); }
+static inline bool vc_lei64(uint64_t a, uint64_t b) { return vc_as_i64(a) <= vc_as_i64(b); }
+static inline uint64_t vc_absi64(uint64_t a) { return (a & VC_SIGN_BIT64) ? 0u - a : a; }
+
+/* f32 -> i64: truncate, saturate, NaN gives 0. */
+static inline uint64_t vc_f2i64(uint32_t u) {
+  if (vc_f32_isnan(u)) return 0;
+  float f = vc_as_f32(u);
+  if (f >= 9223372036854775808.0f) return (uint64_t)INT64_MAX;
+  if (f <= -9223372036854775808.0f) return VC_SIGN_BIT64;
+  return (uint64_t)(int64_t)f;
+}
+
+/* f32 -> u64: truncate, saturate, NaN and negatives give 0. */
+static inline uint64_t vc_f2u64(uint32_t u) {
+  if (vc_f32_isnan(u)) return 0;
+  float f = vc_as_f32(u);
+  if (!(f > 0.0f)) return 0;
+  if (f >= 18446744073709551616.0f) return UINT64_MAX;
+  return (uint64_t)f;
+}
+
+/* 64-bit integer -> f32, one rounding to nearest even (C's conversion of
+   an integer to float rounds in the current mode, which is to nearest). */
+static inline uint32_t vc_i642f(uint64_t u) { return vc_f32_bits((float)vc_as_i64(u)); }
+static inline uint32_t vc_u642f(uint64_t u) { return vc_f32_bits((float)u); }
 
 #endif

@@ -25,6 +25,12 @@ typedef struct cc {
   uint32_t top;      /* next free temporary */
   uint32_t seg;      /* segment being compiled */
   uint8_t *rd, *wr;  /* [seg * nsyms + s]: symbol s read / written in segment seg */
+  /* jumps of break (pc * 2) and continue (pc * 2 + 1) waiting for their
+     loop's exit and continue targets; each loop patches those above the
+     mark it took when it began */
+  uint32_t *jumps;
+  uint32_t njumps, jumps_cap;
+  uint32_t loops;    /* loops around the statement being compiled */
 } cc;
 
 static int fail_at(cc *c, vc_errcode code, vc_loc loc, const char *what) {
@@ -118,6 +124,19 @@ static const uint8_t int_binop[VC_BINOP_COUNT][2] = {
     [VC_LAND] = {VC_OP_LAND, VC_OP_LAND}, [VC_LOR] = {VC_OP_LOR, VC_OP_LOR},
 };
 
+static const uint8_t int64_binop[VC_BINOP_COUNT][2] = {
+    /* [op][signed]; land and lor take u32 only */
+    [VC_ADD] = {VC_OP_ADD64, VC_OP_ADD64},   [VC_SUB] = {VC_OP_SUB64, VC_OP_SUB64},
+    [VC_MUL] = {VC_OP_MUL64, VC_OP_MUL64},   [VC_DIV] = {VC_OP_DIVU64, VC_OP_DIVI64},
+    [VC_REM] = {VC_OP_REMU64, VC_OP_REMI64}, [VC_MIN] = {VC_OP_MINU64, VC_OP_MINI64},
+    [VC_MAX] = {VC_OP_MAXU64, VC_OP_MAXI64}, [VC_AND] = {VC_OP_AND64, VC_OP_AND64},
+    [VC_OR] = {VC_OP_OR64, VC_OP_OR64},      [VC_XOR] = {VC_OP_XOR64, VC_OP_XOR64},
+    [VC_SHL] = {VC_OP_SHL64, VC_OP_SHL64},   [VC_SHR] = {VC_OP_SHRU64, VC_OP_SHRI64},
+    [VC_EQ] = {VC_OP_EQ64, VC_OP_EQ64},      [VC_NE] = {VC_OP_NE64, VC_OP_NE64},
+    [VC_LT] = {VC_OP_LTU64, VC_OP_LTI64},    [VC_LE] = {VC_OP_LEU64, VC_OP_LEI64},
+    [VC_GT] = {VC_OP_LTU64, VC_OP_LTI64},    [VC_GE] = {VC_OP_LEU64, VC_OP_LEI64},
+};
+
 /* 0 where f32 has no such operator (the validator refuses those). */
 static const uint8_t f32_binop[VC_BINOP_COUNT] = {
     [VC_ADD] = VC_OP_FADD, [VC_SUB] = VC_OP_FSUB, [VC_MUL] = VC_OP_FMUL,
@@ -134,7 +153,9 @@ static uint32_t binary(cc *c, const vc_node *e, uint32_t dst) {
   if (op >= VC_BINOP_COUNT) return fail_at(c, VC_ERR_INTERNAL, e->loc, "unknown operator"), 0;
   if (!operands(c, e, 2, r)) return 0;
   vc_type t = e->kids[0]->type;
-  uint32_t opc = t == VC_F32 ? f32_binop[op] : int_binop[op][t == VC_I32];
+  uint32_t opc = t == VC_F32           ? f32_binop[op]
+                 : vc_type_is_64(t)   ? int64_binop[op][t == VC_I64]
+                                      : int_binop[op][t == VC_I32];
   if (opc == VC_OP_MOV)
     return fail_at(c, VC_ERR_INTERNAL, e->loc, "operator not defined on this type"), 0;
   /* a > b is b < a, a >= b is b <= a: the operands are already evaluated */
@@ -146,12 +167,17 @@ static uint32_t binary(cc *c, const vc_node *e, uint32_t dst) {
 
 static uint32_t unary(cc *c, const vc_node *e, uint32_t dst) {
   uint32_t r[4];
-  bool f = e->type == VC_F32;
+  bool f = e->type == VC_F32, w = vc_type_is_64(e->type);
   vc_opcode opc;
   switch ((vc_unop)e->op) {
-  case VC_NEG: opc = f ? VC_OP_FNEG : VC_OP_NEG; break;
-  case VC_ABS: opc = f ? VC_OP_FABS : e->type == VC_I32 ? VC_OP_ABSI : VC_OP_MOV; break;
-  case VC_NOT: opc = VC_OP_NOT; break;
+  case VC_NEG: opc = f ? VC_OP_FNEG : w ? VC_OP_NEG64 : VC_OP_NEG; break;
+  case VC_ABS:
+    opc = f                     ? VC_OP_FABS
+          : e->type == VC_I32   ? VC_OP_ABSI
+          : e->type == VC_I64   ? VC_OP_ABSI64
+                                : VC_OP_MOV;
+    break;
+  case VC_NOT: opc = w ? VC_OP_NOT64 : VC_OP_NOT; break;
   case VC_LNOT: opc = VC_OP_LNOT; break;
   default: return fail_at(c, VC_ERR_INTERNAL, e->loc, "unknown operator"), 0;
   }
@@ -161,16 +187,29 @@ static uint32_t unary(cc *c, const vc_node *e, uint32_t dst) {
   return d;
 }
 
-/* cast: value conversions between f32 and the integers; u32 <-> i32 keeps the bits. */
+/* The instruction of a cast, or MOV when the bits stay as they are: between
+   integers of one size, and u32 -> 64 bits (registers hold 32-bit values
+   zero-extended). */
+static vc_opcode cast_op(vc_type from, vc_type to) {
+  if (from == VC_F32 && to == VC_I32) return VC_OP_F2I;
+  if (from == VC_F32 && to == VC_U32) return VC_OP_F2U;
+  if (from == VC_F32 && to == VC_I64) return VC_OP_F2I64;
+  if (from == VC_F32 && to == VC_U64) return VC_OP_F2U64;
+  if (from == VC_I32 && to == VC_F32) return VC_OP_I2F;
+  if (from == VC_U32 && to == VC_F32) return VC_OP_U2F;
+  if (from == VC_I64 && to == VC_F32) return VC_OP_I642F;
+  if (from == VC_U64 && to == VC_F32) return VC_OP_U642F;
+  if (vc_type_is_64(from) && !vc_type_is_64(to)) return VC_OP_TRUNC;
+  if (from == VC_I32 && vc_type_is_64(to)) return VC_OP_SEXT;
+  return VC_OP_MOV;
+}
+
+/* cast: value conversions between f32 and the integers; integers extend by
+   the source's signedness and truncate to the low bits. */
 static uint32_t cast(cc *c, const vc_node *e, uint32_t dst) {
   if (e->nkids != 1) return fail_at(c, VC_ERR_INTERNAL, e->loc, "wrong number of operands"), 0;
-  vc_type from = e->kids[0]->type, to = e->type;
-  vc_opcode opc;
-  if (from == VC_F32 && to == VC_I32) opc = VC_OP_F2I;
-  else if (from == VC_F32 && to == VC_U32) opc = VC_OP_F2U;
-  else if (from == VC_I32 && to == VC_F32) opc = VC_OP_I2F;
-  else if (from == VC_U32 && to == VC_F32) opc = VC_OP_U2F;
-  else return expr(c, e->kids[0], dst);
+  vc_opcode opc = cast_op(e->kids[0]->type, e->type);
+  if (opc == VC_OP_MOV) return expr(c, e->kids[0], dst);
   uint32_t r[4];
   if (!operands(c, e, 1, r)) return 0;
   uint32_t d = target(c, dst, e->loc);
@@ -207,19 +246,28 @@ static uint32_t memory(cc *c, const vc_node *e, uint32_t dst) {
   uint32_t r[4];
   uint32_t m = mem_slot(c, e);
   bool is_cas = e->kind != VC_E_LOAD && e->op == VC_AT_CMPXCHG;
-  if (!operands(c, e, e->kind == VC_E_LOAD ? 1 : is_cas ? 3 : 2, r)) return 0;
+  bool is_load = e->kind == VC_E_LOAD || e->op == VC_AT_LOAD;
+  vc_type t = vc_node_mem_type(c->p, e);
+  bool w = vc_type_is_64(t); /* the 64-bit instruction of each pair */
+  if (!operands(c, e, is_load ? 1 : is_cas ? 3 : 2, r)) return 0;
+  if (e->kind != VC_E_LOAD && e->op == VC_AT_STORE) {
+    uint32_t pc = emit(c, w ? VC_OP_ASTORE64 : VC_OP_ASTORE, e->loc, r[0], r[1], 0, 0);
+    if (!c->failed) c->o->code[pc].m = (uint16_t)m;
+    return 0;
+  }
   uint32_t d = target(c, dst, e->loc);
   uint32_t pc;
-  if (e->kind == VC_E_LOAD) {
-    pc = emit(c, VC_OP_LOAD, e->loc, d, r[0], 0, 0);
+  if (is_load) {
+    vc_opcode op = e->kind == VC_E_LOAD ? (w ? VC_OP_LOAD64 : VC_OP_LOAD)
+                                        : (w ? VC_OP_ALOAD64 : VC_OP_ALOAD);
+    pc = emit(c, op, e->loc, d, r[0], 0, 0);
   } else if (is_cas) {
-    pc = emit(c, VC_OP_CAS, e->loc, d, r[0], r[1], r[2]);
+    pc = emit(c, w ? VC_OP_CAS64 : VC_OP_CAS, e->loc, d, r[0], r[1], r[2]);
   } else {
-    if (e->op >= VC_ATOMIC_OP_COUNT)
+    if (e->op >= VC_AT_LOAD)
       return fail_at(c, VC_ERR_INTERNAL, e->loc, "unknown atomic operation"), 0;
-    pc = emit(c, VC_OP_ATOM, e->loc, d, r[0], r[1], 0);
-    if (!c->failed)
-      c->o->code[pc].x = atom_op[e->op][vc_node_mem_type(c->p, e) == VC_I32];
+    pc = emit(c, w ? VC_OP_ATOM64 : VC_OP_ATOM, e->loc, d, r[0], r[1], 0);
+    if (!c->failed) c->o->code[pc].x = atom_op[e->op][vc_type_is_signed(t)];
   }
   if (!c->failed) c->o->code[pc].m = (uint16_t)m;
   return d;
@@ -230,7 +278,10 @@ static uint32_t expr(cc *c, const vc_node *e, uint32_t dst) {
   switch (e->kind) {
   case VC_E_LIT: {
     uint32_t d = target(c, dst, e->loc);
-    emit(c, VC_OP_K, e->loc, d, e->bits, 0, 0);
+    if (vc_type_is_64(e->type))
+      emit(c, VC_OP_K64, e->loc, d, (uint32_t)e->bits, (uint32_t)(e->bits >> 32), 0);
+    else
+      emit(c, VC_OP_K, e->loc, d, (uint32_t)e->bits, 0, 0);
     return d;
   }
   case VC_E_NAME:
@@ -287,20 +338,69 @@ static void stmt_if(cc *c, const vc_node *s) {
   }
 }
 
-/* i = from; test: if !(i < to) goto exit; body; i += 1; goto test; exit: */
+/* (break) and (continue): a jump patched when the loop is done. */
+static void stmt_jump(cc *c, const vc_node *s) {
+  if (!c->loops)
+    return (void)fail_at(c, VC_ERR_INVALID, s->loc, "break or continue outside a loop");
+  uint32_t pc = emit(c, VC_OP_JMP, s->loc, 0, 0, 0, 0);
+  if (c->failed) return;
+  if (c->njumps == c->jumps_cap) {
+    uint32_t cap = c->jumps_cap ? 2 * c->jumps_cap : 16;
+    uint32_t *j = realloc(c->jumps, cap * sizeof *j);
+    if (!j) return (void)fail_at(c, VC_ERR_NOMEM, s->loc, "out of memory for jumps");
+    c->jumps = j;
+    c->jumps_cap = cap;
+  }
+  c->jumps[c->njumps++] = pc * 2u + (s->kind == VC_S_CONTINUE);
+}
+
+/* Compiles a loop's body statements kids[from..], then points the body's
+   continues at cont and its breaks at the instruction after the loop. */
+static void loop_body(cc *c, const vc_node *s, uint32_t from, uint32_t *cont_pc, uint32_t mark,
+                      void (*back_edge)(cc *, const vc_node *, uint32_t), uint32_t test) {
+  c->loops++;
+  for (uint32_t k = from; k < s->nkids; k++) stmt(c, s->kids[k], false);
+  c->loops--;
+  *cont_pc = c->o->ncode;
+  back_edge(c, s, test);
+  for (uint32_t k = mark; k < c->njumps; k++)
+    patch(c, c->jumps[k] / 2u, 0, c->jumps[k] % 2u ? *cont_pc : c->o->ncode);
+  c->njumps = mark;
+}
+
+static void next_edge(cc *c, const vc_node *s, uint32_t test) {
+  emit(c, VC_OP_NEXT, s->loc, s->ref, test, 0, 0);
+}
+
+static void while_edge(cc *c, const vc_node *s, uint32_t test) {
+  emit(c, VC_OP_LOOP, s->loc, test, 0, 0, 0);
+}
+
+/* i = from; test: if !(i < to) goto exit; body; cont: i += 1; goto test; exit: */
 static void stmt_loop(cc *c, const vc_node *s) {
   if (s->nkids < 2 || s->ref >= c->o->nsyms)
     return (void)fail_at(c, VC_ERR_INTERNAL, s->loc, "malformed loop");
-  uint32_t i = s->ref;
+  uint32_t i = s->ref, cont, mark = c->njumps;
   expr(c, s->kids[0], i);
   note_write(c, i);
   uint32_t to = temp(c, s->loc); /* evaluated once, even if it names a var the body sets */
   expr(c, s->kids[1], to);
   bool is_signed = s->kids[0]->type == VC_I32;
   uint32_t test = emit(c, is_signed ? VC_OP_FORI : VC_OP_FORU, s->loc, i, to, 0, 0);
-  for (uint32_t k = 2; k < s->nkids; k++) stmt(c, s->kids[k], false);
-  emit(c, VC_OP_NEXT, s->loc, i, test, 0, 0);
+  loop_body(c, s, 2, &cont, mark, next_edge, test);
   patch(c, test, 2, c->o->ncode);
+}
+
+/* test: c = COND; if c == 0 goto exit; body; cont: (counted) goto test; exit: */
+static void stmt_while(cc *c, const vc_node *s) {
+  if (s->nkids < 1) return (void)fail_at(c, VC_ERR_INTERNAL, s->loc, "malformed while");
+  uint32_t mark = c->njumps, cont, top = c->top;
+  uint32_t test = c->o->ncode;
+  uint32_t cond = expr(c, s->kids[0], NOREG);
+  uint32_t jz = emit(c, VC_OP_JZ, s->loc, cond, 0, 0, 0);
+  c->top = top;
+  loop_body(c, s, 1, &cont, mark, while_edge, test);
+  patch(c, jz, 1, c->o->ncode);
 }
 
 static void stmt_memory(cc *c, const vc_node *s) {
@@ -313,14 +413,15 @@ static void stmt_memory(cc *c, const vc_node *s) {
   uint32_t r[4];
   uint32_t m = mem_slot(c, s);
   if (!operands(c, s, 2, r)) return;
-  uint32_t pc = emit(c, VC_OP_STORE, s->loc, r[0], r[1], 0, 0);
+  bool w = vc_type_is_64(vc_node_mem_type(c->p, s));
+  uint32_t pc = emit(c, w ? VC_OP_STORE64 : VC_OP_STORE, s->loc, r[0], r[1], 0, 0);
   if (!c->failed) c->o->code[pc].m = (uint16_t)m;
 }
 
 static void grid_barrier(cc *c, const vc_node *s, bool top_level) {
   if (!top_level)
     return (void)fail_at(c, VC_ERR_INVALID, s->loc,
-                         "grid barrier inside if or loop (only at the top level of entry)");
+                         "grid barrier inside if, loop or while (only at the top level of entry)");
   emit(c, VC_OP_END, s->loc, 0, 0, 0, 0);
   c->seg++;
   if (!c->failed) c->o->seg_pc[c->seg] = c->o->ncode;
@@ -342,6 +443,9 @@ static void stmt(cc *c, const vc_node *s, bool top_level) {
   case VC_S_ATOMIC: stmt_memory(c, s); break;
   case VC_S_IF: stmt_if(c, s); break;
   case VC_S_LOOP: stmt_loop(c, s); break;
+  case VC_S_WHILE: stmt_while(c, s); break;
+  case VC_S_BREAK:
+  case VC_S_CONTINUE: stmt_jump(c, s); break;
   case VC_S_RETURN: emit(c, VC_OP_RET, s->loc, 0, 0, 0, 0); break;
   case VC_S_BLOCK:
     for (uint32_t k = 0; k < s->nkids; k++) stmt(c, s->kids[k], top_level);
@@ -388,8 +492,12 @@ static void find_memory_use(vc_oracle *o) {
   uint32_t seg = 0;
   for (uint32_t pc = 0; pc < o->ncode; pc++) {
     const vc_ins *i = &o->code[pc];
-    bool writes = i->op == VC_OP_STORE || i->op == VC_OP_ATOM || i->op == VC_OP_CAS;
-    if ((writes || i->op == VC_OP_LOAD) && i->m >= o->nbuffers)
+    bool writes = i->op == VC_OP_STORE || i->op == VC_OP_ATOM || i->op == VC_OP_CAS ||
+                  i->op == VC_OP_ASTORE || i->op == VC_OP_STORE64 || i->op == VC_OP_ATOM64 ||
+                  i->op == VC_OP_CAS64 || i->op == VC_OP_ASTORE64;
+    bool reads = i->op == VC_OP_LOAD || i->op == VC_OP_ALOAD || i->op == VC_OP_LOAD64 ||
+                 i->op == VC_OP_ALOAD64;
+    if ((writes || reads) && i->m >= o->nbuffers)
       o->seg_shared[(size_t)seg * o->nshared + i->m - o->nbuffers] = 1;
     if (writes) o->mem[i->m].tracked = true;
     if (i->op == VC_OP_END) seg++;
@@ -424,10 +532,11 @@ static int copy_tables(vc_oracle *o, const vc_program *p, vc_error *err) {
     m->space = VC_SPACE_SHARED;
     m->tracked = true; /* reads before any write are reported */
     m->offset = o->shared_words;
-    if ((uint64_t)o->shared_words + m->count > VC_MAX_SHARED_BYTES / 4)
+    uint64_t words = (uint64_t)m->count * vc_type_words(m->type);
+    if ((uint64_t)o->shared_words + words > VC_MAX_SHARED_BYTES / 4)
       return vc_fail(err, VC_ERR_LIMIT, "oracle: %s: shared arrays exceed %u bytes", o->name,
                      VC_MAX_SHARED_BYTES);
-    o->shared_words += m->count;
+    o->shared_words += (uint32_t)words;
   }
   if (p->fixpoint.present && p->fixpoint.has_flag && p->fixpoint.flag >= p->nbuffers)
     return vc_fail(err, VC_ERR_INTERNAL, "oracle: %s: fixpoint flag is not a buffer", o->name);
@@ -460,6 +569,7 @@ int vc_oracle_compile(const vc_program *p, vc_oracle **out, vc_error *err) {
   }
   free(c.rd);
   free(c.wr);
+  free(c.jumps);
   if (c.failed) {
     vc_oracle_free(o);
     return c.failed;

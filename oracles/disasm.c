@@ -43,8 +43,9 @@ static void instruction(const vc_oracle *o, uint32_t pc, vc_strbuf *out) {
   const opinfo *info = i->op < VC_OP_COUNT ? &ops[i->op] : NULL;
   size_t start = out->len;
   char name[24];
-  if (i->op == VC_OP_ATOM)
-    snprintf(name, sizeof name, "atom.%s", i->x < VC_ATOM_COUNT ? atom_names[i->x] : "?");
+  if (i->op == VC_OP_ATOM || i->op == VC_OP_ATOM64)
+    snprintf(name, sizeof name, "%s.%s", i->op == VC_OP_ATOM ? "atom" : "atom64",
+             i->x < VC_ATOM_COUNT ? atom_names[i->x] : "?");
   else
     snprintf(name, sizeof name, "%s", info ? info->name : "?");
   vc_sb_printf(out, "%5u  %-10s", pc, name);

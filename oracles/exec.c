@@ -20,16 +20,41 @@ static uint32_t atom_apply(uint32_t op, uint32_t old, uint32_t v) {
   return v;
 }
 
-/* The element a memory instruction touches, or NULL when idx is out of
-   bounds (counted); records the access for the checks. */
-static uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint32_t idx, vc_acc acc) {
+static uint64_t atom_apply64(uint32_t op, uint64_t old, uint64_t v) {
+  switch ((vc_atom_op)op) {
+  case VC_ATOM_ADD: return old + v;
+  case VC_ATOM_SUB: return old - v;
+  case VC_ATOM_AND: return old & v;
+  case VC_ATOM_OR: return old | v;
+  case VC_ATOM_XOR: return old ^ v;
+  case VC_ATOM_MINU: return v < old ? v : old;
+  case VC_ATOM_MINI: return vc_lti64(v, old) ? v : old;
+  case VC_ATOM_MAXU: return v > old ? v : old;
+  case VC_ATOM_MAXI: return vc_lti64(old, v) ? v : old;
+  case VC_ATOM_XCHG:
+  case VC_ATOM_COUNT: break;
+  }
+  return v;
+}
+
+/* The first word of the element a memory instruction touches, or NULL when
+   idx is out of bounds (counted); records the access for the checks. */
+static uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint64_t idx64, vc_acc acc) {
   const vc_slot *s = &m->slot[i->m];
+  uint32_t idx = (uint32_t)idx64; /* indices are u32 */
   if (idx >= s->count) {
     vc_note_oob(m, pc, i->m, idx);
     return NULL;
   }
   if (m->checks && m->o->mem[i->m].tracked) vc_shadow_access(m, pc, i->m, idx, acc);
-  return m->failed ? NULL : &s->data[idx];
+  return m->failed ? NULL : &s->data[(size_t)idx * s->words];
+}
+
+/* A 64-bit element: two words, low first. */
+static uint64_t get64(const uint32_t *e) { return (uint64_t)e[0] | (uint64_t)e[1] << 32; }
+static void put64(uint32_t *e, uint64_t v) {
+  e[0] = (uint32_t)v;
+  e[1] = (uint32_t)(v >> 32);
 }
 
 static uint32_t builtin(const vc_machine *m, uint32_t local, uint32_t which) {
@@ -60,6 +85,8 @@ static uint32_t builtin(const vc_machine *m, uint32_t local, uint32_t which) {
 #define BREAK break
 #endif
 #define FETCH() (i = &code[pc++], ops++)
+/* Register field f of the instruction as a 32-bit value (the low word). */
+#define W(f) ((uint32_t)r[i->f])
 
 void vc_exec(vc_machine *m, uint32_t local) {
 #ifdef VC_JUMP_TABLE
@@ -69,8 +96,9 @@ void vc_exec(vc_machine *m, uint32_t local) {
 #undef VC_JUMP_ENTRY
 #endif
   const vc_ins *code = m->o->code, *i;
-  uint32_t *r = m->regs + (size_t)local * m->o->nregs;
+  uint64_t *r = m->regs + (size_t)local * m->o->nregs;
   vc_inv *inv = &m->inv[local];
+  uint32_t *iters = &m->iters[local];
   uint32_t pc = inv->pc;
   uint64_t ops = 0;
   m->cur = m->wg_base + local;
@@ -80,51 +108,51 @@ void vc_exec(vc_machine *m, uint32_t local) {
       CASE(MOV) r[i->a] = r[i->b]; BREAK;
       CASE(K) r[i->a] = i->b; BREAK;
       CASE(BUILTIN) r[i->a] = builtin(m, local, i->x); BREAK;
-      CASE(ADD) r[i->a] = r[i->b] + r[i->c]; BREAK;
-      CASE(SUB) r[i->a] = r[i->b] - r[i->c]; BREAK;
-      CASE(MUL) r[i->a] = r[i->b] * r[i->c]; BREAK;
-      CASE(DIVU) r[i->a] = vc_divu(r[i->b], r[i->c]); BREAK;
-      CASE(DIVI) r[i->a] = vc_divi(r[i->b], r[i->c]); BREAK;
-      CASE(REMU) r[i->a] = vc_remu(r[i->b], r[i->c]); BREAK;
-      CASE(REMI) r[i->a] = vc_remi(r[i->b], r[i->c]); BREAK;
-      CASE(MINU) r[i->a] = r[i->c] < r[i->b] ? r[i->c] : r[i->b]; BREAK;
-      CASE(MINI) r[i->a] = vc_lti(r[i->c], r[i->b]) ? r[i->c] : r[i->b]; BREAK;
-      CASE(MAXU) r[i->a] = r[i->c] > r[i->b] ? r[i->c] : r[i->b]; BREAK;
-      CASE(MAXI) r[i->a] = vc_lti(r[i->b], r[i->c]) ? r[i->c] : r[i->b]; BREAK;
-      CASE(AND) r[i->a] = r[i->b] & r[i->c]; BREAK;
-      CASE(OR) r[i->a] = r[i->b] | r[i->c]; BREAK;
-      CASE(XOR) r[i->a] = r[i->b] ^ r[i->c]; BREAK;
-      CASE(SHL) r[i->a] = vc_shl(r[i->b], r[i->c]); BREAK;
-      CASE(SHRU) r[i->a] = vc_shru(r[i->b], r[i->c]); BREAK;
-      CASE(SHRI) r[i->a] = vc_shri(r[i->b], r[i->c]); BREAK;
-      CASE(EQ) r[i->a] = r[i->b] == r[i->c]; BREAK;
-      CASE(NE) r[i->a] = r[i->b] != r[i->c]; BREAK;
-      CASE(LTU) r[i->a] = r[i->b] < r[i->c]; BREAK;
-      CASE(LTI) r[i->a] = vc_lti(r[i->b], r[i->c]); BREAK;
-      CASE(LEU) r[i->a] = r[i->b] <= r[i->c]; BREAK;
-      CASE(LEI) r[i->a] = vc_lei(r[i->b], r[i->c]); BREAK;
-      CASE(LAND) r[i->a] = (r[i->b] != 0) & (r[i->c] != 0); BREAK;
-      CASE(LOR) r[i->a] = (r[i->b] != 0) | (r[i->c] != 0); BREAK;
-      CASE(FADD) r[i->a] = vc_fadd(r[i->b], r[i->c]); BREAK;
-      CASE(FSUB) r[i->a] = vc_fsub(r[i->b], r[i->c]); BREAK;
-      CASE(FMUL) r[i->a] = vc_fmul(r[i->b], r[i->c]); BREAK;
-      CASE(FDIV) r[i->a] = vc_fdiv(r[i->b], r[i->c]); BREAK;
-      CASE(FMIN) r[i->a] = vc_fmin(r[i->b], r[i->c]); BREAK;
-      CASE(FMAX) r[i->a] = vc_fmax(r[i->b], r[i->c]); BREAK;
-      CASE(FEQ) r[i->a] = vc_feq(r[i->b], r[i->c]); BREAK;
-      CASE(FNE) r[i->a] = !vc_feq(r[i->b], r[i->c]); BREAK;
-      CASE(FLT) r[i->a] = vc_flt(r[i->b], r[i->c]); BREAK;
-      CASE(FLE) r[i->a] = vc_fle(r[i->b], r[i->c]); BREAK;
-      CASE(NEG) r[i->a] = 0u - r[i->b]; BREAK;
-      CASE(ABSI) r[i->a] = vc_absi(r[i->b]); BREAK;
-      CASE(NOT) r[i->a] = ~r[i->b]; BREAK;
-      CASE(LNOT) r[i->a] = r[i->b] == 0; BREAK;
-      CASE(FNEG) r[i->a] = r[i->b] ^ VC_SIGN_BIT; BREAK;
-      CASE(FABS) r[i->a] = r[i->b] & ~VC_SIGN_BIT; BREAK;
-      CASE(F2I) r[i->a] = vc_f2i(r[i->b]); BREAK;
-      CASE(F2U) r[i->a] = vc_f2u(r[i->b]); BREAK;
-      CASE(I2F) r[i->a] = vc_i2f(r[i->b]); BREAK;
-      CASE(U2F) r[i->a] = vc_u2f(r[i->b]); BREAK;
+      CASE(ADD) r[i->a] = (uint32_t)(W(b) + W(c)); BREAK;
+      CASE(SUB) r[i->a] = (uint32_t)(W(b) - W(c)); BREAK;
+      CASE(MUL) r[i->a] = (uint32_t)(W(b) * W(c)); BREAK;
+      CASE(DIVU) r[i->a] = vc_divu(W(b), W(c)); BREAK;
+      CASE(DIVI) r[i->a] = vc_divi(W(b), W(c)); BREAK;
+      CASE(REMU) r[i->a] = vc_remu(W(b), W(c)); BREAK;
+      CASE(REMI) r[i->a] = vc_remi(W(b), W(c)); BREAK;
+      CASE(MINU) r[i->a] = W(c) < W(b) ? W(c) : W(b); BREAK;
+      CASE(MINI) r[i->a] = vc_lti(W(c), W(b)) ? W(c) : W(b); BREAK;
+      CASE(MAXU) r[i->a] = W(c) > W(b) ? W(c) : W(b); BREAK;
+      CASE(MAXI) r[i->a] = vc_lti(W(b), W(c)) ? W(c) : W(b); BREAK;
+      CASE(AND) r[i->a] = W(b) & W(c); BREAK;
+      CASE(OR) r[i->a] = W(b) | W(c); BREAK;
+      CASE(XOR) r[i->a] = W(b) ^ W(c); BREAK;
+      CASE(SHL) r[i->a] = vc_shl(W(b), W(c)); BREAK;
+      CASE(SHRU) r[i->a] = vc_shru(W(b), W(c)); BREAK;
+      CASE(SHRI) r[i->a] = vc_shri(W(b), W(c)); BREAK;
+      CASE(EQ) r[i->a] = W(b) == W(c); BREAK;
+      CASE(NE) r[i->a] = W(b) != W(c); BREAK;
+      CASE(LTU) r[i->a] = W(b) < W(c); BREAK;
+      CASE(LTI) r[i->a] = vc_lti(W(b), W(c)); BREAK;
+      CASE(LEU) r[i->a] = W(b) <= W(c); BREAK;
+      CASE(LEI) r[i->a] = vc_lei(W(b), W(c)); BREAK;
+      CASE(LAND) r[i->a] = (W(b) != 0) & (W(c) != 0); BREAK;
+      CASE(LOR) r[i->a] = (W(b) != 0) | (W(c) != 0); BREAK;
+      CASE(FADD) r[i->a] = vc_fadd(W(b), W(c)); BREAK;
+      CASE(FSUB) r[i->a] = vc_fsub(W(b), W(c)); BREAK;
+      CASE(FMUL) r[i->a] = vc_fmul(W(b), W(c)); BREAK;
+      CASE(FDIV) r[i->a] = vc_fdiv(W(b), W(c)); BREAK;
+      CASE(FMIN) r[i->a] = vc_fmin(W(b), W(c)); BREAK;
+      CASE(FMAX) r[i->a] = vc_fmax(W(b), W(c)); BREAK;
+      CASE(FEQ) r[i->a] = vc_feq(W(b), W(c)); BREAK;
+      CASE(FNE) r[i->a] = !vc_feq(W(b), W(c)); BREAK;
+      CASE(FLT) r[i->a] = vc_flt(W(b), W(c)); BREAK;
+      CASE(FLE) r[i->a] = vc_fle(W(b), W(c)); BREAK;
+      CASE(NEG) r[i->a] = 0u - W(b); BREAK;
+      CASE(ABSI) r[i->a] = vc_absi(W(b)); BREAK;
+      CASE(NOT) r[i->a] = ~W(b); BREAK;
+      CASE(LNOT) r[i->a] = W(b) == 0; BREAK;
+      CASE(FNEG) r[i->a] = W(b) ^ VC_SIGN_BIT; BREAK;
+      CASE(FABS) r[i->a] = W(b) & ~VC_SIGN_BIT; BREAK;
+      CASE(F2I) r[i->a] = vc_f2i(W(b)); BREAK;
+      CASE(F2U) r[i->a] = vc_f2u(W(b)); BREAK;
+      CASE(I2F) r[i->a] = vc_i2f(W(b)); BREAK;
+      CASE(U2F) r[i->a] = vc_u2f(W(b)); BREAK;
       CASE(SEL) r[i->a] = r[i->b] ? r[i->c] : r[i->d]; BREAK;
       CASE(LOAD) {
         const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_READ);
@@ -133,35 +161,125 @@ void vc_exec(vc_machine *m, uint32_t local) {
       }
       CASE(STORE) {
         uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_WRITE);
-        if (e) *e = r[i->b];
+        if (e) *e = W(b);
         BREAK;
       }
       CASE(ATOM) {
-        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), v = r[i->c];
+        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), v = W(c);
         r[i->a] = e ? *e : 0;
         if (e) *e = atom_apply(i->x, *e, v);
         BREAK;
       }
       CASE(CAS) {
-        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), expect = r[i->c], v = r[i->d];
+        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), expect = W(c), v = W(d);
         r[i->a] = e ? *e : 0;
         if (e && *e == expect) *e = v;
         BREAK;
       }
+      CASE(ALOAD) {
+        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC_LOAD);
+        r[i->a] = e ? *e : 0;
+        BREAK;
+      }
+      CASE(ASTORE) {
+        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_ATOMIC_STORE);
+        if (e) *e = W(b);
+        BREAK;
+      }
       CASE(JMP) pc = i->a; BREAK;
       CASE(JZ) if (r[i->a] == 0) pc = i->b; BREAK;
-      CASE(FORU) if (!(r[i->a] < r[i->b])) pc = i->c; BREAK;
-      CASE(FORI) if (!vc_lti(r[i->a], r[i->b])) pc = i->c; BREAK;
+      CASE(FORU) if (!(W(a) < W(b))) pc = i->c; BREAK;
+      CASE(FORI) if (!vc_lti(W(a), W(b))) pc = i->c; BREAK;
       CASE(NEXT) {
-        r[i->a] += 1u;
+        r[i->a] = (uint32_t)(W(a) + 1u);
         pc = i->b;
         if (m->failed) goto stop; /* the checks ran out of memory: stop at a back edge */
+        if (++*iters > VC_LOOP_BUDGET) goto budget;
+        BREAK;
+      }
+      CASE(LOOP) {
+        pc = i->a;
+        if (m->failed) goto stop;
+        if (++*iters > VC_LOOP_BUDGET) goto budget;
+        BREAK;
+      }
+      CASE(K64) r[i->a] = (uint64_t)i->b | (uint64_t)i->c << 32; BREAK;
+      CASE(SEXT) r[i->a] = (uint64_t)(int64_t)vc_as_i32(W(b)); BREAK;
+      CASE(TRUNC) r[i->a] = W(b); BREAK;
+      CASE(ADD64) r[i->a] = r[i->b] + r[i->c]; BREAK;
+      CASE(SUB64) r[i->a] = r[i->b] - r[i->c]; BREAK;
+      CASE(MUL64) r[i->a] = r[i->b] * r[i->c]; BREAK;
+      CASE(DIVU64) r[i->a] = vc_divu64(r[i->b], r[i->c]); BREAK;
+      CASE(DIVI64) r[i->a] = vc_divi64(r[i->b], r[i->c]); BREAK;
+      CASE(REMU64) r[i->a] = vc_remu64(r[i->b], r[i->c]); BREAK;
+      CASE(REMI64) r[i->a] = vc_remi64(r[i->b], r[i->c]); BREAK;
+      CASE(MINU64) r[i->a] = r[i->c] < r[i->b] ? r[i->c] : r[i->b]; BREAK;
+      CASE(MINI64) r[i->a] = vc_lti64(r[i->c], r[i->b]) ? r[i->c] : r[i->b]; BREAK;
+      CASE(MAXU64) r[i->a] = r[i->c] > r[i->b] ? r[i->c] : r[i->b]; BREAK;
+      CASE(MAXI64) r[i->a] = vc_lti64(r[i->b], r[i->c]) ? r[i->c] : r[i->b]; BREAK;
+      CASE(AND64) r[i->a] = r[i->b] & r[i->c]; BREAK;
+      CASE(OR64) r[i->a] = r[i->b] | r[i->c]; BREAK;
+      CASE(XOR64) r[i->a] = r[i->b] ^ r[i->c]; BREAK;
+      CASE(SHL64) r[i->a] = vc_shl64(r[i->b], r[i->c]); BREAK;
+      CASE(SHRU64) r[i->a] = vc_shru64(r[i->b], r[i->c]); BREAK;
+      CASE(SHRI64) r[i->a] = vc_shri64(r[i->b], r[i->c]); BREAK;
+      CASE(EQ64) r[i->a] = r[i->b] == r[i->c]; BREAK;
+      CASE(NE64) r[i->a] = r[i->b] != r[i->c]; BREAK;
+      CASE(LTU64) r[i->a] = r[i->b] < r[i->c]; BREAK;
+      CASE(LTI64) r[i->a] = vc_lti64(r[i->b], r[i->c]); BREAK;
+      CASE(LEU64) r[i->a] = r[i->b] <= r[i->c]; BREAK;
+      CASE(LEI64) r[i->a] = vc_lei64(r[i->b], r[i->c]); BREAK;
+      CASE(NEG64) r[i->a] = 0u - r[i->b]; BREAK;
+      CASE(ABSI64) r[i->a] = vc_absi64(r[i->b]); BREAK;
+      CASE(NOT64) r[i->a] = ~r[i->b]; BREAK;
+      CASE(F2I64) r[i->a] = vc_f2i64(W(b)); BREAK;
+      CASE(F2U64) r[i->a] = vc_f2u64(W(b)); BREAK;
+      CASE(I642F) r[i->a] = vc_i642f(r[i->b]); BREAK;
+      CASE(U642F) r[i->a] = vc_u642f(r[i->b]); BREAK;
+      CASE(LOAD64) {
+        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_READ);
+        r[i->a] = e ? get64(e) : 0;
+        BREAK;
+      }
+      CASE(STORE64) {
+        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_WRITE);
+        if (e) put64(e, r[i->b]);
+        BREAK;
+      }
+      CASE(ATOM64) {
+        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC);
+        uint64_t v = r[i->c], old = e ? get64(e) : 0;
+        r[i->a] = old;
+        if (e) put64(e, atom_apply64(i->x, old, v));
+        BREAK;
+      }
+      CASE(CAS64) {
+        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC);
+        uint64_t expect = r[i->c], v = r[i->d], old = e ? get64(e) : 0;
+        r[i->a] = old;
+        if (e && old == expect) put64(e, v);
+        BREAK;
+      }
+      CASE(ALOAD64) {
+        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC_LOAD);
+        r[i->a] = e ? get64(e) : 0;
+        BREAK;
+      }
+      CASE(ASTORE64) {
+        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_ATOMIC_STORE);
+        if (e) put64(e, r[i->b]);
         BREAK;
       }
       CASE(BAR) inv->status = VC_INV_WAIT; goto stop;
       CASE(RET) CASE(END) CASE(COUNT) inv->status = VC_INV_DONE; goto stop;
     }
   }
+budget: /* the invocation is stopped at its back edge, done with the segment */
+  vc_note_loop(m, (uint32_t)(i - code));
+  inv->status = VC_INV_DONE;
+  inv->pc = (uint32_t)(i - code);
+  m->ops += ops;
+  return;
 stop:
   inv->pc = pc - 1; /* the instruction it stopped at */
   m->ops += ops;

@@ -43,7 +43,11 @@ static const char *access_name(vc_acc acc) {
 /* "load of", "store to", "atomic on": what the instruction at pc does to an element. */
 static const char *access_phrase(const vc_machine *m, uint32_t pc) {
   uint8_t op = m->o->code[pc].op;
-  return op == VC_OP_LOAD ? "load of" : op == VC_OP_STORE ? "store to" : "atomic on";
+  return op == VC_OP_LOAD || op == VC_OP_LOAD64       ? "load of"
+         : op == VC_OP_STORE || op == VC_OP_STORE64   ? "store to"
+         : op == VC_OP_ALOAD || op == VC_OP_ALOAD64   ? "atomic load of"
+         : op == VC_OP_ASTORE || op == VC_OP_ASTORE64 ? "atomic store to"
+                                                      : "atomic on";
 }
 
 void vc_note_oob(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
@@ -84,10 +88,24 @@ void vc_note_uninit(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx) {
            segment(m, seg, sizeof seg), m->cur, m->wg, is->loc.line, is->loc.col);
 }
 
+void vc_note_loop(vc_machine *m, uint32_t pc) {
+  vc_oracle_issue *is = count(m, VC_ISSUE_LOOP, pc);
+  if (!is) return;
+  is->inv_a = m->cur;
+  char seg[48];
+  describe(is,
+           "loop runs past %u iterations: invocation %u (workgroup %u) in %s, stopped at the "
+           "loop at %u:%u",
+           VC_LOOP_BUDGET, m->cur, m->wg, segment(m, seg, sizeof seg), is->loc.line, is->loc.col);
+}
+
 static void where(const vc_machine *m, const vc_inv *v, char *buf, size_t n) {
   vc_loc l = m->o->locs[v->pc];
+  uint8_t op = m->o->code[v->pc].op;
   if (v->status == VC_INV_WAIT) snprintf(buf, n, "waits at the barrier at %u:%u", l.line, l.col);
-  else if (m->o->code[v->pc].op == VC_OP_RET) snprintf(buf, n, "returned at %u:%u", l.line, l.col);
+  else if (op == VC_OP_RET) snprintf(buf, n, "returned at %u:%u", l.line, l.col);
+  else if (op == VC_OP_NEXT || op == VC_OP_LOOP)
+    snprintf(buf, n, "was stopped in the loop at %u:%u", l.line, l.col);
   else snprintf(buf, n, "finished the segment");
 }
 

@@ -21,5 +21,8 @@ void vc_note_uninit(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx);
 /* Local invocation `waiter` waits at a barrier that local invocation `other`
    did not reach (it finished, returned or waits at another barrier). */
 void vc_note_barrier(vc_machine *m, uint32_t waiter, uint32_t other);
+/* The running invocation's loops ran past VC_LOOP_BUDGET iterations in this
+   segment at the back edge at pc; the interpreter stops it. */
+void vc_note_loop(vc_machine *m, uint32_t pc);
 
 #endif

@@ -29,7 +29,8 @@ typedef struct vc_inv {
 /* A memory slot resolved for this run. */
 typedef struct vc_slot {
   uint32_t *data;
-  uint32_t count;
+  uint32_t count;  /* elements */
+  uint32_t words;  /* per element: 1, or 2 for u64 and i64 */
 } vc_slot;
 
 typedef struct vc_machine {
@@ -41,10 +42,11 @@ typedef struct vc_machine {
   vc_slot *slot;           /* o->nmem */
   uint32_t *shared;        /* workgroup memory, o->shared_words */
   uint32_t wg_size;
-  uint32_t *regs;          /* wg_size * o->nregs: the current workgroup's registers */
+  uint64_t *regs;          /* wg_size * o->nregs: the current workgroup's registers */
   vc_inv *inv;             /* wg_size */
+  uint32_t *iters;         /* wg_size: loop iterations of each invocation in this segment */
   uint32_t *lid;           /* wg_size * 3: local ids */
-  uint32_t *persist;       /* invocations * o->npersist: registers across grid barriers */
+  uint64_t *persist;       /* invocations * o->npersist: registers across grid barriers */
   uint64_t nwg;            /* workgroups in the grid */
   /* where execution is */
   uint32_t pass;           /* fixpoint pass, from 0 */

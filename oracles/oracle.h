@@ -1,3 +1,4 @@
+/* oracles: the CPU reference interpreter and its checks. */
 /* The CPU oracle: the reference interpreter of docs/semantics.md.
  *
  * vc_oracle_compile lowers a program to a compact register bytecode once
@@ -35,6 +36,7 @@ typedef enum vc_issue_kind {
   VC_ISSUE_RACE,          /* data race */
   VC_ISSUE_UNINIT_SHARED, /* workgroup memory read before a write in the segment */
   VC_ISSUE_BARRIER,       /* workgroup barrier not reached by all invocations */
+  VC_ISSUE_LOOP,          /* an invocation's loops ran past 2^24 iterations in a segment */
   VC_ISSUE_COUNT
 } vc_issue_kind;
 

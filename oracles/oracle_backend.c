@@ -13,7 +13,7 @@ struct vc_dev {
 struct vc_kern {
   vc_oracle *oracle;
   uint32_t nbuffers;
-  uint32_t *counts; /* elements of each bound buffer */
+  uint32_t *counts; /* words of each bound buffer */
   char label[64];
 };
 
@@ -153,7 +153,8 @@ static int compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compi
     return rc;
   }
   kern->nbuffers = k->prog->nbuffers;
-  for (uint32_t i = 0; i < kern->nbuffers; i++) kern->counts[i] = k->prog->buffers[i].count;
+  for (uint32_t i = 0; i < kern->nbuffers; i++)
+    kern->counts[i] = k->prog->buffers[i].count * vc_type_words(k->prog->buffers[i].type);
   snprintf(kern->label, sizeof kern->label, "%s", k->label ? k->label : "");
   *out = kern;
   return 0;

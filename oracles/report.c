@@ -12,7 +12,9 @@ bool vc_oracle_invalid(const vc_program *p, const vc_oracle_report *r, char *why
     n = sizeof scratch;
   }
   why[0] = '\0';
-  for (uint32_t k = 0; k < VC_ISSUE_COUNT; k++) {
+  /* a stopped loop first: the barrier mismatches it causes follow from it */
+  for (uint32_t j = 0; j < VC_ISSUE_COUNT; j++) {
+    uint32_t k = j == 0 ? VC_ISSUE_LOOP : j - (j <= VC_ISSUE_LOOP);
     const vc_oracle_issue *is = &r->issues[k];
     if (is->count == 0 || (k == VC_ISSUE_OOB && expect_oob)) continue;
     if (is->count == 1) snprintf(why, n, "%s", is->msg);

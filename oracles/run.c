@@ -35,6 +35,7 @@ static void machine_free(vc_machine *m) {
   free(m->shared);
   free(m->regs);
   free(m->inv);
+  free(m->iters);
   free(m->lid);
   free(m->persist);
 }
@@ -61,6 +62,7 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
   m->shared = alloc_array(m, o->shared_words, sizeof *m->shared, "workgroup memory");
   m->regs = alloc_array(m, (uint64_t)m->wg_size * o->nregs, sizeof *m->regs, "registers");
   m->inv = alloc_array(m, m->wg_size, sizeof *m->inv, "invocation states");
+  m->iters = alloc_array(m, m->wg_size, sizeof *m->iters, "loop counters");
   m->lid = alloc_array(m, (uint64_t)m->wg_size * 3, sizeof *m->lid, "local ids");
   if (o->nsegs > 1 && o->npersist)
     m->persist = alloc_array(m, invocations * o->npersist, sizeof *m->persist,
@@ -70,6 +72,7 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
   for (uint32_t i = 0; i < o->nmem; i++) {
     const vc_oracle_mem *mem = &o->mem[i];
     m->slot[i].count = mem->count;
+    m->slot[i].words = vc_type_words(mem->type);
     m->slot[i].data = mem->space == VC_SPACE_SHARED ? m->shared + mem->offset : buffers[i];
   }
   for (uint32_t l = 0; l < m->wg_size; l++) {
@@ -96,9 +99,10 @@ static void start_invocations(vc_machine *m) {
   for (uint32_t l = 0; l < m->wg_size; l++) {
     m->inv[l].pc = o->seg_pc[m->seg];
     m->inv[l].status = VC_INV_RUN;
+    m->iters[l] = 0;
     if (m->seg == 0 || !m->persist) continue;
-    uint32_t *r = m->regs + (size_t)l * o->nregs;
-    const uint32_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;
+    uint64_t *r = m->regs + (size_t)l * o->nregs;
+    const uint64_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;
     for (uint32_t k = 0; k < o->npersist; k++) r[o->persist[k]] = saved[k];
   }
 }
@@ -107,8 +111,8 @@ static void save_invocations(vc_machine *m) {
   const vc_oracle *o = m->o;
   if (!m->persist || m->seg + 1 >= o->nsegs) return;
   for (uint32_t l = 0; l < m->wg_size; l++) {
-    const uint32_t *r = m->regs + (size_t)l * o->nregs;
-    uint32_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;
+    const uint64_t *r = m->regs + (size_t)l * o->nregs;
+    uint64_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;
     for (uint32_t k = 0; k < o->npersist; k++) saved[k] = r[o->persist[k]];
   }
 }
@@ -118,7 +122,8 @@ static void poison_shared(vc_machine *m) {
   for (uint32_t s = 0; s < o->nshared; s++) {
     if (!o->seg_shared[(size_t)m->seg * o->nshared + s]) continue;
     const vc_oracle_mem *mem = &o->mem[o->nbuffers + s];
-    for (uint32_t k = 0; k < mem->count; k++) m->shared[mem->offset + k] = VC_ORACLE_POISON;
+    uint64_t words = (uint64_t)mem->count * vc_type_words(mem->type);
+    for (uint64_t k = 0; k < words; k++) m->shared[mem->offset + k] = VC_ORACLE_POISON;
   }
 }
 

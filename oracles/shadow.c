@@ -12,6 +12,7 @@
 
 /* Per class c the bits sit at 4 * c. */
 #define IN_PHASE 1u
+#define WROTE_WG 2u /* once, in class 0's bits: some invocation of the workgroup wrote it */
 #define IN_WG 4u
 #define EARLY 8u
 #define ALL_CLASSES(flag) ((flag) | (flag) << 4 | (flag) << 8)
@@ -111,13 +112,17 @@ void vc_shadow_access(vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, v
   if (!r) return;
   bool shared = slot >= m->o->nbuffers;
   catch_up(r, shared ? m->wg_first : m->seg_first, m->wg_first, m->phase);
-  /* an atomic reads too; a write by anyone of the workgroup initialises */
-  uint32_t written = (IN_WG << 4 * VC_ACC_WRITE) | (IN_WG << 4 * VC_ACC_ATOMIC);
-  if (shared && acc != VC_ACC_WRITE && !(r->bits & written)) vc_note_uninit(m, pc, slot, idx);
+  /* atomics read and write, except atomic loads (only read) and stores (only
+     write); a write by anyone of the workgroup initialises */
+  bool reads = acc != VC_ACC_WRITE && acc != VC_ACC_ATOMIC_STORE;
+  bool writes = acc != VC_ACC_READ && acc != VC_ACC_ATOMIC_LOAD;
+  vc_acc cls = acc > VC_ACC_ATOMIC ? VC_ACC_ATOMIC : acc;
+  if (shared && reads && !(r->bits & WROTE_WG)) vc_note_uninit(m, pc, slot, idx);
   uint32_t other;
   vc_acc other_acc;
   bool earlier;
-  if (partner(r, acc, m->cur, &other, &other_acc, &earlier))
-    vc_note_race(m, pc, slot, idx, acc, other, other_acc, earlier);
-  remember(r, acc, m->cur, m->phase);
+  if (partner(r, cls, m->cur, &other, &other_acc, &earlier))
+    vc_note_race(m, pc, slot, idx, cls, other, other_acc, earlier);
+  remember(r, cls, m->cur, m->phase);
+  if (writes) r->bits |= WROTE_WG;
 }

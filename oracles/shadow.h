@@ -32,11 +32,17 @@
 
 #include "harness/base/error.h"
 
-typedef enum vc_acc { VC_ACC_READ = 0, VC_ACC_WRITE = 1, VC_ACC_ATOMIC = 2 } vc_acc;
+/* The three classes, then the atomics that only read or only write: of class
+   VC_ACC_ATOMIC for races, but an atomic load does not initialise workgroup
+   memory and an atomic store does not read it. */
+typedef enum vc_acc {
+  VC_ACC_READ = 0, VC_ACC_WRITE = 1, VC_ACC_ATOMIC = 2, VC_ACC_ATOMIC_LOAD, VC_ACC_ATOMIC_STORE
+} vc_acc;
 
 typedef struct vc_shadow {
   uint32_t phase;     /* of the last access; 0 = none */
-  uint32_t bits;      /* 4 per class: in the phase, in the workgroup, in an earlier workgroup */
+  uint32_t bits;      /* 4 per class: in the phase, (class 0: written in the workgroup),
+                         in the workgroup, in an earlier workgroup */
   uint32_t first[3];  /* per class: first invocation in the phase (or one of the workgroup) */
   uint32_t early[3];  /* per class: an invocation of an earlier workgroup of the segment */
 } vc_shadow;

@@ -1,130 +1,39 @@
 /* Devices: counting, opening (primary context, stream, pinned staging) and
  * closing. */
-#include <errno.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cuda/cuda_internal.h"
+#include "harness/base/kvopts.h"
 
-/* "staging=BYTES" with an optional k, m or g (KiB, MiB, GiB). */
-static int parse_bytes(const char *key, const char *v, size_t n, uint64_t *out, vc_error *err) {
-  char text[32];
-  if (n == 0 || n >= sizeof text)
-    return vc_fail(err, VC_ERR_USAGE, "CUDA option %s: expected a byte count", key);
-  memcpy(text, v, n);
-  text[n] = '\0';
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(text, &end, 10);
-  unsigned shift = 0;
-  if (*end == 'k' || *end == 'K') shift = 10;
-  else if (*end == 'm' || *end == 'M') shift = 20;
-  else if (*end == 'g' || *end == 'G') shift = 30;
-  if (shift) end++;
-  if (errno || end == text || *end || text[0] == '-' || x > (UINT64_MAX >> shift))
-    return vc_fail(err, VC_ERR_USAGE, "CUDA option %s: '%s' is not a byte count", key, text);
-  *out = (uint64_t)x << shift;
-  return 0;
-}
+static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
+static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
 
-/* "key=N" with lo <= N <= hi. */
-static int parse_count(const char *key, const char *v, size_t n, uint64_t lo, uint64_t hi,
-                       uint64_t *out, vc_error *err) {
-  uint64_t x = 0;
-  int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    if (v[i] < '0' || v[i] > '9' || x > hi) rc = VC_ERR_USAGE;
-    else x = x * 10 + (uint64_t)(v[i] - '0');
-  }
-  if (n == 0 || rc != 0 || x < lo || x > hi)
-    return vc_fail(err, VC_ERR_USAGE, "CUDA option %s=%.*s: expected a number from %" PRIu64
-                   " to %" PRIu64, key, (int)n, v, lo, hi);
-  *out = x;
-  return 0;
-}
-
-static bool key_is(const char *item, size_t klen, const char *key) {
-  return klen == strlen(key) && memcmp(item, key, klen) == 0;
-}
-
-static int parse_option(const char *item, size_t n, vc_cuda_options *opts, vc_error *err) {
-  const char *eq = memchr(item, '=', n);
-  size_t klen = eq ? (size_t)(eq - item) : n;
-  const char *v = eq ? eq + 1 : NULL;
-  size_t vlen = eq ? n - klen - 1 : 0;
-  uint64_t x = 0;
-  int rc;
-  if (eq && key_is(item, klen, "staging")) {
-    rc = parse_bytes("staging", v, vlen, &opts->staging, err);
-    if (rc == 0 && opts->staging < VC_CUDA_MIN_STAGING)
-      rc = vc_fail(err, VC_ERR_USAGE, "CUDA option staging=%" PRIu64 ": at least %u bytes",
-                   opts->staging, VC_CUDA_MIN_STAGING);
-    return rc;
-  }
-  if (eq && key_is(item, klen, "deadline")) {
-    rc = parse_count("deadline", v, vlen, 1, VC_CUDA_MAX_DEADLINE_S, &x, err);
-    opts->deadline_ms = (uint32_t)x * 1000u;
-    return rc;
-  }
-  if (eq && key_is(item, klen, "native-blocks")) {
-    rc = parse_count("native-blocks", v, vlen, 1, INT32_MAX, &x, err);
-    opts->native_blocks = (uint32_t)x;
-    return rc;
-  }
-  if (eq && key_is(item, klen, "timing")) {
-    if (vlen == 6 && strncmp(v, "launch", 6) == 0)
-      opts->no_timing = false;
-    else if (vlen == 4 && strncmp(v, "none", 4) == 0)
-      opts->no_timing = true;
-    else
-      return vc_fail(err, VC_ERR_USAGE, "CUDA option timing=%.*s: expected launch or none",
-                     (int)vlen, v);
-    return 0;
-  }
-  if (eq && key_is(item, klen, "include")) {
-    if (vlen == 0 || vlen >= sizeof opts->include)
-      return vc_fail(err, VC_ERR_USAGE, "CUDA option include: expected a folder");
-    snprintf(opts->include, sizeof opts->include, "%.*s", (int)vlen, v);
-    return 0;
-  }
-  if (eq && key_is(item, klen, "barrier")) {
-    if (vlen == 2 && strncmp(v, "cg", 2) == 0)
-      opts->inline_barrier = false;
-    else if (vlen == 6 && strncmp(v, "inline", 6) == 0)
-      opts->inline_barrier = true;
-    else
-      return vc_fail(err, VC_ERR_USAGE, "CUDA option barrier=%.*s: expected cg or inline",
-                     (int)vlen, v);
-    return 0;
-  }
-  if (eq && key_is(item, klen, VC_KCACHE_OPTION)) {
-    if (vc_kcache_option(v, vlen, opts->cache_dir, sizeof opts->cache_dir))
-      return vc_fail(err, VC_ERR_USAGE, "CUDA option cache: a folder name that is too long");
-    return 0;
-  }
-  return vc_fail(err, VC_ERR_USAGE,
-                 "unknown CUDA option '%.*s' (known: staging=BYTES, deadline=SECONDS, "
-                 "native-blocks=N, include=DIR, timing=launch|none, barrier=cg|inline, cache=DIR)",
-                 (int)n, item);
-}
+/* open's options, through the shared parser (harness/base/kvopts.h). */
+static const vc_kv_key keys[] = {
+    {"staging", VC_KV_BYTES, offsetof(vc_cuda_options, staging), VC_CUDA_MIN_STAGING, UINT64_MAX,
+     "BYTES", NULL, 0, 0},
+    {"deadline", VC_KV_U32, offsetof(vc_cuda_options, deadline_ms), 1, VC_CUDA_MAX_DEADLINE_S,
+     "SECONDS", NULL, 1000, 0},
+    {"native-blocks", VC_KV_U32, offsetof(vc_cuda_options, native_blocks), 1, INT32_MAX, "N",
+     NULL, 0, 0},
+    {"include", VC_KV_TEXT, offsetof(vc_cuda_options, include), 1,
+     sizeof(((vc_cuda_options *)0)->include) - 1, "DIR", NULL, 0, 0},
+    {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, no_timing), 0, 0, NULL, timing, 0, 0},
+    {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
+     0},
+    VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
+};
 
 int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {
   memset(opts, 0, sizeof *opts);
   opts->staging = VC_CUDA_DEFAULT_STAGING;
   opts->deadline_ms = VC_CUDA_DEFAULT_DEADLINE_S * 1000u;
-  for (const char *p = text; p && *p;) {
-    const char *comma = strchr(p, ',');
-    size_t n = comma ? (size_t)(comma - p) : strlen(p);
-    if (n) {
-      int rc = parse_option(p, n, opts, err);
-      if (rc != 0) return rc;
-    }
-    p += n + (comma ? 1 : 0);
-  }
-  return 0;
+  int rc = vc_kv_parse("CUDA", text, keys, sizeof keys / sizeof keys[0], opts, err);
+  vc_kcache_option_done(opts->cache_dir);
+  return rc;
 }
 
 int vc_cuda_device_count(uint32_t *count, vc_error *err) {

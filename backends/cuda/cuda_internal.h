@@ -25,9 +25,9 @@ typedef struct vc_cuda_options {
   uint32_t deadline_ms;   /* "deadline=SECONDS": how long finish waits */
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
-  bool no_timing;         /* "timing=none": no event per launch, no device times */
+  int no_timing;          /* "timing=none": no event per launch, no device times */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": PTX from NVRTC; "" = none */
-  bool inline_barrier;    /* "barrier=inline": native kernels without cooperative_groups.h */
+  int inline_barrier;     /* "barrier=inline": native kernels without cooperative_groups.h */
 } vc_cuda_options;
 
 /* One launch: its bracketing events (indices into the device's pool) and

@@ -6,21 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backends/common/cgen/cgen.h"
 #include "backends/common/native/cgen_native.h"
 #include "backends/cuda/cuda_internal.h"
 #include "backends/cuda/cuda_nvrtc.h"
+#include "harness/base/clock.h"
 #include "harness/base/strbuf.h"
 
 #define VC_JIT_LOG_BYTES 8192
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* "kernel accumulate (segment 2)": what messages call the kernel. */
 static void kernel_label(const vc_kernel_desc *k, char *out, size_t n) {
@@ -276,14 +270,14 @@ int vc_cuda_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_comp
     info->cache_hit = false;
   }
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "compile on %s: no program", dev->label);
-  uint64_t t0 = now_ns();
+  uint64_t t0 = vc_now_ns();
   vc_kern *kern = new_kernel(k);
   if (!kern) return vc_fail(err, VC_ERR_NOMEM, "compile on %s: no memory", dev->label);
   char *log = NULL;
   bool hit = false;
   int rc = build(dev, k, kern, &log, &hit, err);
   if (info) {
-    info->compile_ns = now_ns() - t0;
+    info->compile_ns = vc_now_ns() - t0;
     info->log = log;
     info->cache_hit = hit && rc == 0;
   } else {

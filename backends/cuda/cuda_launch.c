@@ -14,12 +14,7 @@
 #include <time.h>
 
 #include "backends/cuda/cuda_internal.h"
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "harness/base/clock.h"
 
 static int grow(void **p, uint32_t *cap, size_t size, vc_dev *dev, vc_error *err) {
   uint32_t n = *cap ? 2 * *cap : 64;
@@ -154,14 +149,14 @@ int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbu
    events; else the first of the n). */
 static int wait_deadline(vc_dev *dev, uint32_t n, CUevent last, vc_error *err) {
   const vc_cu *cu = dev->cu;
-  uint64_t start = now_ns(), limit = (uint64_t)dev->opts.deadline_ms * 1000000u;
+  uint64_t start = vc_now_ns(), limit = (uint64_t)dev->opts.deadline_ms * 1000000u;
   for (;;) {
     CUresult r = cu->cuEventQuery(last);
     if (r == CUDA_SUCCESS) return 0;
     if (r != CUDA_ERROR_NOT_READY)
       return vc_cu_fail(cu, err, r, "finish: cuEventQuery after %u launches on %s", n,
                         dev->label);
-    uint64_t waited = now_ns() - start;
+    uint64_t waited = vc_now_ns() - start;
     if (waited >= limit) break;
     if (waited < 2000000u) {
       sched_yield();

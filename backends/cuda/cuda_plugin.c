@@ -21,6 +21,7 @@ static const vc_backend cuda_backend = {
     .launch = vc_cuda_launch,
     .finish = vc_cuda_finish,
     .native_stats = vc_cuda_native_stats,
+    .offline_ext = "ptx",
 };
 
 const vc_backend *vyre_conform_backend(void);

@@ -160,6 +160,12 @@ int vc_ocl_open(uint32_t index, const char *options, vc_dev **out, vc_error *err
     d->max_items[0] = d->max_items[1] = d->max_items[2] = d->max_wg;
   d->local_mem = dev_ulong(d->device, CL_DEVICE_LOCAL_MEM_SIZE);
   d->compute_units = dev_uint(d->device, CL_DEVICE_MAX_COMPUTE_UNITS);
+  {
+    char ext[8192];
+    dev_str(d->device, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+    d->int64_base_atomics = strstr(ext, "cl_khr_int64_base_atomics") != NULL;
+    d->int64_extended_atomics = strstr(ext, "cl_khr_int64_extended_atomics") != NULL;
+  }
   rc = vc_ocl_parse_options(d, options, err);
   if (rc) {
     free(d);

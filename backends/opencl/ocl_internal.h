@@ -8,8 +8,8 @@
  * ocl_options.c the device options (--device-options key=value,...)
  * ocl_error.c   OpenCL status codes by name, failures as vc_error
  * ocl_plugin.c  the vc_backend table, the plugin's one exported symbol */
-#ifndef VC_OCL_H
-#define VC_OCL_H
+#ifndef VC_OCL_INTERNAL_H
+#define VC_OCL_INTERNAL_H
 
 /* 3.0 for the queries native mode makes (CL_DEVICE_OPENCL_C_FEATURES);
    the 1.2 calls the plugin makes everywhere stay allowed. */
@@ -53,6 +53,8 @@ struct vc_dev {
   size_t max_items[3];    /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
   cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
   uint32_t compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS */
+  bool int64_base_atomics;     /* cl_khr_int64_base_atomics */
+  bool int64_extended_atomics; /* cl_khr_int64_extended_atomics */
   uint32_t deadline_ms;   /* finish gives up after this long (the `deadline` option) */
   vc_ocl_native_cfg native;
   bool scope_available;      /* the device has device-scope acquire/release atomics */

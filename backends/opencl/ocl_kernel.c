@@ -5,16 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "backends/common/cgen/cgen.h"
+#include "backends/common/cgen/cgen_dialect.h"
 #include "backends/opencl/ocl_internal.h"
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+#include "harness/base/clock.h"
 
 static const char *label_of(const vc_kernel_desc *k) { return k->label ? k->label : "kernel"; }
 
@@ -41,7 +36,8 @@ int vc_ocl_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *e
 
 static uint64_t shared_bytes(const vc_program *p) {
   uint64_t n = 0;
-  for (uint32_t i = 0; i < p->nshared; i++) n += (uint64_t)p->shared[i].count * 4u;
+  for (uint32_t i = 0; i < p->nshared; i++)
+    n += (uint64_t)p->shared[i].count * 4u * vc_type_words(p->shared[i].type);
   return n;
 }
 
@@ -60,6 +56,13 @@ static int check_limits(const vc_dev *d, const vc_kernel_desc *k, vc_error *err)
                      "%s: %s: workgroup size %u on axis %c exceeds the device's maximum of %zu "
                      "(CL_DEVICE_MAX_WORK_ITEM_SIZES)",
                      d->label, label_of(k), p->workgroup[a], "xyz"[a], d->max_items[a]);
+  /* long and ulong are core; their atomics are extensions (both pragmas are
+     enabled by the generated code) */
+  if (vc_cgen_uses_atomic_64(p) && (!d->int64_base_atomics || !d->int64_extended_atomics))
+    return vc_fail(err, VC_ERR_UNSUPPORTED,
+                   "%s: %s uses 64-bit atomics, and the device lacks %s", d->label, label_of(k),
+                   !d->int64_base_atomics ? "cl_khr_int64_base_atomics"
+                                          : "cl_khr_int64_extended_atomics");
   uint64_t sh = shared_bytes(p);
   if (sh > d->local_mem)
     return vc_fail(err, VC_ERR_LIMIT,
@@ -167,7 +170,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
                    d->label, label_of(k));
   int rc = check_limits(d, k, err);
   if (rc) return rc;
-  uint64_t t0 = now_ns();
+  uint64_t t0 = vc_now_ns();
   char *src = NULL;
   rc = vc_ocl_emit(k, d, &src, err);
   if (rc) return vc_fail_wrap(err, "%s: %s", d->label, label_of(k));
@@ -189,7 +192,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
   if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
   if (info) {
-    info->compile_ns = now_ns() - t0;
+    info->compile_ns = vc_now_ns() - t0;
     info->log = log;
     info->cache_hit = hit && rc == 0;
   } else {

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "backends/opencl/ocl_internal.h"
+#include "harness/base/clock.h"
 
 void vc_ocl_drop_events(vc_dev *d) {
   for (uint32_t i = 0; i < d->nevents; i++) clReleaseEvent(d->events[i].ev);
@@ -51,12 +52,6 @@ int vc_ocl_launch(vc_dev *d, vc_kern *k, vc_buf *const *bufs, uint32_t nbufs, vc
   return vc_ocl_keep_event(d, ev, k->label, err);
 }
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void sleep_ns(uint64_t ns) {
   struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
   nanosleep(&ts, NULL);
@@ -69,7 +64,7 @@ static void sleep_ns(uint64_t ns) {
 static int wait_deadline(vc_dev *d, vc_error *err) {
   cl_int st = clFlush(d->queue);
   if (st != CL_SUCCESS) return vc_ocl_fail(err, VC_ERR_DEVICE, d, "clFlush", st);
-  uint64_t start = now_ns(), limit = (uint64_t)d->deadline_ms * 1000000u;
+  uint64_t start = vc_now_ns(), limit = (uint64_t)d->deadline_ms * 1000000u;
   for (uint32_t i = 0; i < d->nevents; i++) {
     uint64_t nap = 20000; /* 20 us, doubling to 5 ms */
     for (;;) {
@@ -78,7 +73,7 @@ static int wait_deadline(vc_dev *d, vc_error *err) {
                           &status, NULL);
       if (st != CL_SUCCESS) return vc_ocl_fail(err, VC_ERR_DEVICE, d, "clGetEventInfo", st);
       if (status == CL_COMPLETE || status < 0) break;
-      if (now_ns() - start >= limit)
+      if (vc_now_ns() - start >= limit)
         return vc_fail(err, VC_ERR_TIMEOUT,
                        "%s: %s did not finish within %u s (the deadline option); it may still "
                        "be running",

@@ -162,6 +162,10 @@ static void describe_extra(const vc_dev *dev, const vk_props *p, vc_device_info 
   extra(info, "timestamp_valid_bits", "%u", dev->timestamp_bits);
   extra(info, "timing", "%s", dev->timestamp_bits ? "device-timestamps" : "host-only");
   extra(info, "denorm_preserve_requested", "%s", dev->denorm_preserve ? "yes" : "no");
+  /* what u64/i64 programs need (vk_limits.c refuses them without) */
+  extra(info, "shader_int64", "%s", dev->int64.ints ? "yes" : "no");
+  extra(info, "shader_buffer_int64_atomics", "%s", dev->int64.buffer_atomics ? "yes" : "no");
+  extra(info, "shader_shared_int64_atomics", "%s", dev->int64.shared_atomics ? "yes" : "no");
 }
 
 /* What native kernels get on this device (docs/native.md). */

@@ -32,6 +32,7 @@ static void read_properties(vc_dev *dev, bool want_float_controls) {
   dev->lavapipe = p.has_driver && p.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   dev->subgroup_size = p.subgroup.subgroupSize;
   dev->vmm_available = vk_memory_model_query(dev->phys, &dev->vmm_ext);
+  vk_int64_query(dev->phys, &dev->int64);
   vkGetPhysicalDeviceMemoryProperties(dev->phys, &dev->mem);
   dev->max_alloc = p.maint3.maxMemoryAllocationSize;
   if (dev->max_alloc == 0) dev->max_alloc = UINT64_MAX; /* 1.0 device: not reported */
@@ -56,10 +57,20 @@ static int create_device(vc_dev *dev, vc_error *err) {
       .queueCount = 1,
       .pQueuePriorities = &priority,
   };
-  const char *ext[2];
+  const char *ext[3];
   uint32_t next = 0;
   if (dev->float_controls_ext) ext[next++] = VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME;
   if (dev->vmm_available && dev->vmm_ext) ext[next++] = VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME;
+  if (dev->int64.ext) ext[next++] = VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME;
+  /* 64-bit integers and atomics for the programs that use them, where the
+     device has them (vk_limits.c refuses the programs otherwise). */
+  VkPhysicalDeviceFeatures base = {.shaderInt64 = dev->int64.ints};
+  VkPhysicalDeviceShaderAtomicInt64Features a64 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES,
+      .shaderBufferInt64Atomics = dev->int64.buffer_atomics,
+      .shaderSharedInt64Atomics = dev->int64.shared_atomics,
+  };
+  bool atomics64 = dev->int64.buffer_atomics || dev->int64.shared_atomics;
   /* Native kernels may use the memory model: both features on where the
      device has them. */
   VkPhysicalDeviceVulkanMemoryModelFeatures vmm = {
@@ -67,9 +78,19 @@ static int create_device(vc_dev *dev, vc_error *err) {
       .vulkanMemoryModel = VK_TRUE,
       .vulkanMemoryModelDeviceScope = VK_TRUE,
   };
+  void *chain = NULL;
+  if (atomics64) {
+    a64.pNext = chain;
+    chain = &a64;
+  }
+  if (dev->vmm_available) {
+    vmm.pNext = chain;
+    chain = &vmm;
+  }
   VkDeviceCreateInfo dci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-      .pNext = dev->vmm_available ? &vmm : NULL,
+      .pNext = chain,
+      .pEnabledFeatures = &base,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &qci,
       .enabledExtensionCount = next,

@@ -35,6 +35,13 @@
 #define VK_DEADLINE_DEFAULT_S 30u
 
 /* Which ordering native kernels use (the native-memory-model option). */
+typedef struct vk_int64_caps {
+  bool ints;           /* shaderInt64 */
+  bool buffer_atomics; /* shaderBufferInt64Atomics */
+  bool shared_atomics; /* shaderSharedInt64Atomics */
+  bool ext;            /* VK_KHR_shader_atomic_int64 enabled (device API < 1.2) */
+} vk_int64_caps;
+
 typedef enum vk_vmm_choice {
   VK_VMM_AUTO = 0, /* the Vulkan memory model where the device has it */
   VK_VMM_OFF,      /* coherent buffers and memoryBarrierBuffer() */
@@ -43,12 +50,12 @@ typedef enum vk_vmm_choice {
 
 /* The device options (docs/backend-vulkan.md). */
 typedef struct vk_options {
-  bool float_controls;   /* request DenormPreserve where the device supports it */
+  int float_controls;    /* 1: request DenormPreserve where the device supports it */
   uint32_t deadline_s;   /* finish gives up after this long */
   uint32_t native_wgs;   /* physical workgroups of a native dispatch at most; 0: default */
   vc_native_ctrl_opts ctrl;
   bool cap_given, window_given, spin_given; /* else the device's defaults (vk_native.c) */
-  vk_vmm_choice vmm;
+  int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* cache=DIR: SPIR-V and the pipeline cache; "" = none */
 } vk_options;
 
@@ -112,6 +119,7 @@ struct vc_dev {
   bool vmm_available;       /* vulkanMemoryModel and vulkanMemoryModelDeviceScope */
   bool vmm_ext;             /* VK_KHR_vulkan_memory_model enabled (device API < 1.2) */
   bool native_vmm;          /* native kernels use the memory model */
+  vk_int64_caps int64;      /* 64-bit integers and atomics, enabled where present */
 
   VkPipelineCache cache;    /* shared by every compile on this device */
   bool new_pipelines;       /* a compile missed the kernel cache: store the pipeline cache */
@@ -173,6 +181,8 @@ void vk_props_query(VkPhysicalDevice pd, vk_props *p);
 /* vulkanMemoryModel and vulkanMemoryModelDeviceScope, from Vulkan 1.2 or
    VK_KHR_vulkan_memory_model; *ext: the extension must be enabled. */
 bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext);
+/* shaderInt64 and the 64-bit atomics features of the device. */
+void vk_int64_query(VkPhysicalDevice pd, vk_int64_caps *c);
 
 /* vk_describe.c */
 int vk_describe(vc_dev *dev, vc_device_info *info, vc_error *err);

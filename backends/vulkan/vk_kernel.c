@@ -5,17 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <glslang/Include/glslang_c_interface.h>
 
 #include "backends/vulkan/vk_internal.h"
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "harness/base/clock.h"
 
 /* SPIR-V 1.3 for Vulkan 1.1 devices and newer; 1.0 devices get SPIR-V 1.0.
    Native kernels: what the ordering needs (vk_native.c). */
@@ -180,12 +174,12 @@ int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_i
   vc_kern *kern = NULL;
   if (!rc) rc = new_kernel(k, label, &kern, err);
   if (rc) return rc;
-  uint64_t t0 = now_ns();
+  uint64_t t0 = vc_now_ns();
   char *log = NULL;
   bool hit = false;
   rc = build(dev, k, kern, &log, &hit, err);
   if (!rc && native) rc = vk_native_setup(dev, k, kern, err);
-  uint64_t t1 = now_ns();
+  uint64_t t1 = vc_now_ns();
   if (rc) {
     free(log);
     vk_free_kernel(dev, kern);

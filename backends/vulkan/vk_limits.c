@@ -3,6 +3,7 @@
  * Native kernels bind the plan's buffers and a control buffer. */
 #include <stdio.h>
 
+#include "backends/common/cgen/cgen_dialect.h"
 #include "backends/vulkan/vk_internal.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
@@ -47,7 +48,7 @@ static int check_grid(const vc_dev *dev, const vc_program *p, const char *label,
 static int check_shared(const vc_dev *dev, const vc_shared *sh, uint32_t n, uint64_t extra,
                         const char *label, vc_error *err) {
   uint64_t bytes = extra;
-  for (uint32_t i = 0; i < n; i++) bytes += (uint64_t)sh[i].count * 4u;
+  for (uint32_t i = 0; i < n; i++) bytes += (uint64_t)sh[i].count * 4u * vc_type_words(sh[i].type);
   uint64_t max = dev->props.limits.maxComputeSharedMemorySize;
   if (bytes > max)
     return over(err, dev, label, "shared memory (bytes)", bytes, "maxComputeSharedMemorySize", max);
@@ -81,9 +82,40 @@ static int check_buffers(const vc_dev *dev, const vc_buffer *table, uint32_t n, 
   return 0;
 }
 
+/* Atomics on 64-bit memory under n: bit 0 on a buffer, bit 1 on a shared array. */
+static unsigned atomics_64(const vc_program *p, const vc_node *n) {
+  unsigned m = 0;
+  if ((n->kind == VC_E_ATOMIC || n->kind == VC_S_ATOMIC) && vc_type_is_64(vc_node_mem_type(p, n)))
+    m |= n->space == VC_SPACE_SHARED ? 2u : 1u;
+  for (uint32_t i = 0; i < n->nkids; i++) m |= atomics_64(p, n->kids[i]);
+  return m;
+}
+
+static int unsupported(vc_error *err, const vc_dev *dev, const char *label, const char *feature,
+                       const char *what) {
+  return vc_fail(err, VC_ERR_UNSUPPORTED,
+                 "Vulkan device %u (%s): kernel %s uses %s, and the device lacks %s",
+                 dev->index, dev->props.deviceName, label, what, feature);
+}
+
+/* 64-bit integers need shaderInt64, their atomics the buffer or shared
+   int64 atomics: decided here, before the driver sees the shader. */
+static int check_int64(const vc_dev *dev, const vc_program *p, const char *label, vc_error *err) {
+  if (!vc_cgen_uses_64(p)) return 0;
+  if (!dev->int64.ints) return unsupported(err, dev, label, "shaderInt64", "64-bit integers");
+  unsigned a = atomics_64(p, p->entry);
+  if ((a & 1u) && !dev->int64.buffer_atomics)
+    return unsupported(err, dev, label, "shaderBufferInt64Atomics", "64-bit atomics on a buffer");
+  if ((a & 2u) && !dev->int64.shared_atomics)
+    return unsupported(err, dev, label, "shaderSharedInt64Atomics",
+                       "64-bit atomics on a shared array");
+  return 0;
+}
+
 int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *label,
                             vc_error *err) {
-  int rc = check_workgroup(dev, p, label, err);
+  int rc = check_int64(dev, p, label, err);
+  if (!rc) rc = check_workgroup(dev, p, label, err);
   if (!rc) rc = check_grid(dev, p, label, err);
   if (!rc) rc = check_shared(dev, p->shared, p->nshared, 0, label, err);
   if (!rc) rc = check_buffers(dev, p->buffers, p->nbuffers, p->nbuffers, label, err);
@@ -96,7 +128,8 @@ int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *
 int vk_check_native_limits(const vc_dev *dev, const vc_kernel_desc *k, const char *label,
                            vc_error *err) {
   const vc_native_desc *d = k->native;
-  int rc = check_workgroup(dev, k->prog, label, err);
+  int rc = check_int64(dev, k->prog, label, err);
+  if (!rc) rc = check_workgroup(dev, k->prog, label, err);
   if (!rc) rc = check_shared(dev, d->shared, d->nshared, 3 * 4, label, err);
   if (!rc) rc = check_buffers(dev, d->buffers, d->nbuffers, d->nbuffers + 1, label, err);
   return rc;

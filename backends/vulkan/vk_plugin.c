@@ -21,6 +21,7 @@ static const vc_backend vulkan_backend = {
     .launch = vk_launch,
     .finish = vk_finish,
     .native_stats = vk_native_stats,
+    .offline_ext = "spv",
 };
 
 __attribute__((visibility("default"))) const vc_backend *vyre_conform_backend(void);

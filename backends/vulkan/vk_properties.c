@@ -52,6 +52,28 @@ void vk_props_query(VkPhysicalDevice pd, vk_props *p) {
   vkGetPhysicalDeviceProperties2(pd, &p->p2);
 }
 
+void vk_int64_query(VkPhysicalDevice pd, vk_int64_caps *c) {
+  memset(c, 0, sizeof *c);
+  VkPhysicalDeviceProperties base;
+  vkGetPhysicalDeviceProperties(pd, &base);
+  VkPhysicalDeviceFeatures f0;
+  vkGetPhysicalDeviceFeatures(pd, &f0);
+  c->ints = f0.shaderInt64;
+  if (base.apiVersion < VK_API_VERSION_1_1) return;
+  if (base.apiVersion < VK_API_VERSION_1_2) {
+    if (!vk_device_has_extension(pd, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME)) return;
+    c->ext = true;
+  }
+  VkPhysicalDeviceShaderAtomicInt64Features a = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                 .pNext = &a};
+  vkGetPhysicalDeviceFeatures2(pd, &f);
+  c->buffer_atomics = a.shaderBufferInt64Atomics;
+  c->shared_atomics = a.shaderSharedInt64Atomics;
+  if (!c->buffer_atomics && !c->shared_atomics) c->ext = false;
+}
+
 bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext) {
   VkPhysicalDeviceProperties base;
   vkGetPhysicalDeviceProperties(pd, &base);

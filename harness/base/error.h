@@ -1,3 +1,4 @@
+/* harness/base: what every layer and plugin links (arena, strings, errors, SHA-256, clock, exit codes, version). */
 /* Errors travel as values: a code and a message, filled by the callee. */
 #ifndef VC_ERROR_H
 #define VC_ERROR_H

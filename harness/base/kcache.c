@@ -186,12 +186,8 @@ int vc_kcache_default_dir(char *out, size_t n, vc_error *err) {
   return 0;
 }
 
-int vc_kcache_option(const char *val, size_t vlen, char *dir, size_t n) {
-  if (vlen >= n) return -1;
-  if (vlen == 4 && strncmp(val, "none", 4) == 0) vlen = 0;
-  memcpy(dir, val, vlen);
-  dir[vlen] = '\0';
-  return 0;
+void vc_kcache_option_done(char *dir) {
+  if (strcmp(dir, "none") == 0) dir[0] = '\0';
 }
 
 static bool names_cache(const char *opts) {

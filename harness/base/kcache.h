@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
+#include "harness/base/kvopts.h"
 #include "harness/base/sha256.h"
 
 /* The device option that names the folder: "cache=DIR". */
@@ -58,8 +59,12 @@ int vc_kcache_default_dir(char *out, size_t n, vc_error *err);
 int vc_kcache_device_options(const char *dir_arg, bool no_cache, const char *devopts,
                              const char **devopts_out, char **out, vc_error *err);
 
-/* A plugin's option value: copies "DIR" of cache=DIR into dir (n bytes);
-   "" (or "none") is off. Returns -1 when the value does not fit. */
-int vc_kcache_option(const char *val, size_t vlen, char *dir, size_t n);
+/* The plugin option cache=DIR as an entry of its vc_kv_key table
+   (harness/base/kvopts.h), stored in a char[VC_KCACHE_DIR_MAX] field. */
+#define VC_KCACHE_KV_KEY(type, field)                                                    \
+  {VC_KCACHE_OPTION, VC_KV_TEXT, offsetof(type, field), 1, VC_KCACHE_DIR_MAX - 1, "DIR", NULL, \
+   0, 0}
+/* After parsing: "none" is no cache (""). */
+void vc_kcache_option_done(char *dir);
 
 #endif

@@ -10,11 +10,12 @@
 static const char help[] =
     "usage: vyre-conform backends [--backend B]\n"
     "\n"
-    "For each backend plugin (vulkan, cuda, opencl): the file it was loaded\n"
-    "from or why it could not be, then each device with its identity, or the\n"
-    "exact reason there is none (no loader, no ICD, no driver, no device).\n"
-    "Plugins are searched in $VYRE_CONFORM_BACKEND_PATH, next to the\n"
-    "vyre-conform binary, then in the install directory.\n"
+    "For each backend plugin found (a file vc-backend-NAME.so): the file it\n"
+    "was loaded from or why it could not be, then each device with its\n"
+    "identity, or the exact reason there is none (no loader, no ICD, no\n"
+    "driver, no device). Plugins are searched in $VYRE_CONFORM_BACKEND_PATH,\n"
+    "next to the vyre-conform binary, then in the install directory; the\n"
+    "first file of a name is the one used.\n"
     "\n"
     "Exit status: 0 at least one device is usable; 3 none is.\n";
 
@@ -47,7 +48,9 @@ static void print_device(const vc_backend *be, uint32_t i) {
 
 int vc_cmd_backends(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
-    fputs(help, stdout);
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    printf("%s\nBackends found: %s.\n", help, names);
     return VC_EXIT_OK;
   }
   vc_opt opts[] = {VC_OPT("backend", true, false)};
@@ -59,10 +62,16 @@ int vc_cmd_backends(int argc, char **argv) {
     return vc_usage_error("backends", a.npos ? "backends takes no PATH" : e.msg);
   }
   vc_opt *only = vc_args_get(opts, 1, "backend");
+  vc_plugin_found found;
+  vc_plugin_find(&found);
+  if (!found.n && !only) {
+    printf("no backend plugin (vc-backend-NAME.so) found; looked in:\n");
+    for (unsigned d = 0; d < found.ndirs; d++) printf("  %s\n", found.dirs[d]);
+  }
   uint32_t usable = 0;
-  for (unsigned b = 0; b < vc_plugin_name_count; b++) {
-    const char *name = vc_plugin_names[b];
-    if (only && strcmp(only->value, name) != 0) continue;
+  /* --backend NAME: that one, found or not (then the error says where it was looked for) */
+  for (unsigned b = 0; b < (only ? 1 : found.n); b++) {
+    const char *name = only ? only->value : found.names[b];
     vc_plugin p;
     vc_error_clear(&e);
     if (vc_plugin_load(name, &p, &e)) {
@@ -70,6 +79,9 @@ int vc_cmd_backends(int argc, char **argv) {
       continue;
     }
     printf("%s: %s\n", name, p.path);
+    if (p.ops->compile_offline)
+      printf("  compiles without a device (vyre-conform compile): %s\n",
+             p.ops->offline_ext ? p.ops->offline_ext : "bin");
     uint32_t n = 0;
     if (p.ops->device_count(&n, &e)) {
       printf("  no devices: %s\n", e.msg);

@@ -19,15 +19,17 @@ static const char help[] =
     "usage: vyre-conform compile --backend B [--target T] [--out-dir D] PATH...\n"
     "\n"
     "Compiles, without a device, every segment kernel and the native kernel\n"
-    "of every program: cuda produces PTX through NVRTC (target e.g. sm_90),\n"
-    "vulkan produces SPIR-V through glslang (target e.g. spirv1.3). With\n"
-    "--out-dir each binary is written there as NAME.segK.EXT and NAME.native.EXT\n"
-    "(ptx or spv), for ptxas or spirv-val to check.\n"
+    "of every program, with a backend that can (the CUDA plugin gives PTX\n"
+    "through NVRTC, target e.g. sm_90; the Vulkan plugin SPIR-V through\n"
+    "glslang, target e.g. spirv1.3). With --out-dir each binary is written\n"
+    "there as NAME.segK.EXT and NAME.native.EXT, EXT as the plugin names its\n"
+    "binaries (ptx, spv), for ptxas or spirv-val to check.\n"
     "\n"
     "  --filter GLOB   only programs whose name or relative path matches\n"
     "\n"
     "Exit status: 0 all compiled; 1 a kernel failed to compile; 2 usage error;\n"
-    "3 the backend cannot compile without a device; 4 a program is malformed.\n";
+    "3 no such backend, or it cannot compile without a device; 4 a program is\n"
+    "malformed.\n";
 
 typedef struct compile_ctx {
   const vc_backend *be;
@@ -116,7 +118,9 @@ done:
 
 int vc_cmd_compile(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
-    fputs(help, stdout);
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    printf("%s\nBackends found: %s.\n", help, names);
     return VC_EXIT_OK;
   }
   vc_opt opts[] = {VC_OPT("backend", true, false), VC_OPT("target", true, false),
@@ -131,17 +135,16 @@ int vc_cmd_compile(int argc, char **argv) {
   if (vc_args_parse(argc, argv, opts, nopts, &a, &e)) goto usage;
   vc_opt *ob = vc_args_get(opts, nopts, "backend"), *o;
   if (!ob) {
-    vc_fail(&e, VC_ERR_USAGE, "--backend is required");
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
     goto usage;
   }
   if (!a.npos) {
     vc_fail(&e, VC_ERR_USAGE, "no PATH given");
     goto usage;
   }
-  compile_ctx c = {NULL, NULL, NULL,
-                   strcmp(ob->value, "cuda") == 0     ? "ptx"
-                   : strcmp(ob->value, "vulkan") == 0 ? "spv"
-                                                      : "bin"};
+  compile_ctx c = {NULL, NULL, NULL, NULL};
   if ((o = vc_args_get(opts, nopts, "target"))) c.target = o->value;
   if ((o = vc_args_get(opts, nopts, "out-dir"))) {
     c.out_dir = o->value;
@@ -157,6 +160,7 @@ int vc_cmd_compile(int argc, char **argv) {
     goto done;
   }
   c.be = plugin.ops;
+  c.ext = c.be->offline_ext ? c.be->offline_ext : "bin";
   if (!c.be->compile_offline) {
     fprintf(stderr, "vyre-conform: backend %s cannot compile without a device\n", ob->value);
     status = VC_EXIT_NO_BACKEND;

@@ -34,7 +34,9 @@ static int emit_one(const vc_backend *be, const vc_kernel_desc *k) {
 
 int vc_cmd_emit(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
-    fputs(help, stdout);
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    printf("%s\nBackends found: %s.\n", help, names);
     return VC_EXIT_OK;
   }
   vc_opt opts[] = {VC_OPT("backend", true, false), VC_OPT("mode", true, false),
@@ -52,7 +54,9 @@ int vc_cmd_emit(int argc, char **argv) {
   vc_opt *ob = vc_args_get(opts, 3, "backend"), *om = vc_args_get(opts, 3, "mode"),
          *os = vc_args_get(opts, 3, "segment");
   if (!ob) {
-    vc_fail(&e, VC_ERR_USAGE, "--backend is required");
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
     goto usage;
   }
   if (a.npos != 1) {
@@ -90,7 +94,7 @@ int vc_cmd_emit(int argc, char **argv) {
     for (uint32_t i = os ? seg : 0; i < (os ? seg + 1 : s->nsegs) && !status; i++) {
       char label[64];
       snprintf(label, sizeof label, "segment %u", i);
-      if (!os) printf("// ---- segment %u of %u ----\n", i, s->nsegs); /* all three are C-like */
+      if (!os) printf("// ---- segment %u of %u ----\n", i, s->nsegs); /* C-like sources */
       vc_kernel_desc k = {VC_KERNEL_SEGMENT, s->segs[i].prog, NULL, label};
       status = emit_one(plugin.ops, &k);
     }

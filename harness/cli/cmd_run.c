@@ -9,23 +9,27 @@
 #include "harness/cli/commands.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
+#include "harness/exec/plugin.h"
 #include "harness/lang/caselist.h"
 #include "harness/run/runner.h"
+#include "harness/run/runopts.h"
 
 static const char help[] =
     "usage: vyre-conform [run] --backend B [options] PATH...\n"
+    "       vyre-conform [run] --resume RUN [--db FILE]\n"
     "\n"
     "Runs every program under PATH (files, or directories searched for *.vyre)\n"
     "on one device, in each mode, compares every output byte with the CPU\n"
     "oracle, and appends a run to the results database.\n"
     "\n"
-    "  --backend B          vulkan, opencl or cuda (required)\n"
+    "  --backend B          a backend plugin's name, as listed below (required)\n"
     "  --device N           device index as `vyre-conform backends` lists it (0)\n"
     "  --device-options S   backend options, key=value,... (see docs/backend-*.md)\n"
     "  --mode LIST          comma-separated: native,host-split,resident-split (all)\n"
-    "  --filter GLOB        only programs whose name or relative path matches\n"
-    "  --caselist FILE      only programs named by a line of FILE (a name or glob a\n"
-    "                       line, # comments; repeatable, combined with PATH)\n"
+    "  --filter GLOB        only programs whose declared name, file name or relative\n"
+    "                       path matches (repeatable: any of them)\n"
+    "  --caselist FILE      only programs a line of FILE names (a name or glob a\n"
+    "                       line, # comments; repeatable; added to --filter's)\n"
     "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --repeat N           run each mode N times; outputs that change are\n"
     "                       flagged nondeterministic (1)\n"
@@ -35,7 +39,9 @@ static const char help[] =
     "  --max-buffer-bytes N refuse programs whose buffers need more (no limit)\n"
     "  --oracle-order O     forward, reverse or shuffle:SEED: the order in which\n"
     "                       the oracle runs workgroups and invocations (forward)\n"
-    "  --resume RUN         continue an interrupted run, skipping finished programs\n"
+    "  --resume RUN         continue an unfinished run with its own options and PATH\n"
+    "                       (none needed; one given must equal the run's), skipping\n"
+    "                       the programs it finished\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
     "  --cache DIR          compiled kernels are kept and reused in DIR (default\n"
     "                       $XDG_CACHE_HOME/vyre-conform, else ~/.cache/vyre-conform)\n"
@@ -50,11 +56,13 @@ static const char help[] =
     "\n"
     "For testing the harness itself:\n"
     "  --inject-flip M:BUF:I  flip a bit of element I of BUF in mode M's output\n"
-    "  --inject-crash GLOB    the worker crashes on programs matching GLOB\n"
-    "  --inject-hang GLOB     the worker hangs on programs matching GLOB\n"
+    "  --inject-crash GLOB[@STEP]  the worker crashes on programs matching GLOB,\n"
+    "                       at STEP: setup (the default), reference, oracle or a mode\n"
+    "  --inject-hang GLOB[@STEP]   the same, hanging\n"
     "\n"
     "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
-    "error; 3 no usable backend or device; 4 a program could not be read or is\n"
+    "error (also a selection of no program, or device options the backend\n"
+    "refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
     "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n";
 
 enum {
@@ -81,41 +89,6 @@ enum {
   O_NOCACHE,
   O_COUNT
 };
-
-static int parse_modes(const char *list, vc_conform_opts *c, vc_error *err) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", list);
-  c->nmodes = 0;
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    int m = vc_mode_from_name(t);
-    if (m < 0)
-      return vc_fail(err, VC_ERR_USAGE,
-                     "unknown mode '%s' (modes: native, host-split, resident-split)", t);
-    for (uint32_t i = 0; i < c->nmodes; i++)
-      if ((int)c->modes[i] == m) return vc_fail(err, VC_ERR_USAGE, "mode '%s' given twice", t);
-    c->modes[c->nmodes++] = (vc_mode)m;
-  }
-  if (!c->nmodes) return vc_fail(err, VC_ERR_USAGE, "--mode needs at least one mode");
-  return 0;
-}
-
-int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err);
-int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err) {
-  if (strcmp(s, "forward") == 0) {
-    o->order = VC_ORDER_FORWARD;
-  } else if (strcmp(s, "reverse") == 0) {
-    o->order = VC_ORDER_REVERSE;
-  } else if (strncmp(s, "shuffle:", 8) == 0 && s[8]) {
-    char *end;
-    o->order = VC_ORDER_SHUFFLE;
-    o->seed = strtoull(s + 8, &end, 0);
-    if (*end) return vc_fail(err, VC_ERR_USAGE, "--oracle-order: bad seed in '%s'", s);
-  } else {
-    return vc_fail(err, VC_ERR_USAGE,
-                   "--oracle-order: '%s' is not forward, reverse or shuffle:SEED", s);
-  }
-  return 0;
-}
 
 static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc_error *err) {
   snprintf(buf, n, "%s", s);
@@ -147,14 +120,16 @@ static char *join_args(int argc, char **argv) {
 
 int vc_cmd_run(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
-    fputs(help, stdout);
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    printf("%s\nBackends found: %s.\n", help, names);
     return VC_EXIT_OK;
   }
   vc_opt opts[O_COUNT] = {[O_BACKEND] = VC_OPT("backend", true, false),
                           [O_DEVICE] = VC_OPT("device", true, false),
                           [O_DEVOPTS] = VC_OPT("device-options", true, false),
                           [O_MODE] = VC_OPT("mode", true, false),
-                          [O_FILTER] = VC_OPT("filter", true, false),
+                          [O_FILTER] = VC_OPT("filter", true, true),
                           [O_EXCLUDE] = VC_OPT("exclude-tag", true, true),
                           [O_REPEAT] = VC_OPT("repeat", true, false),
                           [O_DB] = VC_OPT("db", true, false),
@@ -184,14 +159,20 @@ int vc_cmd_run(int argc, char **argv) {
   char flipbuf[256];
   char *devopts = NULL;
   vc_caselist caselist = {0};
+  const char **selection = NULL;
   int status = VC_EXIT_OK;
+  vc_run_restored restored;
+  memset(&restored, 0, sizeof restored);
   if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
   vc_opt *o;
-  if (!(o = vc_args_get(opts, O_COUNT, "backend"))) {
-    vc_fail(&e, VC_ERR_USAGE, "--backend is required (vulkan, opencl or cuda)");
+  bool resuming = vc_args_get(opts, O_COUNT, "resume") != NULL;
+  if (!(o = vc_args_get(opts, O_COUNT, "backend")) && !resuming) {
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
     goto usage;
   }
-  r.backend = o->value;
+  if (o) r.backend = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r.device, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r.device_options = o->value;
@@ -199,14 +180,20 @@ int vc_cmd_run(int argc, char **argv) {
   if (vc_kcache_device_options(o ? o->value : NULL, vc_args_get(opts, O_COUNT, "no-cache") != NULL,
                                r.device_options, &r.device_options, &devopts, &e))
     goto usage;
-  if ((o = vc_args_get(opts, O_COUNT, "caselist")))
+  if ((o = vc_args_get(opts, O_COUNT, "mode")) && vc_parse_modes(o->value, &r.conform, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "filter"))) {
+    r.filters = o->values;
+    r.nfilters = o->count;
+  }
+  /* a caselist's globs select like --filter's: a program matching any runs */
+  if ((o = vc_args_get(opts, O_COUNT, "caselist"))) {
     for (uint32_t i = 0; i < o->count; i++)
       if (vc_caselist_read(o->values[i], &caselist, &e)) goto usage;
-  /* HOOK for the runner (vc_runner_opts gets `const vc_caselist *caselist`,
-     vc_run_corpus calls vc_caselist_filter(&c, o->caselist) after
-     vc_corpus_filter): r.caselist = &caselist; */
-  if ((o = vc_args_get(opts, O_COUNT, "mode")) && parse_modes(o->value, &r.conform, &e)) goto usage;
-  if ((o = vc_args_get(opts, O_COUNT, "filter"))) r.filter = o->value;
+    if (vc_caselist_with_filters(&caselist, r.filters, r.nfilters, &selection, &e)) goto usage;
+    r.filters = selection;
+    r.nfilters = r.nfilters + caselist.n;
+  }
   if ((o = vc_args_get(opts, O_COUNT, "exclude-tag"))) {
     r.exclude_tags = o->values;
     r.nexclude_tags = o->count;
@@ -254,22 +241,41 @@ int vc_cmd_run(int argc, char **argv) {
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;
-  if (a.npos == 0) {
+  if (a.npos == 0 && !resuming) {
     vc_fail(&e, VC_ERR_USAGE, "no PATH given: name program files or corpus directories");
     goto usage;
   }
   r.paths = a.pos;
   r.npaths = a.npos;
+  if (resuming) {
+    /* The run's own settings; those given here must agree with them. */
+    uint32_t given = 0;
+    for (int k = 0; k < VC_SET_COUNT; k++)
+      if (k == VC_SET_PATH ? a.npos > 0
+                           : vc_args_get(opts, O_COUNT, vc_run_setting_key((vc_run_setting)k)) != NULL)
+        given |= 1u << k;
+    int rc = vc_run_restore_settings(&r, given, &restored, &e);
+    if (rc == VC_ERR_USAGE) goto usage;
+    if (rc) {
+      fprintf(stderr, "vyre-conform: %s\n", e.msg);
+      vc_args_free(opts, O_COUNT, &a);
+      return VC_EXIT_DB;
+    }
+  }
   char *cmdline = join_args(argc, argv);
   r.command_line = cmdline;
   status = vc_run_corpus(&r);
   free(cmdline);
+  vc_run_restored_free(&restored);
   free(devopts);
+  free(selection);
   vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return status;
 usage:
+  vc_run_restored_free(&restored);
   free(devopts);
+  free(selection);
   vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("run", e.msg);

@@ -1,3 +1,4 @@
+/* harness/cli: the vyre-conform program, one file a command. */
 /* The subcommands of vyre-conform; each takes argv with argv[0] = its name
  * and returns a process exit status (harness/base/exitcodes.h). */
 #ifndef VC_COMMANDS_H

@@ -10,6 +10,7 @@
 #include "harness/exec/modes.h"
 #include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
+#include "harness/lang/print.h"
 #include "harness/split/split.h"
 #include "oracles/oracle_backend.h"
 
@@ -99,6 +100,39 @@ done:
   return ok;
 }
 
+static bool same_value(vc_type t, uint64_t a, uint64_t b) {
+  bool nan_a = (a & 0x7fffffffu) > 0x7f800000u, nan_b = (b & 0x7fffffffu) > 0x7f800000u;
+  return a == b || (t == VC_F32 && nan_a && nan_b); /* any NaN is a NaN (semantics.md) */
+}
+
+/* The oracle's outputs against the program's (expect (buffer NAME ...
+   (values ...))), element by element; false with the first mismatch, in
+   the buffer's type, written into why. */
+bool vc_check_expected_values(const vc_program *p, const uint32_t *const *outputs, char *why,
+                              size_t n) {
+  for (uint32_t k = 0; k < p->nexpects; k++) {
+    const vc_expect *e = &p->expects[k];
+    if (e->kind != VC_EXPECT_VALUES || e->ref >= p->nbuffers) continue;
+    const vc_buffer *b = &p->buffers[e->ref];
+    for (uint32_t i = 0; i < e->nvalues && e->n + i < b->count; i++) {
+      uint64_t got = vc_elem_get(outputs[e->ref], e->n + i, b->type);
+      uint64_t want = vc_elem_get(e->values, i, b->type);
+      if (same_value(b->type, got, want)) continue;
+      vc_strbuf g, w;
+      vc_sb_init(&g);
+      vc_sb_init(&w);
+      vc_print_literal(b->type, got, &g);
+      vc_print_literal(b->type, want, &w);
+      snprintf(why, n, "%s[%u] is %s, the program expects %s (expect at %u:%u)", b->name, e->n + i,
+               vc_sb_str(&g), vc_sb_str(&w), e->loc.line, e->loc.col);
+      vc_sb_free(&g);
+      vc_sb_free(&w);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Everything after the split: the plan's shape, the comparison's self-check,
    and split-on-oracle in both split modes. */
 static void check_plan(const vc_program *p, const vc_split *s, const vc_reference *ref,
@@ -179,6 +213,10 @@ static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_
     return false;
   }
   vc_output_digest(p, (const uint32_t *const *)ref->outputs, r->digest);
+  if (!vc_check_expected_values(p, (const uint32_t *const *)ref->outputs, r->why, sizeof r->why)) {
+    r->verdict = VC_CHECK_FAILED;
+    return false;
+  }
   return fixpoint_as_stated(p, r);
 }
 

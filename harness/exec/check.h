@@ -33,4 +33,10 @@ void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_
 void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
                            vc_check_result *r);
 
+/* The oracle's outputs (per buffer) against the program's expected values,
+   (expect (buffer NAME [(at I)] (values V...))): true when all agree; else
+   false with the first mismatch, in the buffer's type, in why. */
+bool vc_check_expected_values(const vc_program *p, const uint32_t *const *outputs, char *why,
+                              size_t n);
+
 #endif

@@ -38,7 +38,8 @@ static bool reports(const vc_program *p, uint32_t *const *expected, vc_compare_f
   vc_buffer_diff *diffs = calloc(p->nbuffers, sizeof *diffs);
   if (!copy || !actual || !diffs) abort();
   memcpy(copy, expected[flip], vc_buffer_bytes(fb));
-  copy[index] ^= VC_SELFCHECK_BIT;
+  /* the element's first (low, little-endian) word: 64-bit elements are two */
+  copy[index * vc_type_words(fb->type)] ^= VC_SELFCHECK_BIT;
   for (uint32_t i = 0; i < p->nbuffers; i++) actual[i] = i == flip ? copy : expected[i];
   uint32_t bad = vc_compare_outputs(p, expected, actual, cmp, use_ulp, diffs);
   bool seen = diffs[flip].mismatches == 1 && diffs[flip].div.first_index == index;

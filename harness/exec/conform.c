@@ -31,6 +31,26 @@ void vc_program_info_of(const vc_program *p, uint32_t segments, const char *sour
   info->tags = tags_buf;
 }
 
+static const char *const phase_names[] = {
+#define VC_X(e, n) n,
+    VC_PHASE_TABLE(VC_X)
+#undef VC_X
+};
+
+const char *vc_phase_name(vc_phase p) {
+  return (unsigned)p < VC_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+int vc_phase_from_name(const char *name) {
+  for (int i = 0; name && i < VC_PHASE_COUNT; i++)
+    if (strcmp(phase_names[i], name) == 0) return i;
+  return -1;
+}
+
+static void phase(const vc_conform_sink *sink, vc_phase ph) {
+  if (sink->phase_start) sink->phase_start(sink->ctx, ph);
+}
+
 /* Reports the same status for every selected mode and repeat. */
 static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc_status st,
                        const char *reason) {
@@ -42,6 +62,26 @@ static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc
       res.repeat = r;
       res.status = st;
       snprintf(res.reason, sizeof res.reason, "%s", reason);
+      sink->result(sink->ctx, &res);
+    }
+}
+
+/* A step before the device modes failed: the failure is that step's, and
+   the modes, which cannot be judged without it, are not run (verdict.c
+   decides both). */
+static void report_phase(const vc_conform_opts *o, const vc_conform_sink *sink, vc_phase ph,
+                         const char *reason) {
+  vc_result res;
+  memset(&res, 0, sizeof res);
+  res.mode = vc_phase_name(ph);
+  vc_verdict_step_error(reason, &res);
+  sink->result(sink->ctx, &res);
+  for (uint32_t m = 0; m < o->nmodes; m++)
+    for (uint32_t r = 0; r < o->repeat; r++) {
+      memset(&res, 0, sizeof res);
+      res.mode = vc_mode_name(o->modes[m]);
+      res.repeat = r;
+      vc_verdict_after_step(vc_phase_name(ph), VC_ST_ERROR, &res);
       sink->result(sink->ctx, &res);
     }
 }
@@ -102,11 +142,9 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       memset(&r, 0, sizeof r);
       r.mode = vc_mode_name(m);
       r.repeat = rep;
-      if (stuck) {
-        vc_verdict_after_timeout(&r);
-        sink->result(sink->ctx, &r);
-        continue;
-      }
+      /* The modes after a stuck launch get no result here: the caller runs
+         them on a freshly opened device. */
+      if (stuck) break;
       if (sink->mode_start) sink->mode_start(sink->ctx, m, rep);
       vc_mode_out mo;
       vc_error e;
@@ -238,26 +276,36 @@ static bool over_limits(const vc_program *p, const vc_device_info *di, const vc_
 int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
                        const vc_device_info *dev_info, const vc_conform_opts *o,
                        const vc_conform_sink *sink, vc_error *err) {
-  (void)err;
   char digest[65] = "";
   if (vc_digest_file(path, digest) != 0) digest[0] = '\0';
   vc_diags diags;
   vc_diags_init(&diags);
   vc_program *p = vc_parse_file(path, &diags);
+  int rc = vc_conform_parsed(path, digest, p, &diags, be, dev, dev_info, o, sink, err);
+  /* After a stuck launch the device may still use the program's objects. */
+  if (rc != VC_ERR_TIMEOUT) vc_program_free(p);
+  vc_diags_free(&diags);
+  return rc;
+}
+
+int vc_conform_parsed(const char *path, const char *digest, const vc_program *p,
+                      const vc_diags *d, const vc_backend *be, vc_dev *dev,
+                      const vc_device_info *dev_info, const vc_conform_opts *o,
+                      const vc_conform_sink *sink, vc_error *err) {
+  (void)err;
   char why[1024];
   if (!p) {
-    if (diags.expect_reject && vc_diags_contain(&diags, diags.expect_reject)) {
-      snprintf(why, sizeof why, "refused as expected: %s", diags.items[0].msg);
+    if (d->expect_reject && vc_diags_contain(d, d->expect_reject)) {
+      snprintf(why, sizeof why, "refused as expected: %s", d->items[0].msg);
       report_unparsed(path, digest, o, sink, VC_ST_SKIP, why);
     } else {
-      first_diag(&diags, why, sizeof why);
+      first_diag(d, why, sizeof why);
       report_unparsed(path, digest, o, sink, VC_ST_INVALID, why);
     }
-    vc_diags_free(&diags);
     return 0;
   }
-  vc_diags_free(&diags);
 
+  phase(sink, VC_PHASE_SETUP);
   vc_split *split = NULL;
   vc_error e;
   vc_error_clear(&e);
@@ -268,7 +316,6 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
   sink->program(sink->ctx, &info);
   if (rc) {
     report_all(o, sink, e.code == VC_ERR_LIMIT ? VC_ST_UNSUPPORTED : VC_ST_INVALID, e.msg);
-    vc_program_free(p);
     return 0;
   }
 
@@ -279,10 +326,12 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
     report_all(o, sink, VC_ST_UNSUPPORTED, why);
     goto done;
   }
+  phase(sink, VC_PHASE_REFERENCE);
   if (vc_reference_run(p, &o->oracle, &ref, &e)) {
-    report_all(o, sink, VC_ST_ERROR, e.msg);
+    report_phase(o, sink, VC_PHASE_REFERENCE, e.msg);
     goto done;
   }
+  phase(sink, VC_PHASE_ORACLE);
   if (vc_oracle_invalid(p, &ref.report, why, sizeof why)) {
     if (reject && strstr(why, reject->text)) {
       char msg[1100];
@@ -306,7 +355,7 @@ int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
   oracle_runs runs;
   if (oracle_per_repeat(p, ref.outputs, o, &runs, why, sizeof why)) {
     oracle_runs_free(o, &runs);
-    report_all(o, sink, VC_ST_ERROR, why);
+    report_phase(o, sink, VC_PHASE_ORACLE, why);
     goto done;
   }
   runs.passes = ref.report.passes;
@@ -316,6 +365,5 @@ done:
   vc_reference_free(&ref);
   if (rc == VC_ERR_TIMEOUT) return rc; /* the device is busy: leave its objects alone */
   vc_split_free(split);
-  vc_program_free(p);
   return 0;
 }

@@ -1,3 +1,4 @@
+/* harness/exec: one program on one device (mode drivers, reference run, comparison, verdicts, plugins). */
 /* One program on one device: parse, run the oracle once, run every selected
  * mode (and repeat), compare every output byte, classify what differs.
  * Results are handed to a sink as soon as each exists, so that a crash in
@@ -10,6 +11,7 @@
 
 #include "backends/backend.h"
 #include "harness/exec/modes.h"
+#include "harness/lang/diag.h"
 #include "oracles/oracle.h"
 #include "harness/model/outcome.h"
 
@@ -25,20 +27,47 @@ typedef struct vc_conform_opts {
   uint64_t flip_index;
 } vc_conform_opts;
 
+/* The steps of one program before its device modes, in order (parsing is
+   done before them, by the caller). A crash, timeout or error in one is
+   recorded under its name in the mode column, not charged to a device
+   mode. X(ENUM, name) */
+#define VC_PHASE_TABLE(X)  \
+  X(SETUP, "setup")        \
+  X(REFERENCE, "reference") \
+  X(ORACLE, "oracle")
+
+typedef enum vc_phase {
+#define VC_X(e, n) VC_PHASE_##e,
+  VC_PHASE_TABLE(VC_X)
+#undef VC_X
+  VC_PHASE_COUNT
+} vc_phase;
+
+const char *vc_phase_name(vc_phase p);
+int vc_phase_from_name(const char *name); /* -1 if unknown */
+
 typedef struct vc_conform_sink {
   void *ctx;
   void (*program)(void *ctx, const vc_program_info *info);
   void (*mode_start)(void *ctx, vc_mode m, uint32_t repeat);
   void (*result)(void *ctx, const vc_result *r);
+  void (*phase_start)(void *ctx, vc_phase ph); /* may be NULL */
 } vc_conform_sink;
 
 /* Returns 0 when every result was handed to the sink (whatever its status).
-   VC_ERR_TIMEOUT (after every result was handed over) says that a launch
-   did not finish in time and the device is unusable: the caller should end
-   its process so that a fresh one opens the device again. */
+   VC_ERR_TIMEOUT says that a launch did not finish in time and the device
+   is unusable: the modes after it were not run (no result for them), and
+   the caller should end its process so that a fresh one opens the device
+   again and runs them. */
 int vc_conform_program(const char *path, const vc_backend *be, vc_dev *dev,
                        const vc_device_info *dev_info, const vc_conform_opts *opts,
                        const vc_conform_sink *sink, vc_error *err);
+/* The same for a file parsed already (the runner parses each file once):
+   p, or NULL with the parser's diagnostics d; digest is the file's. */
+int vc_conform_parsed(const char *path, const char *digest, const vc_program *p,
+                      const vc_diags *d, const vc_backend *be, vc_dev *dev,
+                      const vc_device_info *dev_info, const vc_conform_opts *opts,
+                      const vc_conform_sink *sink, vc_error *err);
 
 /* Program identity for the record; strings point into p or into buf. */
 void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,

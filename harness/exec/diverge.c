@@ -45,9 +45,10 @@ static void describe(const vc_buffer *b, const uint32_t *e, const uint32_t *a, u
   d->first_index = first;
   d->context_start = first >= 2 ? first - 2 : 0;
   uint64_t end = first + 4 < b->count ? first + 4 : b->count;
-  hex_context(e, d->context_start, end, d->expected_hex, sizeof d->expected_hex);
-  hex_context(a, d->context_start, end, d->actual_hex, sizeof d->actual_hex);
-  d->cls = vc_classify(b->type, e[first], a[first]);
+  uint32_t w = vc_type_words(b->type); /* a 64-bit element is two words of context */
+  hex_context(e, d->context_start * w, end * w, d->expected_hex, sizeof d->expected_hex);
+  hex_context(a, d->context_start * w, end * w, d->actual_hex, sizeof d->actual_hex);
+  d->cls = vc_classify(b->type, e[first * w], a[first * w]);
 }
 
 void vc_compare_buffer(const vc_buffer *b, const uint32_t *e, const uint32_t *a, uint32_t ulp,
@@ -55,7 +56,7 @@ void vc_compare_buffer(const vc_buffer *b, const uint32_t *e, const uint32_t *a,
   memset(out, 0, sizeof *out);
   uint64_t first_bad = UINT64_MAX, first_nan = UINT64_MAX, max_ulp = 0;
   for (uint64_t i = 0; i < b->count; i++) {
-    if (e[i] == a[i]) continue;
+    if (vc_elem_get(e, i, b->type) == vc_elem_get(a, i, b->type)) continue;
     if (b->type == VC_F32) {
       if (is_nan(e[i]) && is_nan(a[i])) {
         out->nan_payloads++;

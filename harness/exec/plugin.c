@@ -1,7 +1,9 @@
 #include "harness/exec/plugin.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <dlfcn.h>
-#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +12,6 @@
 #ifndef VC_INSTALL_PLUGIN_DIR
 #define VC_INSTALL_PLUGIN_DIR "/usr/local/lib/vyre-conform"
 #endif
-
-const char *const vc_plugin_names[] = {"vulkan", "cuda", "opencl"};
-const unsigned vc_plugin_name_count = 3;
 
 int vc_plugin_load_file(const char *path, vc_plugin *out, vc_error *err) {
   memset(out, 0, sizeof *out);
@@ -51,31 +50,96 @@ static int self_dir(char *buf, size_t n) {
   return 0;
 }
 
-int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
-  char dirs[8][PATH_MAX];
-  unsigned ndirs = 0;
+/* The search path (plugin.h): up to six directories of the variable, the
+   binary's, the install directory. */
+static void search_path(vc_plugin_found *f) {
+  f->ndirs = 0;
   const char *env = getenv("VYRE_CONFORM_BACKEND_PATH");
-  if (env && *env) {
-    const char *p = env;
-    while (*p && ndirs < 6) {
-      const char *colon = strchr(p, ':');
-      size_t n = colon ? (size_t)(colon - p) : strlen(p);
-      if (n && n < PATH_MAX) {
-        memcpy(dirs[ndirs], p, n);
-        dirs[ndirs++][n] = '\0';
-      }
-      p += n + (colon ? 1 : 0);
+  for (const char *p = env ? env : ""; *p && f->ndirs < VC_PLUGIN_MAX_DIRS - 2;) {
+    const char *colon = strchr(p, ':');
+    size_t n = colon ? (size_t)(colon - p) : strlen(p);
+    if (n && n < sizeof f->dirs[0]) {
+      memcpy(f->dirs[f->ndirs], p, n);
+      f->dirs[f->ndirs++][n] = '\0';
     }
+    p += n + (colon ? 1 : 0);
   }
-  if (self_dir(dirs[ndirs], PATH_MAX) == 0) ndirs++;
-  snprintf(dirs[ndirs++], PATH_MAX, "%s", VC_INSTALL_PLUGIN_DIR);
+  if (self_dir(f->dirs[f->ndirs], sizeof f->dirs[0]) == 0) f->ndirs++;
+  snprintf(f->dirs[f->ndirs++], sizeof f->dirs[0], "%s", VC_INSTALL_PLUGIN_DIR);
+}
 
+#define PREFIX "vc-backend-"
+#define SUFFIX ".so"
+
+/* A backend's name: letters, digits, '-' and '_' (never a path). */
+static bool name_ok(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_') return false;
+  return n > 0;
+}
+
+/* The <name> of vc-backend-<name>.so into name, or false. */
+static bool plugin_name(const char *file, char *name, size_t cap) {
+  size_t len = strlen(file), pre = strlen(PREFIX), suf = strlen(SUFFIX);
+  if (len <= pre + suf || strncmp(file, PREFIX, pre) != 0 || strcmp(file + len - suf, SUFFIX))
+    return false;
+  size_t n = len - pre - suf;
+  if (n >= cap || !name_ok(file + pre, n)) return false;
+  memcpy(name, file + pre, n);
+  name[n] = '\0';
+  return true;
+}
+
+static void add_name(vc_plugin_found *f, const char *name) {
+  unsigned at = 0;
+  while (at < f->n && strcmp(f->names[at], name) < 0) at++;
+  if ((at < f->n && strcmp(f->names[at], name) == 0) || f->n == VC_PLUGIN_MAX_FOUND) return;
+  memmove(f->names[at + 1], f->names[at], (f->n - at) * sizeof f->names[0]);
+  snprintf(f->names[at], sizeof f->names[0], "%s", name);
+  f->n++;
+}
+
+void vc_plugin_find(vc_plugin_found *out) {
+  memset(out, 0, sizeof *out);
+  search_path(out);
+  for (unsigned i = 0; i < out->ndirs; i++) {
+    DIR *d = opendir(out->dirs[i]);
+    if (!d) continue;
+    struct dirent *ent;
+    char name[sizeof out->names[0]];
+    while ((ent = readdir(d)))
+      if (plugin_name(ent->d_name, name, sizeof name)) add_name(out, name);
+    closedir(d);
+  }
+}
+
+void vc_plugin_found_text(const vc_plugin_found *f, char *buf, size_t n) {
+  size_t u = 0;
+  buf[0] = '\0';
+  for (unsigned i = 0; i < f->n && u < n; i++)
+    u += (size_t)snprintf(buf + u, n - u, "%s%s", i ? ", " : "", f->names[i]);
+  if (!f->n) snprintf(buf, n, "none");
+}
+
+void vc_plugin_names(char *buf, size_t n) {
+  vc_plugin_found f;
+  vc_plugin_find(&f);
+  vc_plugin_found_text(&f, buf, n);
+}
+
+int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
+  vc_plugin_found f;
+  search_path(&f);
   char tried[2048] = "";
   size_t used = 0;
   vc_errcode worst = VC_ERR_NO_DRIVER;
-  for (unsigned i = 0; i < ndirs; i++) {
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/vc-backend-%s.so", dirs[i], name);
+  if (!name_ok(name, strlen(name))) {
+    snprintf(tried, sizeof tried, " nowhere: a backend's name is letters, digits, '-' and '_'");
+    f.ndirs = 0;
+  }
+  for (unsigned i = 0; i < f.ndirs; i++) {
+    char path[sizeof f.dirs[0] + 64];
+    snprintf(path, sizeof path, "%s/" PREFIX "%s" SUFFIX, f.dirs[i], name);
     if (access(path, F_OK) != 0) {
       used += (size_t)snprintf(tried + used, used < sizeof tried ? sizeof tried - used : 0,
                                "\n  %s: not found", path);
@@ -88,7 +152,11 @@ int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
     used += (size_t)snprintf(tried + used, used < sizeof tried ? sizeof tried - used : 0,
                              "\n  %s", e.msg);
   }
-  return vc_fail(err, worst, "no usable plugin for backend '%s'; looked at:%s", name, tried);
+  char names[VC_PLUGIN_MAX_FOUND * 66];
+  vc_plugin_find(&f);
+  vc_plugin_found_text(&f, names, sizeof names);
+  return vc_fail(err, worst, "no usable plugin for backend '%s' (backends found: %s); looked at:%s",
+                 name, names, tried);
 }
 
 void vc_plugin_unload(vc_plugin *p) {

@@ -6,6 +6,8 @@
 #ifndef VC_PLUGIN_H
 #define VC_PLUGIN_H
 
+#include <stddef.h>
+
 #include "backends/backend.h"
 #include "harness/base/error.h"
 
@@ -15,14 +17,31 @@ typedef struct vc_plugin {
   char path[4096]; /* the file that was loaded */
 } vc_plugin;
 
-/* Loads the plugin for backend `name` ("opencl", ...). On failure err says
-   every place looked at and why each failed (dlerror text, ABI mismatch). */
+#define VC_PLUGIN_MAX_DIRS 8u
+#define VC_PLUGIN_MAX_FOUND 32u
+
+/* The backends the search path offers: the <name> of every file
+   vc-backend-<name>.so (letters, digits, '-' and '_'), each once, sorted.
+   The harness knows no backend by name; this is how it learns them. */
+typedef struct vc_plugin_found {
+  unsigned ndirs, n;
+  char dirs[VC_PLUGIN_MAX_DIRS][4096]; /* the search path, in order */
+  char names[VC_PLUGIN_MAX_FOUND][64];
+} vc_plugin_found;
+
+/* Scans the search path; a directory that cannot be read offers nothing. */
+void vc_plugin_find(vc_plugin_found *out);
+/* "cuda, opencl, vulkan", or "none" when nothing was found. */
+void vc_plugin_found_text(const vc_plugin_found *f, char *buf, size_t n);
+/* Both: the names the search path offers now, for help and usage texts. */
+void vc_plugin_names(char *buf, size_t n);
+
+/* Loads the plugin for backend `name`. On failure err says which backends
+   the search path offers and every place looked at and why each failed
+   (not found, dlerror text, ABI mismatch). */
 int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err);
 /* Loads a plugin from an explicit file. */
 int vc_plugin_load_file(const char *path, vc_plugin *out, vc_error *err);
 void vc_plugin_unload(vc_plugin *p);
-/* Names of the backends the project builds, in a fixed order. */
-extern const char *const vc_plugin_names[];
-extern const unsigned vc_plugin_name_count;
 
 #endif

@@ -105,10 +105,21 @@ void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight,
   }
 }
 
-void vc_verdict_after_timeout(vc_result *r) {
+void vc_verdict_step_error(const char *reason, vc_result *r) {
+  r->status = VC_ST_ERROR;
+  snprintf(r->reason, sizeof r->reason, "%s", reason);
+}
+
+void vc_verdict_after_step(const char *step, vc_status st, vc_result *r) {
   r->status = VC_ST_SKIP;
-  snprintf(r->reason, sizeof r->reason,
-           "not run: an earlier launch of this program did not finish in time");
+  snprintf(r->reason, sizeof r->reason, "not run: the %s step ended in %s", step,
+           vc_status_name(st));
+}
+
+void vc_verdict_after_repeat(uint32_t failed, vc_status st, vc_result *r) {
+  r->status = VC_ST_SKIP;
+  snprintf(r->reason, sizeof r->reason, "not run: repeat %u of this mode ended in %s",
+           failed + 1, vc_status_name(st));
 }
 
 void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r) {

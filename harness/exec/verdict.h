@@ -3,8 +3,9 @@
  *
  * A mode run's status comes from its bytes against the oracle (judge), the
  * traffic against the plan, the native self-check, or the error that ended
- * it; a program whose worker died gets crash, timeout or skip here; a skip
- * expectation records skip without running. Expectations then say whether a
+ * it; the step or mode whose worker died gets crash, timeout or error here,
+ * and a mode left without the step before it, or after a failed repeat of
+ * itself, skip; a skip expectation records skip without running. Expectations then say whether a
  * failing status is excused; the run's exit status and compare's findings
  * are computed from these verdicts, never from what was printed. */
 #ifndef VC_VERDICT_H
@@ -43,9 +44,17 @@ void vc_verdict_error(const vc_error *e, vc_result *r);
    the mode in flight gets st and the reason; a mode after it is skip, not
    run. */
 void vc_verdict_worker_stopped(vc_status st, const char *reason, bool in_flight, vc_result *r);
-/* A mode after a launch of the same program timed out: the device may still
-   be busy, so it is not run (skip). */
-void vc_verdict_after_timeout(vc_result *r);
+/* A step before the device modes (setup, reference, oracle; its row is
+   recorded under the step's name) that failed with reason: error. A worker
+   that died in one is vc_verdict_worker_stopped's. */
+void vc_verdict_step_error(const char *reason, vc_result *r);
+/* A mode whose step before it (setup, reference, oracle) ended in st has
+   nothing to be judged against: skip, not run. */
+void vc_verdict_after_step(const char *step, vc_status st, vc_result *r);
+/* A later repeat of a mode whose repeat `failed` (0-based) ended in st
+   (crash, timeout, error): skip, not run; the program's other modes run in
+   a fresh worker. */
+void vc_verdict_after_repeat(uint32_t failed, vc_status st, vc_result *r);
 /* A skip expectation: recorded skip with the entry's place and reason; the
    program is never sent to a worker. */
 void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_result *r);

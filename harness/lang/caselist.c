@@ -86,13 +86,17 @@ bool vc_caselist_match(const vc_caselist *cl, const char *name, const char *relp
   return false;
 }
 
-void vc_caselist_filter(vc_corpus *c, const vc_caselist *cl) {
-  if (!cl || cl->n == 0) return;
-  for (uint32_t i = c->n; i-- > 0;) {
-    char name[4096];
-    vc_corpus_file_name(c->files[i].rel, name, sizeof name);
-    if (!vc_caselist_match(cl, name, c->files[i].rel)) vc_corpus_remove(c, i);
-  }
+int vc_caselist_with_filters(const vc_caselist *cl, const char *const *filters, uint32_t n,
+                             const char ***out, vc_error *err) {
+  *out = NULL;
+  if (cl->n == 0)
+    return vc_fail(err, VC_ERR_USAGE, "the caselists name no program (every line empty or a comment)");
+  const char **all = malloc((n + cl->n) * sizeof *all);
+  if (!all) return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
+  for (uint32_t i = 0; i < n; i++) all[i] = filters[i];
+  for (uint32_t i = 0; i < cl->n; i++) all[n + i] = cl->globs[i];
+  *out = all;
+  return 0;
 }
 
 void vc_caselist_free(vc_caselist *cl) {

@@ -1,6 +1,7 @@
 /* Caselists (deqp-runner's convention): a file naming the programs to run,
  * one program name or glob a line, `#` starting a comment. --caselist FILE
- * reads one; the runner selects the programs that match any of its globs. */
+ * reads one; its globs join --filter's, and the runner selects the programs
+ * that match any of them (by declared name, file name or relative path). */
 #ifndef VC_CASELIST_H
 #define VC_CASELIST_H
 
@@ -8,7 +9,6 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
-#include "harness/lang/corpus.h"
 
 typedef struct vc_caselist {
   char **globs; /* malloc'ed, each malloc'ed */
@@ -22,10 +22,11 @@ typedef struct vc_caselist {
 int vc_caselist_read(const char *path, vc_caselist *cl, vc_error *err);
 /* Does name (or the program's path relative to its PATH) match a glob? */
 bool vc_caselist_match(const vc_caselist *cl, const char *name, const char *relpath);
-/* Keeps the programs of c that match a glob of cl (by file name without
-   .vyre, or by path relative to its PATH, as --filter matches); an empty
-   caselist (cl->n == 0) keeps everything. */
-void vc_caselist_filter(vc_corpus *c, const vc_caselist *cl);
+/* The run's selection globs: filters (--filter's, n of them) then cl's,
+   in a malloc'ed array (*out; the strings stay cl's and the caller's).
+   A caselist of no entry selects nothing: VC_ERR_USAGE. */
+int vc_caselist_with_filters(const vc_caselist *cl, const char *const *filters, uint32_t n,
+                             const char ***out, vc_error *err);
 void vc_caselist_free(vc_caselist *cl);
 
 #endif

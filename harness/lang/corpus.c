@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/lang/parse.h"
 #include "harness/model/digest.h"
 #include "harness/base/sha256.h"
 #include "harness/base/strbuf.h"
@@ -22,6 +23,7 @@ static void add(vc_corpus *c, const char *path, const char *rel) {
   memset(f, 0, sizeof *f);
   f->path = vc_strdup(path);
   f->rel = vc_strdup(rel);
+  vc_diags_init(&f->diags);
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -102,7 +104,7 @@ int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, v
       add(c, arg, base ? base + 1 : arg);
     }
   }
-  qsort(c->files, c->n, sizeof *c->files, by_rel);
+  if (c->n) qsort(c->files, c->n, sizeof *c->files, by_rel); /* files is NULL when empty */
   /* The same file named twice (two arguments) runs once. */
   uint32_t w = 0;
   for (uint32_t i = 0; i < c->n; i++) {
@@ -114,23 +116,69 @@ int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, v
     c->files[w++] = c->files[i];
   }
   c->n = w;
+  for (uint32_t i = 0; i < c->n; i++)
+    if (vc_digest_file(c->files[i].path, c->files[i].digest) != 0)
+      return vc_fail(err, VC_ERR_IO, "cannot read %s: %s", c->files[i].path, strerror(errno));
+  vc_corpus_redigest(c);
+  return 0;
+}
+
+void vc_corpus_redigest(vc_corpus *c) {
   vc_sha256 s;
   vc_sha256_init(&s);
   for (uint32_t i = 0; i < c->n; i++) {
-    if (vc_digest_file(c->files[i].path, c->files[i].digest) != 0)
-      return vc_fail(err, VC_ERR_IO, "cannot read %s: %s", c->files[i].path, strerror(errno));
     vc_sha256_update(&s, c->files[i].rel, strlen(c->files[i].rel) + 1);
     vc_sha256_update(&s, c->files[i].digest, 64);
   }
   uint8_t d[32];
   vc_sha256_final(&s, d);
   vc_sha256_hex(d, c->digest);
-  return 0;
+}
+
+static void parse_one(vc_corpus_file *f) {
+  if (f->parsed) return;
+  f->parsed = true;
+  f->program = vc_parse_file(f->path, &f->diags);
+}
+
+void vc_corpus_parse(vc_corpus *c) {
+  for (uint32_t i = 0; i < c->n; i++) parse_one(&c->files[i]);
+}
+
+void vc_corpus_program_name(const vc_corpus_file *f, char *out, size_t n) {
+  if (f->program && f->program->name)
+    snprintf(out, n, "%s", f->program->name);
+  else
+    vc_corpus_file_name(f->rel, out, n);
+}
+
+static bool path_matches(const vc_corpus_file *f, const char *glob) {
+  char name[4096];
+  vc_corpus_file_name(f->rel, name, sizeof name);
+  return fnmatch(glob, f->rel, 0) == 0 || fnmatch(glob, name, 0) == 0;
+}
+
+void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs) {
+  if (!nglobs) return;
+  for (uint32_t i = c->n; i-- > 0;) {
+    vc_corpus_file *f = &c->files[i];
+    bool keep = false;
+    for (uint32_t g = 0; g < nglobs && !keep; g++) keep = path_matches(f, globs[g]);
+    if (!keep) {
+      /* The declared name is only known by parsing: that parse is kept. */
+      parse_one(f);
+      for (uint32_t g = 0; f->program && g < nglobs && !keep; g++)
+        keep = fnmatch(globs[g], f->program->name, 0) == 0;
+    }
+    if (!keep) vc_corpus_remove(c, i);
+  }
 }
 
 void vc_corpus_remove(vc_corpus *c, uint32_t i) {
   free(c->files[i].path);
   free(c->files[i].rel);
+  vc_program_free(c->files[i].program);
+  vc_diags_free(&c->files[i].diags);
   memmove(&c->files[i], &c->files[i + 1], (c->n - i - 1) * sizeof *c->files);
   c->n--;
 }
@@ -150,12 +198,8 @@ void vc_corpus_file_name(const char *path, char *out, size_t n) {
 
 void vc_corpus_filter(vc_corpus *c, const char *glob) {
   if (!glob) return;
-  for (uint32_t i = c->n; i-- > 0;) {
-    char name[4096];
-    vc_corpus_file_name(c->files[i].rel, name, sizeof name);
-    if (fnmatch(glob, c->files[i].rel, 0) != 0 && fnmatch(glob, name, 0) != 0)
-      vc_corpus_remove(c, i);
-  }
+  for (uint32_t i = c->n; i-- > 0;)
+    if (!path_matches(&c->files[i], glob)) vc_corpus_remove(c, i);
 }
 
 void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n) {

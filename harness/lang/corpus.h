@@ -8,11 +8,17 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
+#include "harness/lang/diag.h"
 
 typedef struct vc_corpus_file {
   char *path;     /* as found: argument joined with the relative path */
   char *rel;      /* relative to its argument (the file name for file arguments) */
   char digest[65];/* SHA-256 of the bytes */
+  /* After vc_corpus_parse (or a name filter): the program, or NULL with its
+     diagnostics. Parsed at most once; owned by the corpus. */
+  bool parsed;
+  vc_program *program;
+  vc_diags diags;
 } vc_corpus_file;
 
 typedef struct vc_corpus {
@@ -26,6 +32,16 @@ void vc_corpus_free(vc_corpus *c);
 /* Keeps files whose relative path or program file name (without .vyre)
    matches glob (fnmatch). */
 void vc_corpus_filter(vc_corpus *c, const char *glob);
+/* Keeps files matching any of the globs (fnmatch) by relative path, file
+   name (without .vyre) or declared program name (parsing each file whose
+   path does not match already); nglobs 0 keeps everything. */
+void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs);
+/* Parses every file not parsed yet. */
+void vc_corpus_parse(vc_corpus *c);
+/* The name results are recorded under: the declared name, else the file name. */
+void vc_corpus_program_name(const vc_corpus_file *f, char *out, size_t n);
+/* Recomputes c->digest over the files left (after selection). */
+void vc_corpus_redigest(vc_corpus *c);
 /* Keeps every n-th file starting at k (0 <= k < n), counted in sorted order. */
 void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n);
 /* The name a file stands for when it has no program name to give: its file

@@ -1,3 +1,4 @@
+/* harness/lang: text to program and back (lexer, reader, parser, printer, diagnostics, corpus files). */
 /* The .vyre parser: text to a validated, typed program.
  *
  * Parsing and validation are one step: a program is returned only when the

@@ -74,17 +74,17 @@ bool vc_p_label(vc_pctx *c, const vc_sx *x, const char *what) {
 }
 
 bool vc_p_type(vc_pctx *c, const vc_sx *x, vc_type *t) {
-  for (vc_type k = VC_U32; k <= VC_F32; k++) {
-    if (vc_sx_is_atom(x, vc_type_name(k))) {
+  for (vc_type k = VC_U32; k < VC_TYPE_COUNT; k++) {
+    if (k != VC_VOID && vc_sx_is_atom(x, vc_type_name(k))) {
       *t = k;
       return true;
     }
   }
-  vc_perr(c, x->loc, "unknown type '%s': expected u32, i32 or f32", vc_sx_text(x));
+  vc_perr(c, x->loc, "unknown type '%s': expected u32, i32, f32, u64 or i64", vc_sx_text(x));
   return false;
 }
 
-bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint32_t *bits) {
+bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint64_t *bits) {
   char why[256];
   if (x->kind != VC_SX_ATOM || !vc_lit_is_number(x->text)) {
     vc_perr(c, x->loc, "expected a literal for %s, got %s", what, vc_sx_text(x));
@@ -97,9 +97,23 @@ bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint
   return true;
 }
 
-bool vc_p_literal_of(vc_pctx *c, const vc_sx *x, const char *what, vc_type want, uint32_t *bits) {
+bool vc_p_literal_of64(vc_pctx *c, const vc_sx *x, const char *what, vc_type want,
+                       uint64_t *bits) {
   vc_type t;
   if (!vc_p_literal(c, x, what, &t, bits)) return false;
+  if (t == want) return true;
+  vc_perr(c, x->loc, "type mismatch: %s must be a%s %s literal, got %s (%s)", what,
+          want == VC_I32 || want == VC_I64 ? "n" : "", vc_type_name(want), x->text,
+          vc_type_name(t));
+  return false;
+}
+
+bool vc_p_literal_of(vc_pctx *c, const vc_sx *x, const char *what, vc_type want, uint32_t *bits) {
+  vc_type t;
+  uint64_t b = 0;
+  bool ok = vc_p_literal(c, x, what, &t, &b);
+  *bits = (uint32_t)b;
+  if (!ok) return false;
   if (t == want) return true;
   vc_perr(c, x->loc, "type mismatch: %s must be a %s literal, got %s (%s)", what,
           vc_type_name(want), x->text, vc_type_name(t));

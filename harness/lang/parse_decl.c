@@ -159,7 +159,7 @@ static void shared_form(vc_pctx *c, const vc_sx *f) {
   if (!vc_p_type(c, f->items[2], &s.type)) s.type = VC_P_BAD;
   if (element_count(c, f->items[3], UINT32_MAX, &s.count)) {
     uint64_t before = c->shared_bytes;
-    c->shared_bytes += (uint64_t)s.count * 4u;
+    c->shared_bytes += (uint64_t)s.count * 4u * (s.type == VC_P_BAD ? 1u : vc_type_words(s.type));
     if (before <= VC_MAX_SHARED_BYTES && c->shared_bytes > VC_MAX_SHARED_BYTES)
       vc_perr(c, f->loc, "shared arrays total %llu bytes, over the limit of %u bytes (32 KiB)",
               (unsigned long long)c->shared_bytes, VC_MAX_SHARED_BYTES);
@@ -226,11 +226,14 @@ static void fixpoint_form(vc_pctx *c, const vc_sx *f) {
   if (!max) vc_perr(c, f->loc, "(fixpoint ...) needs (max N)");
 }
 
-/* A second expectation of the same kind (ulp: of the same buffer)? */
+/* A second expectation of the same kind (ulp: of the same buffer; values:
+   of an overlapping slice of the same buffer)? */
 static bool repeated_expect(vc_pctx *c, const vc_expect *e) {
   for (uint32_t i = 0; i < c->p->nexpects; i++) {
     const vc_expect *o = &c->p->expects[i];
-    if (o->kind == e->kind && (e->kind != VC_EXPECT_ULP || o->ref == e->ref)) {
+    bool apart = e->kind == VC_EXPECT_VALUES &&
+                 (o->ref != e->ref || o->n + o->nvalues <= e->n || e->n + e->nvalues <= o->n);
+    if (o->kind == e->kind && (e->kind != VC_EXPECT_ULP || o->ref == e->ref) && !apart) {
       vc_perr(c, e->loc, "repeated expectation; the first is at %u:%u", o->loc.line, o->loc.col);
       return true;
     }
@@ -287,9 +290,55 @@ static bool expect_passes(vc_pctx *c, const vc_sx *g, vc_expect *e) {
   return true;
 }
 
+/* (buffer NAME [(at I)] (values V...)): the oracle's output of NAME from
+   element I (0) on, as literals of its type. */
+static bool expect_values(vc_pctx *c, const vc_sx *g, vc_expect *e) {
+  static const char usage[] = "(buffer NAME [(at I)] (values V...))";
+  if (!vc_p_arity(c, g, 2, 3, usage)) return false;
+  int b = buffer_ref(c, g->items[1], usage);
+  if (b < 0) return false;
+  const vc_buffer *buf = &c->p->buffers[b];
+  e->ref = (uint32_t)b;
+  if (buf->access == VC_READ) {
+    vc_perr(c, g->items[1]->loc, "%s is a read buffer: expected values are of outputs", buf->name);
+    return false;
+  }
+  const vc_sx *vals = g->items[g->n - 1];
+  if (g->n == 4) {
+    const vc_sx *at = g->items[2];
+    if (strcmp(vc_sx_head(at), "at") != 0 || !vc_p_arity(c, at, 1, 1, "(at I)")) {
+      if (strcmp(vc_sx_head(at), "at") != 0)
+        vc_perr(c, at->loc, "expected (at I) in %s, got %s", usage, vc_sx_text(at));
+      return false;
+    }
+    if (!vc_p_literal_of(c, at->items[1], "the first element of (at I)", VC_U32, &e->n))
+      return false;
+  }
+  if (strcmp(vc_sx_head(vals), "values") != 0) {
+    vc_perr(c, vals->loc, "expected (values V...) in %s, got %s", usage, vc_sx_text(vals));
+    return false;
+  }
+  e->nvalues = vals->n - 1;
+  if (e->nvalues == 0 || (uint64_t)e->n + e->nvalues > buf->count) {
+    vc_perr(c, vals->loc, "%u expected values from element %u do not fit %s (%u elements)",
+            e->nvalues, e->n, buf->name, buf->count);
+    return false;
+  }
+  e->values = vc_arena_alloc(&c->p->arena,
+                             (size_t)e->nvalues * vc_type_words(buf->type) * sizeof *e->values);
+  bool ok = true;
+  for (uint32_t i = 0; i < e->nvalues; i++) {
+    uint64_t v = 0;
+    ok &= vc_p_literal_of64(c, vals->items[i + 1], "an expected value", buf->type, &v);
+    vc_elem_put(e->values, i, buf->type, v);
+  }
+  return ok;
+}
+
 static const char expect_usage[] =
     "expected (expect reject \"TEXT\"), (expect out-of-bounds), (expect (ulp B N)), "
-    "(expect (digest \"HEX\")), (expect (passes N)) or (expect (converges))";
+    "(expect (digest \"HEX\")), (expect (passes N)), (expect (converges)) or "
+    "(expect (buffer NAME [(at I)] (values V...)))";
 
 /* Fills e from (expect ...); false (reported) when malformed. */
 static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
@@ -320,6 +369,10 @@ static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
   if (strcmp(vc_sx_head(a), "converges") == 0 && f->n == 2) {
     e->kind = VC_EXPECT_CONVERGES;
     return vc_p_arity(c, a, 0, 0, "(converges)");
+  }
+  if (strcmp(vc_sx_head(a), "buffer") == 0 && f->n == 2) {
+    e->kind = VC_EXPECT_VALUES;
+    return expect_values(c, a, e);
   }
   vc_perr(c, f->loc, "unknown expectation: %s", expect_usage);
   return false;

@@ -87,25 +87,61 @@ static int atomic_op(const char *s) {
   return -1;
 }
 
+/* The arguments after B and I, and the form's usage for messages. */
+static uint32_t atomic_values(int op) {
+  return op == VC_AT_CMPXCHG ? 2 : op == VC_AT_LOAD ? 0 : 1;
+}
+
+static const char *atomic_usage(int op) {
+  return op == VC_AT_CMPXCHG ? "(atomic cmpxchg B I EXPECTED V)"
+         : op == VC_AT_LOAD  ? "(atomic load B I)"
+         : op == VC_AT_STORE ? "(atomic store B I V)"
+                             : "(atomic OP B I V)";
+}
+
+/* An atomic load gives a value and an atomic store gives none: each belongs
+   in one place only. */
+static bool atomic_place(vc_pctx *c, const vc_sx *x, int op, vc_node_kind kind) {
+  if (op == VC_AT_LOAD && kind == VC_S_ATOMIC) {
+    vc_perr(c, x->loc,
+            "(atomic load ...) is an expression, not a statement: bind it with (let NAME "
+            "(atomic load B I))");
+    return false;
+  }
+  if (op == VC_AT_STORE && kind == VC_E_ATOMIC) {
+    vc_perr(c, x->loc, "(atomic store ...) is a statement, not an expression");
+    return false;
+  }
+  return true;
+}
+
 vc_node *vc_p_atomic(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
-  if (!vc_p_arity(c, x, 4, 5, "(atomic OP B I V) or (atomic cmpxchg B I EXPECTED V)"))
+  if (!vc_p_arity(c, x, 3, 5, "(atomic OP B I V) or (atomic cmpxchg B I EXPECTED V)"))
     return bad(c, x);
   const vc_sx *o = x->items[1];
   int op = o->kind == VC_SX_ATOM ? atomic_op(o->text) : -1;
   if (op < 0) {
     vc_perr(c, o->loc,
             "unknown atomic operation %s: expected add, sub, and, or, xor, min, max, "
-            "exchange or cmpxchg",
+            "exchange, cmpxchg, load or store",
             vc_sx_text(o));
     return bad(c, x);
   }
-  uint32_t nvalues = op == VC_AT_CMPXCHG ? 2 : 1;
-  if (!vc_p_arity(c, x, 3 + nvalues, 3 + nvalues,
-                  op == VC_AT_CMPXCHG ? "(atomic cmpxchg B I EXPECTED V)" : "(atomic OP B I V)"))
-    return bad(c, x);
+  if (!atomic_place(c, x, op, kind)) return bad(c, x);
+  uint32_t nvalues = atomic_values(op);
+  if (!vc_p_arity(c, x, 3 + nvalues, 3 + nvalues, atomic_usage(op))) return bad(c, x);
   vc_node *n = vc_node_new(c->p, kind, x->loc, 1 + nvalues);
   n->op = (uint8_t)op;
-  bool ok = vc_p_memory(c, x->items[2], n, true, "atomic");
+  bool ok = vc_p_memory(c, x->items[2], n, op != VC_AT_LOAD, "atomic");
+  /* nothing could race with an atomic load of a read buffer, and GLSL has no
+     atomics on readonly buffers */
+  if (ok && op == VC_AT_LOAD && n->space == VC_SPACE_BUFFER &&
+      c->p->buffers[n->ref].access == VC_READ)
+    vc_perr(c, x->items[2]->loc,
+            "atomic load of read buffer %s (declared read at %u:%u): nothing writes it; use "
+            "(load %s I)",
+            c->p->buffers[n->ref].name, c->p->buffers[n->ref].loc.line,
+            c->p->buffers[n->ref].loc.col, c->p->buffers[n->ref].name);
   vc_type t = ok ? mem_type(c, n) : VC_P_BAD;
   if (t == VC_F32) {
     vc_perr(c, x->items[2]->loc, "atomic on f32 %s %s: atomics take u32 or i32",
@@ -172,8 +208,8 @@ static vc_node *unary(vc_pctx *c, const vc_sx *x, vc_unop op) {
   vc_type t = n->kids[0]->type;
   n->type = VC_P_BAD;
   if (t == VC_P_BAD) return n;
-  if (op == VC_ABS && t == VC_U32)
-    vc_perr(c, x->loc, "abs is not defined on u32 (it takes i32 or f32)");
+  if (op == VC_ABS && (t == VC_U32 || t == VC_U64))
+    vc_perr(c, x->loc, "abs is not defined on %s (it takes i32, i64 or f32)", vc_type_name(t));
   else if (op == VC_NOT && t == VC_F32)
     vc_perr(c, x->loc, "type mismatch: not takes u32 or i32, not f32");
   else if (op == VC_LNOT && t != VC_U32)
@@ -205,7 +241,14 @@ static vc_node *conversion(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
   vc_node *n = vc_node_new(c->p, kind, x->loc, 1);
   bool typed = vc_p_type(c, x->items[1], &n->type);
   n->kids[0] = vc_p_expr(c, x->items[2]);
-  if (!typed || is_bad(n->kids[0])) n->type = VC_P_BAD;
+  if (!typed || is_bad(n->kids[0])) {
+    n->type = VC_P_BAD;
+  } else if (kind == VC_E_BITCAST && vc_type_words(n->type) != vc_type_words(n->kids[0]->type)) {
+    vc_perr(c, x->loc, "bitcast between types of different sizes: %s (%u bytes) to %s (%u bytes); "
+            "use cast", vc_type_name(n->kids[0]->type), 4u * vc_type_words(n->kids[0]->type),
+            vc_type_name(n->type), 4u * vc_type_words(n->type));
+    n->type = VC_P_BAD;
+  }
   return n;
 }
 
@@ -224,8 +267,9 @@ static vc_node *builtin(vc_pctx *c, const vc_sx *x, vc_builtin b) {
   return n;
 }
 
-static const char *const statement_heads[] = {"let",  "var",    "set",   "store",  "if",
-                                              "loop", "return", "block", "barrier"};
+static const char *const statement_heads[] = {"let",   "var",     "set",    "store",
+                                              "if",    "loop",    "return", "block",
+                                              "barrier", "while", "break",  "continue"};
 
 static vc_node *operator_form(vc_pctx *c, const vc_sx *x) {
   const char *h = vc_sx_head(x);

@@ -19,11 +19,16 @@ static void values_init(vc_pctx *c, vc_buffer *b, const vc_sx *g, bool count_ok)
   }
   b->init.kind = VC_INIT_VALUES;
   b->init.nvalues = n;
-  if (n) b->init.values = vc_arena_alloc(&c->p->arena, n * sizeof *b->init.values);
+  if (n)
+    b->init.values =
+        vc_arena_alloc(&c->p->arena, (size_t)n * vc_type_words(b->type) * sizeof *b->init.values);
   char what[96];
   snprintf(what, sizeof what, "an init value of %s buffer %s", vc_type_name(b->type), b->name);
-  for (uint32_t i = 0; i < n; i++)
-    vc_p_literal_of(c, g->items[i + 1], what, b->type, &b->init.values[i]);
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t v = 0;
+    vc_p_literal_of64(c, g->items[i + 1], what, b->type, &v);
+    vc_elem_put(b->init.values, i, b->type, v);
+  }
 }
 
 static void hex_init(vc_pctx *c, vc_buffer *b, const vc_sx *g, bool count_ok) {
@@ -44,9 +49,10 @@ static void hex_init(vc_pctx *c, vc_buffer *b, const vc_sx *g, bool count_ok) {
     return;
   }
   uint64_t nbytes = s->len / 2;
-  if (count_ok && nbytes > (uint64_t)b->count * 4u) {
+  uint64_t holds = (uint64_t)b->count * 4u * (b->type == VC_P_BAD ? 1u : vc_type_words(b->type));
+  if (count_ok && nbytes > holds) {
     vc_perr(c, s->loc, "(hex ...) has %llu bytes; buffer %s of %u elements holds %llu",
-            (unsigned long long)nbytes, b->name, b->count, (unsigned long long)b->count * 4u);
+            (unsigned long long)nbytes, b->name, b->count, (unsigned long long)holds);
     return;
   }
   b->init.kind = VC_INIT_HEX;
@@ -113,7 +119,7 @@ void vc_p_init(vc_pctx *c, vc_buffer *b, const vc_sx *init, bool count_ok) {
     if (vc_p_arity(c, g, 1, 1, "(fill V)") && !bad_type) {
       char what[96];
       snprintf(what, sizeof what, "the fill value of %s buffer %s", vc_type_name(b->type), b->name);
-      vc_p_literal_of(c, g->items[1], what, b->type, &b->init.bits);
+      vc_p_literal_of64(c, g->items[1], what, b->type, &b->init.bits);
     }
   } else if (strcmp(h, "values") == 0) {
     if (!bad_type) values_init(c, b, g, count_ok);

@@ -13,7 +13,7 @@
 
 /* The type of an expression that already had an error: no further type
    errors are reported about it. Never escapes the parser. */
-#define VC_P_BAD ((vc_type)4)
+#define VC_P_BAD ((vc_type)VC_TYPE_COUNT)
 
 typedef struct vc_pctx {
   vc_program *p;
@@ -39,7 +39,8 @@ typedef struct vc_pctx {
   const vc_sx **decls;
   uint32_t ndecls;
   bool decls_built;
-  const vc_sx *construct; /* innermost (if ...) or (loop ...) being built, or NULL */
+  const vc_sx *construct; /* innermost (if ...), (loop ...) or (while ...) being built, or NULL */
+  uint32_t loops;         /* (loop ...) and (while ...) around the statement being built */
 } vc_pctx;
 
 void vc_perr(vc_pctx *c, vc_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -54,9 +55,11 @@ bool vc_p_name(vc_pctx *c, const vc_sx *x, const char *what);
 bool vc_p_label(vc_pctx *c, const vc_sx *x, const char *what);
 bool vc_p_type(vc_pctx *c, const vc_sx *x, vc_type *t);
 /* Any literal; what names the place in the message. */
-bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint32_t *bits);
-/* A literal of type want. */
+bool vc_p_literal(vc_pctx *c, const vc_sx *x, const char *what, vc_type *t, uint64_t *bits);
+/* A literal of type want: of a 32-bit type, or of any (64). */
 bool vc_p_literal_of(vc_pctx *c, const vc_sx *x, const char *what, vc_type want, uint32_t *bits);
+bool vc_p_literal_of64(vc_pctx *c, const vc_sx *x, const char *what, vc_type want,
+                       uint64_t *bits);
 
 /* parse_decl.c: every form of the program except entry's statements. */
 void vc_p_program_forms(vc_pctx *c);

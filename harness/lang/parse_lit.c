@@ -40,8 +40,19 @@ static size_t hex_digits(const char *s, uint64_t *value) {
   return n;
 }
 
-/* After "0x": u32 bits, i32 bits ("i"), or f32 bits (exactly 8 digits + "f"). */
-static bool parse_hex(const char *s, vc_type *type, uint32_t *bits, char *why, size_t n) {
+/* The integer type a suffix names ("", "u", "i", "u64", "i64"), or VC_VOID. */
+static vc_type int_suffix(const char *suffix, bool negative) {
+  if (!*suffix) return negative ? VC_I32 : VC_U32;
+  if (strcmp(suffix, "u") == 0) return VC_U32;
+  if (strcmp(suffix, "i") == 0) return VC_I32;
+  if (strcmp(suffix, "u64") == 0) return VC_U64;
+  if (strcmp(suffix, "i64") == 0) return VC_I64;
+  return VC_VOID;
+}
+
+/* After "0x": u32 bits, i32 bits ("i"), u64 or i64 bits ("u64", "i64", up to
+   16 digits), or f32 bits (exactly 8 digits + "f"). */
+static bool parse_hex(const char *s, vc_type *type, uint64_t *bits, char *why, size_t n) {
   uint64_t v;
   size_t nd = hex_digits(s, &v);
   const char *suffix = s + nd;
@@ -51,9 +62,16 @@ static bool parse_hex(const char *s, vc_type *type, uint32_t *bits, char *why, s
     *bits = (uint32_t)(v >> 4);
     return true;
   }
-  if (*suffix && strcmp(suffix, "u") != 0 && strcmp(suffix, "i") != 0)
+  vc_type t = int_suffix(suffix, false);
+  if (t == VC_VOID)
     return fail(why, n, "malformed: unexpected '%s' after the hex digits", suffix);
-  *type = *suffix == 'i' ? VC_I32 : VC_U32;
+  *type = t;
+  if (vc_type_is_64(t)) {
+    if (nd > 16)
+      return fail(why, n, "out of range for %s (at most 16 hex digits)", vc_type_name(t));
+    *bits = v;
+    return true;
+  }
   if (nd > 8) {
     if (!*suffix && (s[nd - 1] == 'f' || s[nd - 1] == 'F'))
       return fail(why, n,
@@ -95,7 +113,7 @@ static bool scan_decimal(const char *s, decimal *d) {
   return true;
 }
 
-static bool parse_f32(const char *s, size_t len, uint32_t *bits, char *why, size_t n) {
+static bool parse_f32(const char *s, size_t len, uint64_t *bits, char *why, size_t n) {
   char buf[128];
   char *copy = len < sizeof buf ? buf : malloc(len + 1);
   if (!copy) return fail(why, n, "out of memory");
@@ -105,36 +123,63 @@ static bool parse_f32(const char *s, size_t len, uint32_t *bits, char *why, size
   if (copy != buf) free(copy);
   if (isinf(f))
     return fail(why, n, "out of range for f32 (write infinity as 0x7f800000f or 0xff800000f)");
-  memcpy(bits, &f, sizeof f);
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  *bits = u;
   return true;
 }
 
-/* The magnitude of a decimal integer, saturating above 2^32. */
-static uint64_t integer_value(const char *p, const char *end) {
+/* The magnitude of a decimal integer; false above 2^64 - 1. */
+static bool integer_value(const char *p, const char *end, uint64_t *out) {
   uint64_t v = 0;
   for (; p < end; p++) {
-    v = v * 10 + (uint64_t)(*p - '0');
-    if (v > (1ull << 33)) v = 1ull << 33;
+    uint64_t d = (uint64_t)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
   }
-  return v;
+  *out = v;
+  return true;
 }
 
-static bool parse_decimal(const char *s, vc_type *type, uint32_t *bits, char *why, size_t n) {
+/* u64 and i64 decimals. */
+static bool parse_decimal64(vc_type t, bool negative, uint64_t v, bool fits, uint64_t *bits,
+                            char *why, size_t n) {
+  if (t == VC_U64) {
+    if (negative) return fail(why, n, "out of range: a u64 cannot be negative");
+    if (!fits) return fail(why, n, "out of range for u64 (0 to 18446744073709551615)");
+    *bits = v;
+    return true;
+  }
+  if (!fits || v > (negative ? 9223372036854775808ull : 9223372036854775807ull))
+    return fail(why, n,
+                "out of range for i64 (-9223372036854775808 to 9223372036854775807)");
+  *bits = negative ? 0u - v : v;
+  return true;
+}
+
+static bool parse_decimal(const char *s, vc_type *type, uint64_t *bits, char *why, size_t n) {
   decimal d;
   if (*s == '+') return fail(why, n, "malformed: a literal takes no '+' sign");
   if (!scan_decimal(s, &d)) return fail(why, n, "malformed number");
   const char *suffix = d.digits_end;
-  if (*suffix && strcmp(suffix, "u") != 0 && strcmp(suffix, "i") != 0 && strcmp(suffix, "f") != 0)
+  vc_type it = int_suffix(suffix, d.negative);
+  if (*suffix && it == VC_VOID && strcmp(suffix, "f") != 0)
     return fail(why, n, "malformed: unexpected '%s' after the number", suffix);
-  if (d.is_float && (*suffix == 'u' || *suffix == 'i'))
+  if (d.is_float && *suffix && it != VC_VOID)
     return fail(why, n, "malformed: a decimal with '.' or an exponent is f32 and takes no '%s'",
                 suffix);
   if (d.is_float || *suffix == 'f') {
     *type = VC_F32;
     return parse_f32(s, (size_t)(d.digits_end - s), bits, why, n);
   }
-  uint64_t v = integer_value(s + d.negative, d.digits_end);
-  bool as_i32 = *suffix == 'i' || (!*suffix && d.negative);
+  uint64_t v = 0;
+  bool fits = integer_value(s + d.negative, d.digits_end, &v);
+  if (vc_type_is_64(it)) {
+    *type = it;
+    return parse_decimal64(it, d.negative, v, fits, bits, why, n);
+  }
+  if (!fits) v = UINT64_MAX;
+  bool as_i32 = it == VC_I32;
   if (!as_i32) {
     *type = VC_U32;
     if (d.negative) return fail(why, n, "out of range: a u32 cannot be negative");
@@ -149,7 +194,7 @@ static bool parse_decimal(const char *s, vc_type *type, uint32_t *bits, char *wh
   return true;
 }
 
-bool vc_lit_parse(const char *s, vc_type *type, uint32_t *bits, char *why, size_t whylen) {
+bool vc_lit_parse(const char *s, vc_type *type, uint64_t *bits, char *why, size_t whylen) {
   *type = VC_U32;
   *bits = 0;
   if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) return parse_hex(s + 2, type, bits, why, whylen);
@@ -166,7 +211,7 @@ bool vc_lit_parse_seed(const char *s, uint64_t *seed, char *why, size_t whylen) 
     return true;
   }
   vc_type t;
-  uint32_t bits;
+  uint64_t bits;
   if (!vc_lit_parse(s, &t, &bits, why, whylen)) return false;
   if (t != VC_U32)
     return fail(why, whylen, "a seed is a u32 or a hexadecimal literal, not %s", vc_type_name(t));

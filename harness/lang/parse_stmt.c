@@ -99,8 +99,9 @@ static vc_node *loop(vc_pctx *c, const vc_sx *x) {
     if (a != b)
       vc_perr(c, x->loc, "type mismatch in (loop ...): FROM is %s, TO is %s", vc_type_name(a),
               vc_type_name(b));
-    else if (a == VC_F32)
-      vc_perr(c, x->loc, "type mismatch: (loop ...) counts in u32 or i32, not f32");
+    else if (a == VC_F32 || vc_type_is_64(a))
+      vc_perr(c, x->loc, "type mismatch: (loop ...) counts in u32 or i32, not %s",
+              vc_type_name(a));
     else
       t = a;
   }
@@ -109,10 +110,41 @@ static vc_node *loop(vc_pctx *c, const vc_sx *x) {
   c->construct = x;
   int s = vc_p_declare(c, x->items[1], VC_SYM_LOOP, t);
   n->ref = s < 0 ? 0 : (uint32_t)s;
+  c->loops++;
   for (uint32_t i = 4; i < x->n; i++) vc_node_append(c->p, n, vc_p_stmt(c, x->items[i]));
+  c->loops--;
   c->construct = outer;
   vc_p_scope_pop(c, mark);
   return n;
+}
+
+/* (while COND STMT...): COND before every iteration; the body is a scope. */
+static vc_node *while_stmt(vc_pctx *c, const vc_sx *x) {
+  if (!vc_p_arity(c, x, 1, UINT32_MAX, "(while COND STMT...)")) return skipped(c, x);
+  vc_node *n = vc_node_new(c->p, VC_S_WHILE, x->loc, 1);
+  n->kids[0] = vc_p_expr(c, x->items[1]);
+  vc_p_want(c, n->kids[0], VC_U32, "the condition of (while ...)");
+  const vc_sx *outer = c->construct;
+  uint32_t mark = vc_p_scope_mark(c);
+  c->construct = x;
+  c->loops++;
+  for (uint32_t i = 2; i < x->n; i++) vc_node_append(c->p, n, vc_p_stmt(c, x->items[i]));
+  c->loops--;
+  c->construct = outer;
+  vc_p_scope_pop(c, mark);
+  return n;
+}
+
+/* (break) and (continue): only inside a loop or while (an if or block
+   between them is fine). */
+static vc_node *jump_stmt(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
+  const char *h = kind == VC_S_BREAK ? "break" : "continue";
+  char usage[16];
+  snprintf(usage, sizeof usage, "(%s)", h);
+  if (!vc_p_arity(c, x, 0, 0, usage)) return skipped(c, x);
+  if (!c->loops)
+    vc_perr(c, x->loc, "(%s) outside a loop: it must stand inside (loop ...) or (while ...)", h);
+  return vc_node_new(c->p, kind, x->loc, 0);
 }
 
 /* (block STMT...) and (entry STMT...): a scope of statements. */
@@ -177,6 +209,9 @@ vc_node *vc_p_stmt(vc_pctx *c, const vc_sx *x) {
   if (strcmp(h, "atomic") == 0) return vc_p_atomic(c, x, VC_S_ATOMIC);
   if (strcmp(h, "if") == 0) return if_stmt(c, x);
   if (strcmp(h, "loop") == 0) return loop(c, x);
+  if (strcmp(h, "while") == 0) return while_stmt(c, x);
+  if (strcmp(h, "break") == 0) return jump_stmt(c, x, VC_S_BREAK);
+  if (strcmp(h, "continue") == 0) return jump_stmt(c, x, VC_S_CONTINUE);
   if (strcmp(h, "return") == 0) return return_stmt(c, x);
   if (strcmp(h, "block") == 0) return block(c, x);
   if (strcmp(h, "barrier") == 0) return barrier(c, x);

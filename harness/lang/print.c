@@ -63,17 +63,27 @@ static void print_f32(uint32_t bits, vc_strbuf *out) {
   vc_sb_putc(out, 'f');
 }
 
-void vc_print_literal(vc_type t, uint32_t bits, vc_strbuf *out) {
+void vc_print_literal(vc_type t, uint64_t bits, vc_strbuf *out) {
   switch (t) {
   case VC_U32:
-    vc_sb_printf(out, "%" PRIu32 "u", bits);
+    vc_sb_printf(out, "%" PRIu32 "u", (uint32_t)bits);
     break;
   case VC_I32:
     vc_sb_printf(out, "%" PRId64 "i",
-                 bits < 0x80000000u ? (int64_t)bits : (int64_t)bits - 0x100000000);
+                 (uint32_t)bits < 0x80000000u ? (int64_t)(uint32_t)bits
+                                              : (int64_t)(uint32_t)bits - 0x100000000);
     break;
   case VC_F32:
-    print_f32(bits, out);
+    print_f32((uint32_t)bits, out);
+    break;
+  case VC_U64:
+    vc_sb_printf(out, "%" PRIu64 "u64", bits);
+    break;
+  case VC_I64: /* the magnitude as unsigned: INT64_MIN has none in int64_t */
+    if (bits < 0x8000000000000000ull)
+      vc_sb_printf(out, "%" PRIu64 "i64", bits);
+    else
+      vc_sb_printf(out, "-%" PRIu64 "i64", 0u - bits);
     break;
   default:
     vc_sb_puts(out, "?");
@@ -204,8 +214,19 @@ static void stmt(printer *pr, const vc_node *n, int indent) {
     expr(pr, n->kids[1]);
     body(pr, n, 2, indent + 2);
     break;
+  case VC_S_WHILE:
+    vc_sb_puts(out, "(while ");
+    expr(pr, n->kids[0]);
+    body(pr, n, 1, indent + 2);
+    break;
   case VC_S_RETURN:
     vc_sb_puts(out, "(return");
+    break;
+  case VC_S_BREAK:
+    vc_sb_puts(out, "(break");
+    break;
+  case VC_S_CONTINUE:
+    vc_sb_puts(out, "(continue");
     break;
   case VC_S_BLOCK:
     vc_sb_puts(out, "(block");
@@ -248,7 +269,7 @@ static void values(const vc_buffer *b, vc_strbuf *out) {
   vc_sb_puts(out, "(values");
   for (uint32_t i = 0; i < in->nvalues; i++) {
     vc_sb_puts(out, in->nvalues > 8 && i % 8 == 0 ? "\n      " : " ");
-    vc_print_literal(b->type, in->values[i], out);
+    vc_print_literal(b->type, vc_elem_get(in->values, i, b->type), out);
   }
   vc_sb_putc(out, ')');
 }
@@ -335,6 +356,19 @@ static void expects(const vc_program *p, vc_strbuf *out) {
     case VC_EXPECT_CONVERGES:
       vc_sb_puts(out, "(converges)");
       break;
+    case VC_EXPECT_VALUES: {
+      const vc_buffer *b = e->ref < p->nbuffers ? &p->buffers[e->ref] : NULL;
+      vc_sb_printf(out, "(buffer %s", b ? b->name : "?");
+      if (e->n) vc_sb_printf(out, " (at %" PRIu32 ")", e->n);
+      vc_sb_puts(out, " (values");
+      for (uint32_t k = 0; k < e->nvalues; k++) {
+        vc_sb_puts(out, e->nvalues > 8 && k % 8 == 0 ? "\n      " : " ");
+        vc_type t = b ? b->type : VC_U32;
+        vc_print_literal(t, vc_elem_get(e->values, k, t), out);
+      }
+      vc_sb_puts(out, "))");
+      break;
+    }
     }
     vc_sb_putc(out, ')');
   }

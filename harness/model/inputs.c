@@ -24,31 +24,37 @@ static float bits_f32(uint32_t u) {
 
 void vc_inputs_fill(const vc_buffer *b, uint32_t *data) {
   const vc_init *in = &b->init;
-  uint32_t n = b->count;
+  uint32_t n = b->count, words = vc_type_words(b->type);
+  size_t bytes = (size_t)n * 4 * words;
   switch (in->kind) {
   case VC_INIT_NONE:
   case VC_INIT_ZERO:
-    memset(data, 0, (size_t)n * 4);
+    memset(data, 0, bytes);
     break;
   case VC_INIT_IOTA:
-    for (uint32_t i = 0; i < n; i++) data[i] = b->type == VC_F32 ? f32_bits((float)i) : i;
+    for (uint32_t i = 0; i < n; i++)
+      vc_elem_put(data, i, b->type, b->type == VC_F32 ? f32_bits((float)i) : i);
     break;
   case VC_INIT_FILL:
-    for (uint32_t i = 0; i < n; i++) data[i] = in->bits;
+    for (uint32_t i = 0; i < n; i++) vc_elem_put(data, i, b->type, in->bits);
     break;
   case VC_INIT_VALUES:
-    memset(data, 0, (size_t)n * 4);
-    memcpy(data, in->values, (size_t)(in->nvalues < n ? in->nvalues : n) * 4);
+    memset(data, 0, bytes);
+    memcpy(data, in->values, (size_t)(in->nvalues < n ? in->nvalues : n) * 4 * words);
     break;
   case VC_INIT_HEX: {
-    memset(data, 0, (size_t)n * 4);
-    uint32_t nb = in->nbytes < n * 4u ? in->nbytes : n * 4u;
-    for (uint32_t i = 0; i < nb; i++) data[i / 4] |= (uint32_t)in->bytes[i] << (8 * (i % 4));
+    memset(data, 0, bytes);
+    size_t nb = in->nbytes < bytes ? in->nbytes : bytes;
+    for (size_t i = 0; i < nb; i++) data[i / 4] |= (uint32_t)in->bytes[i] << (8 * (i % 4));
     break;
   }
   case VC_INIT_RANDOM: {
+    /* 32-bit elements take the high half of each output, 64-bit ones all of it */
     uint64_t s = in->seed;
-    for (uint32_t i = 0; i < n; i++) data[i] = (uint32_t)(vc_splitmix64_next(&s) >> 32);
+    for (uint32_t i = 0; i < n; i++) {
+      uint64_t z = vc_splitmix64_next(&s);
+      vc_elem_put(data, i, b->type, words == 2 ? z : z >> 32);
+    }
     break;
   }
   case VC_INIT_RANDOM_F32: {

@@ -1,7 +1,4 @@
-/* harness/model: the program model and the outcome vocabulary, the types
- * every layer above speaks.
- *
- * The outcome vocabulary: the execution modes, the statuses a result can
+/* The outcome vocabulary: the execution modes, the statuses a result can
  * have, the divergence classes, and the records of one result (what the mode
  * drivers produce, the wire carries and the results store keeps). Each list
  * is one X-macro table, so names, order and meaning cannot drift apart. */

@@ -58,11 +58,13 @@ vc_node *vc_node_clone(vc_program *dst, const vc_node *n) {
   return c;
 }
 
-static void clone_init(vc_arena *a, vc_init *d, const vc_init *s) {
+/* words: per element, vc_type_words of the buffer's type */
+static void clone_init(vc_arena *a, vc_init *d, const vc_init *s, uint32_t words) {
   *d = *s;
   if (s->nvalues) {
-    d->values = vc_arena_alloc(a, s->nvalues * sizeof *d->values);
-    memcpy(d->values, s->values, s->nvalues * sizeof *d->values);
+    size_t bytes = (size_t)s->nvalues * words * sizeof *d->values;
+    d->values = vc_arena_alloc(a, bytes);
+    memcpy(d->values, s->values, bytes);
   }
   if (s->nbytes) {
     d->bytes = vc_arena_alloc(a, s->nbytes);
@@ -83,7 +85,7 @@ vc_program *vc_program_clone(const vc_program *p) {
   for (uint32_t i = 0; i < p->nbuffers; i++) {
     c->buffers[i] = p->buffers[i];
     c->buffers[i].name = vc_arena_strdup(a, p->buffers[i].name);
-    clone_init(a, &c->buffers[i].init, &p->buffers[i].init);
+    clone_init(a, &c->buffers[i].init, &p->buffers[i].init, vc_type_words(p->buffers[i].type));
   }
   c->nshared = p->nshared;
   if (p->nshared) c->shared = vc_arena_alloc(a, p->nshared * sizeof *c->shared);
@@ -104,6 +106,13 @@ vc_program *vc_program_clone(const vc_program *p) {
   for (uint32_t i = 0; i < p->nexpects; i++) {
     c->expects[i] = p->expects[i];
     c->expects[i].text = vc_arena_strdup(a, p->expects[i].text);
+    if (p->expects[i].nvalues) {
+      uint32_t ref = p->expects[i].ref;
+      size_t bytes = (size_t)p->expects[i].nvalues * sizeof *p->expects[i].values *
+                     (ref < p->nbuffers ? vc_type_words(p->buffers[ref].type) : 1u);
+      c->expects[i].values = vc_arena_alloc(a, bytes);
+      memcpy(c->expects[i].values, p->expects[i].values, bytes);
+    }
   }
   c->ntags = p->ntags;
   if (p->ntags) c->tags = vc_arena_alloc(a, p->ntags * sizeof *c->tags);
@@ -126,11 +135,12 @@ bool vc_node_equal(const vc_node *a, const vc_node *b) {
   return true;
 }
 
-static bool init_equal(const vc_init *a, const vc_init *b) {
+static bool init_equal(const vc_init *a, const vc_init *b, uint32_t words) {
   if (a->kind != b->kind || a->bits != b->bits || a->nvalues != b->nvalues ||
       a->nbytes != b->nbytes || a->seed != b->seed || a->lo != b->lo || a->hi != b->hi)
     return false;
-  if (a->nvalues && memcmp(a->values, b->values, a->nvalues * sizeof *a->values)) return false;
+  if (a->nvalues && memcmp(a->values, b->values, (size_t)a->nvalues * words * sizeof *a->values))
+    return false;
   if (a->nbytes && memcmp(a->bytes, b->bytes, a->nbytes)) return false;
   return true;
 }
@@ -146,7 +156,8 @@ bool vc_program_equal(const vc_program *a, const vc_program *b) {
   for (uint32_t i = 0; i < a->nbuffers; i++) {
     const vc_buffer *x = &a->buffers[i], *y = &b->buffers[i];
     if (!str_eq(x->name, y->name) || x->type != y->type || x->count != y->count ||
-        x->access != y->access || x->role != y->role || !init_equal(&x->init, &y->init))
+        x->access != y->access || x->role != y->role ||
+        !init_equal(&x->init, &y->init, vc_type_words(x->type)))
       return false;
   }
   for (uint32_t i = 0; i < a->nshared; i++) {
@@ -162,7 +173,11 @@ bool vc_program_equal(const vc_program *a, const vc_program *b) {
     return false;
   for (uint32_t i = 0; i < a->nexpects; i++) {
     const vc_expect *x = &a->expects[i], *y = &b->expects[i];
-    if (x->kind != y->kind || !str_eq(x->text, y->text) || x->ref != y->ref || x->n != y->n)
+    if (x->kind != y->kind || !str_eq(x->text, y->text) || x->ref != y->ref || x->n != y->n ||
+        x->nvalues != y->nvalues)
+      return false;
+    uint32_t words = x->ref < a->nbuffers ? vc_type_words(a->buffers[x->ref].type) : 1u;
+    if (x->nvalues && memcmp(x->values, y->values, (size_t)x->nvalues * words * sizeof *x->values))
       return false;
   }
   for (uint32_t i = 0; i < a->ntags; i++)
@@ -182,7 +197,9 @@ uint64_t vc_program_invocations(const vc_program *p) {
   return vc_program_workgroups(p) * vc_program_workgroup_size(p);
 }
 
-uint64_t vc_buffer_bytes(const vc_buffer *b) { return (uint64_t)b->count * 4u; }
+uint64_t vc_buffer_bytes(const vc_buffer *b) {
+  return (uint64_t)b->count * 4u * vc_type_words(b->type);
+}
 
 bool vc_program_has_tag(const vc_program *p, const char *tag) {
   for (uint32_t i = 0; i < p->ntags; i++)
@@ -225,8 +242,8 @@ const char *vc_node_mem_name(const vc_program *p, const vc_node *n) {
 }
 
 const char *vc_type_name(vc_type t) {
-  static const char *const names[] = {"u32", "i32", "f32", "void"};
-  return (unsigned)t < 4 ? names[t] : "?";
+  static const char *const names[VC_TYPE_COUNT] = {"u32", "i32", "f32", "void", "u64", "i64"};
+  return (unsigned)t < VC_TYPE_COUNT ? names[t] : "?";
 }
 
 const char *vc_access_name(vc_access a) {
@@ -248,7 +265,8 @@ const char *vc_binop_name(vc_binop op) {
 
 const char *vc_atomic_op_name(vc_atomic_op op) {
   static const char *const names[] = {"add", "sub", "and", "or",     "xor",
-                                      "min", "max", "exchange", "cmpxchg"};
+                                      "min", "max", "exchange", "cmpxchg", "load",
+                                      "store"};
   return (unsigned)op < VC_ATOMIC_OP_COUNT ? names[op] : "?";
 }
 
@@ -262,7 +280,7 @@ const char *vc_node_kind_name(vc_node_kind k) {
   static const char *const names[] = {
       "literal", "name",  "load", "atomic", "unary", "binary", "select", "cast",  "bitcast",
       "builtin", "let",   "var",  "set",    "store", "atomic", "if",     "loop",  "return",
-      "block",   "barrier"};
+      "block",   "barrier", "while", "break", "continue"};
   return (unsigned)k < VC_NODE_KIND_COUNT ? names[k] : "?";
 }
 

@@ -1,3 +1,4 @@
+/* harness/model: the program model and the outcome vocabulary every layer above speaks. */
 /* The program model: one validated .vyre program as a typed tree.
  *
  * Everything a program owns (nodes, names, initialiser data) lives in its
@@ -21,7 +22,33 @@
 #define VC_MAX_BUFFERS 64u
 #define VC_MAX_FIXPOINT_PASSES 1000000u
 
-typedef enum vc_type { VC_U32 = 0, VC_I32 = 1, VC_F32 = 2, VC_VOID = 3 } vc_type;
+/* Element and value types. A 64-bit element occupies two little-endian
+   32-bit words (low word first) wherever the harness holds values as words:
+   buffer memory, initialiser values, expected values. */
+typedef enum vc_type {
+  VC_U32 = 0, VC_I32 = 1, VC_F32 = 2, VC_VOID = 3, VC_U64 = 4, VC_I64 = 5
+} vc_type;
+#define VC_TYPE_COUNT 6
+
+static inline bool vc_type_is_64(vc_type t) { return t == VC_U64 || t == VC_I64; }
+static inline bool vc_type_is_int(vc_type t) {
+  return t == VC_U32 || t == VC_I32 || t == VC_U64 || t == VC_I64;
+}
+static inline bool vc_type_is_signed(vc_type t) { return t == VC_I32 || t == VC_I64; }
+/* 32-bit words per element: 1, or 2 for u64 and i64. */
+static inline uint32_t vc_type_words(vc_type t) { return vc_type_is_64(t) ? 2u : 1u; }
+/* Element i of type t in an array of words, and storing one. */
+static inline uint64_t vc_elem_get(const uint32_t *w, uint64_t i, vc_type t) {
+  return vc_type_is_64(t) ? (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32 : w[i];
+}
+static inline void vc_elem_put(uint32_t *w, uint64_t i, vc_type t, uint64_t v) {
+  if (vc_type_is_64(t)) {
+    w[2 * i] = (uint32_t)v;
+    w[2 * i + 1] = (uint32_t)(v >> 32);
+  } else {
+    w[i] = (uint32_t)v;
+  }
+}
 
 typedef struct vc_loc {
   uint32_t line, col; /* 1-based; 0 for nodes the splitter synthesised */
@@ -42,9 +69,9 @@ typedef enum vc_init_kind {
 
 typedef struct vc_init {
   vc_init_kind kind;
-  uint32_t bits;     /* FILL */
-  uint32_t *values;  /* VALUES: element bits */
-  uint32_t nvalues;
+  uint64_t bits;     /* FILL */
+  uint32_t *values;  /* VALUES: element bits, vc_type_words(type) words per element */
+  uint32_t nvalues;  /* elements */
   uint8_t *bytes;    /* HEX */
   uint32_t nbytes;
   uint64_t seed;     /* RANDOM, RANDOM_F32 */
@@ -88,7 +115,8 @@ typedef enum vc_node_kind {
   VC_E_NAME,     /* ref = symbol */
   VC_E_LOAD,     /* space, ref; kids: index */
   VC_E_ATOMIC,   /* op = vc_atomic_op, space, ref; kids: index, value [, value2 for cmpxchg:
-                    kids[1] = expected, kids[2] = desired]; result = old value */
+                    kids[1] = expected, kids[2] = desired]; result = old value.
+                    VC_AT_LOAD: kids: index only; result = the element */
   VC_E_UNARY,    /* op = vc_unop; kids: a */
   VC_E_BINARY,   /* op = vc_binop; kids: a, b */
   VC_E_SELECT,   /* kids: cond (u32), a, b */
@@ -100,13 +128,16 @@ typedef enum vc_node_kind {
   VC_S_VAR,      /* ref = symbol; kids: initial value */
   VC_S_SET,      /* ref = symbol; kids: value */
   VC_S_STORE,    /* space, ref; kids: index, value */
-  VC_S_ATOMIC,   /* as VC_E_ATOMIC, result discarded */
+  VC_S_ATOMIC,   /* as VC_E_ATOMIC, result discarded; VC_AT_STORE only here */
   VC_S_IF,       /* kids: cond (u32), then (a statement), else (a statement) or absent: nkids 2 */
   VC_S_LOOP,     /* ref = loop symbol; kids: from, to, body statements...
                     runs i = from; i < to; i += 1 in the type of from/to */
   VC_S_RETURN,
   VC_S_BLOCK,    /* kids: statements */
   VC_S_BARRIER,  /* op = vc_barrier_scope */
+  VC_S_WHILE,    /* kids: cond (u32, evaluated before every iteration), body statements... */
+  VC_S_BREAK,    /* leaves the innermost loop or while */
+  VC_S_CONTINUE, /* goes on with the innermost loop's next iteration (i += 1) or while's test */
   VC_NODE_KIND_COUNT
 } vc_node_kind;
 
@@ -123,6 +154,8 @@ typedef enum vc_binop {
 typedef enum vc_atomic_op {
   VC_AT_ADD = 0, VC_AT_SUB, VC_AT_AND, VC_AT_OR, VC_AT_XOR, VC_AT_MIN, VC_AT_MAX,
   VC_AT_EXCHANGE, VC_AT_CMPXCHG,
+  VC_AT_LOAD,  /* (atomic load B I): an expression; kids: index */
+  VC_AT_STORE, /* (atomic store B I V): a statement; kids: index, value */
   VC_ATOMIC_OP_COUNT
 } vc_atomic_op;
 
@@ -143,7 +176,7 @@ struct vc_node {
   uint8_t space; /* vc_space, for memory nodes */
   vc_type type;  /* expression result type (VC_VOID for statements) */
   uint32_t ref;  /* symbol, buffer or shared index */
-  uint32_t bits; /* literal bits */
+  uint64_t bits; /* literal bits (32-bit types: the low 32, the rest 0) */
   vc_loc loc;
   uint32_t nkids;
   uint32_t kcap; /* capacity of kids; internal to vc_node_append */
@@ -156,7 +189,9 @@ typedef enum vc_expect_kind {
   VC_EXPECT_ULP,          /* ref = buffer, n = allowed distance in units in the last place */
   VC_EXPECT_DIGEST,       /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
   VC_EXPECT_PASSES,       /* n: the oracle runs exactly n fixpoint passes */
-  VC_EXPECT_CONVERGES     /* the flag fixpoint ends on a zero flag within its max */
+  VC_EXPECT_CONVERGES,    /* the flag fixpoint ends on a zero flag within its max */
+  VC_EXPECT_VALUES        /* ref = buffer, n = first element (at), values: nvalues elements'
+                             bits, in words as vc_init's */
 } vc_expect_kind;
 
 typedef struct vc_expect {
@@ -164,6 +199,8 @@ typedef struct vc_expect {
   const char *text;
   uint32_t ref;
   uint32_t n;
+  uint32_t *values;
+  uint32_t nvalues;
   vc_loc loc;
 } vc_expect;
 

@@ -61,6 +61,19 @@ static const char *verdict_note(const vc_verdict *v) {
   return "";
 }
 
+/* The summary row of a result: its mode, or the step it was charged to. */
+static int row_of(const char *mode) {
+  int m = vc_mode_from_name(mode);
+  if (m >= 0) return m;
+  int ph = vc_phase_from_name(mode);
+  return ph >= 0 ? VC_MODE_COUNT + ph : -1;
+}
+
+static const char *row_name(int row) {
+  return row < VC_MODE_COUNT ? vc_mode_name((vc_mode)row)
+                             : vc_phase_name((vc_phase)(row - VC_MODE_COUNT));
+}
+
 static bool worth_a_line(const vc_result *r, const vc_verdict *v) {
   return vc_status_is_failure(r->status) || r->nondeterministic || *verdict_note(v) ||
          v->excuse == VC_EXCUSE_SKIPPED;
@@ -70,7 +83,7 @@ void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, c
                          uint32_t n) {
   p->done++;
   for (uint32_t i = 0; i < n; i++) {
-    int m = vc_mode_from_name(r[i].mode);
+    int m = row_of(r[i].mode);
     if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && v[i].excuse != VC_EXCUSE_EXPECTED)
       p->counts[m][r[i].status]++;
     p->nondeterministic += r[i].nondeterministic;
@@ -106,11 +119,11 @@ void vc_progress_summary(vc_progress *p, const vc_run_verdict *rv, const char *e
   printf("\n%-16s", "mode");
   for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %13s", vc_status_name((vc_status)s));
   putchar('\n');
-  for (int m = 0; m < VC_MODE_COUNT; m++) {
+  for (int m = 0; m < VC_MODE_COUNT + VC_PHASE_COUNT; m++) {
     uint32_t any = 0;
     for (int s = 0; s < VC_STATUS_COUNT; s++) any += p->counts[m][s];
     if (!any) continue;
-    printf("%-16s", vc_mode_name((vc_mode)m));
+    printf("%-16s", row_name(m));
     for (int s = 0; s < VC_STATUS_COUNT; s++) printf(" %13u", p->counts[m][s]);
     putchar('\n');
   }

@@ -1,14 +1,16 @@
 /* What a run prints while it goes and at its end: on a terminal a status
  * line rewritten in place plus a line for each result that did not pass;
  * otherwise one plain line per program. The summary is a table of statuses
- * per mode. It only displays: the verdicts (harness/exec/verdict.h) decide,
- * and the run's exit status comes from them. */
+ * per mode (and per step before the modes, when one failed). It only
+ * displays: the verdicts (harness/exec/verdict.h) decide, and the run's exit
+ * status comes from them. */
 #ifndef VC_PROGRESS_H
 #define VC_PROGRESS_H
 
 #include <stdint.h>
 
 #include "backends/backend.h"
+#include "harness/exec/conform.h"
 #include "harness/exec/modes.h"
 #include "harness/exec/verdict.h"
 #include "results/store/record.h"
@@ -20,7 +22,9 @@ typedef struct vc_progress {
   int64_t run_id;
   uint32_t total, done;
   uint64_t start_ns;
-  uint32_t counts[VC_MODE_COUNT][VC_STATUS_COUNT]; /* excused failures aside */
+  /* one row per mode, then one per step before the modes (vc_phase);
+     excused failures aside */
+  uint32_t counts[VC_MODE_COUNT + VC_PHASE_COUNT][VC_STATUS_COUNT];
   uint32_t nondeterministic;
   char current[256];
 } vc_progress;

@@ -14,8 +14,8 @@
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/version.h"
-#include "harness/lang/parse.h"
 #include "harness/run/progress.h"
+#include "harness/run/runopts.h"
 #include "harness/base/strbuf.h"
 #include "harness/run/wire.h"
 #include "harness/model/expectations.h"
@@ -41,7 +41,7 @@ typedef struct worker {
   int to, from; /* pipe ends: jobs to the worker, messages from it */
 } worker;
 
-static int start_worker(const vc_runner_opts *o, worker *w, vc_error *err) {
+static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w, vc_error *err) {
   int down[2], up[2];
   if (pipe(down) || pipe(up)) return vc_fail(err, VC_ERR_IO, "pipe: %s", strerror(errno));
   fflush(NULL);
@@ -50,7 +50,7 @@ static int start_worker(const vc_runner_opts *o, worker *w, vc_error *err) {
   if (pid == 0) {
     close(down[1]);
     close(up[0]);
-    _exit(vc_worker_main(down[0], up[1], o));
+    _exit(vc_worker_main(down[0], up[1], o, c));
   }
   close(down[0]);
   close(up[1]);
@@ -101,6 +101,7 @@ typedef struct program_acc {
   uint32_t n, cap;
   int cur_mode; /* mode in flight, -1 before any */
   uint32_t cur_repeat;
+  char phase[32]; /* the step in flight while cur_mode is -1 */
 } program_acc;
 
 static void acc_free_results(program_acc *a) {
@@ -115,8 +116,9 @@ static void acc_reset(program_acc *a, const vc_corpus_file *f) {
   acc_free_results(a);
   a->cur_mode = -1;
   a->cur_repeat = 0;
+  snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
   memset(&a->info, 0, sizeof a->info);
-  vc_corpus_file_name(f->rel, a->name, sizeof a->name);
+  vc_corpus_program_name(f, a->name, sizeof a->name);
   snprintf(a->path, sizeof a->path, "%s", f->path);
   memcpy(a->digest, f->digest, sizeof a->digest);
   a->tags[0] = '\0';
@@ -154,24 +156,48 @@ static bool acc_has(const program_acc *a, const char *mode, uint32_t repeat) {
   return false;
 }
 
-/* After a worker died or was killed: the mode in flight gets `st`, every mode
-   not reached is recorded as not run (verdict.c decides both). */
-static void acc_finish_failed(program_acc *a, const vc_runner_opts *o, vc_status st,
-                              const char *reason) {
-  bool past_flight = false;
-  for (uint32_t m = 0; m < o->conform.nmodes; m++)
-    for (uint32_t r = 0; r < o->conform.repeat; r++) {
-      const char *mode = vc_mode_name(o->conform.modes[m]);
-      if (acc_has(a, mode, r)) continue;
-      bool in_flight =
-          !past_flight &&
-          (a->cur_mode < 0 || ((int)o->conform.modes[m] == a->cur_mode && r == a->cur_repeat));
-      vc_result *res = acc_add(a);
-      snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
-      res->repeat = r;
-      vc_verdict_worker_stopped(st, reason, in_flight, res);
-      past_flight = past_flight || in_flight;
-    }
+static bool acc_has_mode(const program_acc *a, const char *mode) {
+  for (uint32_t i = 0; i < a->n; i++)
+    if (strcmp(a->res[i].mode, mode) == 0) return true;
+  return false;
+}
+
+/* A new result of mode (or step) `mode`, its status for the caller (a
+   verdict) to set. */
+static vc_result *acc_new(program_acc *a, const char *mode, uint32_t repeat) {
+  vc_result *res = acc_add(a);
+  snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
+  res->repeat = repeat;
+  return res;
+}
+
+/* After a worker died, was killed, failed or retired with a stuck device:
+   the step in flight gets `st` (unless it has its result). A step before the
+   modes is recorded under its own name and the modes, which need it, are
+   not run. A mode in flight costs that mode (its later repeats are not run);
+   the modes without a result yet are put in rerun, for a fresh worker.
+   verdict.c decides every status. Returns the number put in rerun. */
+static uint32_t acc_after_failure(program_acc *a, const vc_mode *modes, uint32_t nmodes,
+                                  uint32_t repeat, vc_status st, const char *reason,
+                                  vc_mode *rerun) {
+  uint32_t nrerun = 0;
+  if (a->cur_mode < 0) {
+    vc_verdict_worker_stopped(st, reason, true, acc_new(a, a->phase, 0));
+    for (uint32_t m = 0; m < nmodes; m++)
+      for (uint32_t r = 0; r < repeat; r++)
+        if (!acc_has(a, vc_mode_name(modes[m]), r))
+          vc_verdict_after_step(a->phase, st, acc_new(a, vc_mode_name(modes[m]), r));
+    return 0;
+  }
+  const char *cur = vc_mode_name((vc_mode)a->cur_mode);
+  if (!acc_has(a, cur, a->cur_repeat))
+    vc_verdict_worker_stopped(st, reason, true, acc_new(a, cur, a->cur_repeat));
+  for (uint32_t r = a->cur_repeat + 1; r < repeat; r++)
+    if (!acc_has(a, cur, r)) vc_verdict_after_repeat(a->cur_repeat, st, acc_new(a, cur, r));
+  for (uint32_t m = 0; m < nmodes; m++)
+    if ((int)modes[m] != a->cur_mode && !acc_has_mode(a, vc_mode_name(modes[m])))
+      rerun[nrerun++] = modes[m];
+  return nrerun;
 }
 
 /* Results of one mode whose output changed between repeats are flagged. */
@@ -186,13 +212,16 @@ static void mark_nondeterministic(program_acc *a) {
 
 typedef struct run_state {
   const vc_runner_opts *o;
+  const vc_corpus *c; /* the parsed selection the workers inherit */
   vc_db *db;
   int64_t run_id;
   worker w;
   bool have_device;
   vc_device_info device;
+  char fingerprint[256];
   vc_expectations *expect; /* NULL with --expectations none or no default */
   const char *expect_file; /* where they were read from */
+  char expect_path[4300];
   vc_run_verdict verdict;
   bool resumed;            /* --resume: the device is recorded already */
   char resumed_device[256];
@@ -212,7 +241,7 @@ static int ensure_worker(run_state *s) {
   if (s->w.pid > 0) return 0;
   vc_error e;
   vc_error_clear(&e);
-  if (start_worker(s->o, &s->w, &e)) {
+  if (start_worker(s->o, s->c, &s->w, &e)) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     return VC_EXIT_FAIL;
   }
@@ -229,27 +258,20 @@ static int ensure_worker(run_state *s) {
     vc_device_info info;
     vc_get_bytes(&msg, &info, sizeof info);
     const char *fingerprint = vc_get_str(&msg);
+    /* Recorded by the caller once the run's row exists (record_device). */
     if (!s->have_device) {
       s->have_device = true;
       s->device = info;
-      vc_progress_device(&s->prog, &info, fingerprint);
-      if (s->resumed && s->resumed_device[0] && strcmp(s->resumed_device, info.device_name)) {
-        fprintf(stderr, "vyre-conform: run %lld ran on %s, this device is %s\n",
-                (long long)s->run_id, s->resumed_device, info.device_name);
-        stop_worker(&s->w, SIGKILL);
-        status = VC_EXIT_USAGE;
-      } else if ((!s->resumed || !s->resumed_device[0]) &&
-                 vc_db_record_device(s->db, s->run_id, &info, fingerprint, &e)) {
-        status = db_fail(s, &e);
-      }
+      snprintf(s->fingerprint, sizeof s->fingerprint, "%s", fingerprint);
     }
   } else if (rc == 0 && type == VC_MSG_FATAL) {
     vc_errcode code = (vc_errcode)vc_get_u64(&msg);
     fprintf(stderr, "vyre-conform: backend %s, device %u: %s\n", s->o->backend, s->o->device,
             vc_get_str(&msg));
     stop_worker(&s->w, SIGKILL);
-    status = code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI ||
-                     code == VC_ERR_USAGE
+    /* Options the plugin refuses are the user's mistake, not a missing device. */
+    status = code == VC_ERR_USAGE ? VC_EXIT_USAGE
+             : code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI
                  ? VC_EXIT_NO_BACKEND
                  : VC_EXIT_FAIL;
   } else if (rc == -3) {
@@ -269,8 +291,25 @@ static int ensure_worker(run_state *s) {
   return status;
 }
 
+/* The device of a new run is recorded (and printed) once its row exists; a
+   resumed run must be on the device it started on. */
+static int record_device(run_state *s) {
+  vc_progress_device(&s->prog, &s->device, s->fingerprint);
+  if (s->resumed && s->resumed_device[0]) {
+    if (strcmp(s->resumed_device, s->device.device_name) == 0) return 0;
+    fprintf(stderr, "vyre-conform: run %lld ran on %s, this device is %s\n", (long long)s->run_id,
+            s->resumed_device, s->device.device_name);
+    stop_worker(&s->w, SIGKILL);
+    return VC_EXIT_USAGE;
+  }
+  vc_error e;
+  vc_error_clear(&e);
+  if (vc_db_record_device(s->db, s->run_id, &s->device, s->fingerprint, &e)) return db_fail(s, &e);
+  return 0;
+}
+
 static void crash_reason(int st, const program_acc *a, char *out, size_t n) {
-  const char *mode = a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : "setup";
+  const char *mode = a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase;
   if (WIFSIGNALED(st))
     snprintf(out, n, "worker killed by signal %d (%s) during %s", WTERMSIG(st),
              strsignal(WTERMSIG(st)), mode);
@@ -283,53 +322,37 @@ static vc_exp_config device_config(const run_state *s) {
                          s->device.driver_version};
 }
 
-static bool any_skip_applies(const run_state *s) {
-  vc_exp_config cfg = device_config(s);
-  for (uint32_t i = 0; s->expect && i < s->expect->n; i++)
-    if (s->expect->items[i].kind == VC_EXP_SKIP &&
-        vc_expectation_applies(&s->expect->items[i], &cfg))
-      return true;
-  return false;
-}
-
 /* Skip expectations keep a program (or some of its modes) from running at
    all: a program that hangs would otherwise cost the whole timeout. The
-   skipped modes are recorded here; returns the mask (bit per vc_mode) of
-   the modes the worker is to run. */
-static uint64_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *a) {
-  uint64_t all = 0;
-  for (uint32_t m = 0; m < s->o->conform.nmodes; m++) all |= 1ull << s->o->conform.modes[m];
-  if (!any_skip_applies(s)) return all;
-  /* Entries name the declared program; a file that does not parse keeps
-     its file name, as the worker would record it. */
-  vc_diags d;
-  vc_diags_init(&d);
-  vc_program *p = vc_parse_file(f->path, &d);
-  if (p) {
-    snprintf(a->name, sizeof a->name, "%s", p->name);
-    vc_program_info_of(p, 0, a->digest, a->tags, sizeof a->tags, &a->info);
+   skipped modes are recorded here; the others are put in modes, in the
+   selected order, for the worker to run. Returns their number. */
+static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *a,
+                            vc_mode *modes) {
+  const vc_conform_opts *co = &s->o->conform;
+  uint32_t n = 0;
+  if (!s->expect) {
+    memcpy(modes, co->modes, co->nmodes * sizeof *modes);
+    return co->nmodes;
+  }
+  /* Entries name the declared program (parsed once, before the run; a file
+     that does not parse keeps its file name, as the worker records it). A
+     program never sent to a worker is recorded with its identity from here. */
+  if (f->program) {
+    vc_program_info_of(f->program, 0, a->digest, a->tags, sizeof a->tags, &a->info);
     a->info.name = a->name;
     a->info.path = a->path;
   }
-  vc_program_free(p);
-  vc_diags_free(&d);
   vc_exp_config cfg = device_config(s);
-  uint64_t run = 0;
-  for (uint32_t m = 0; m < s->o->conform.nmodes; m++) {
-    const char *mode = vc_mode_name(s->o->conform.modes[m]);
+  for (uint32_t m = 0; m < co->nmodes; m++) {
+    const char *mode = vc_mode_name(co->modes[m]);
     const vc_expectation *x = vc_expectations_match(s->expect, &cfg, s->today, a->name, mode);
     if (!x || x->kind != VC_EXP_SKIP) {
-      run |= 1ull << s->o->conform.modes[m];
+      modes[n++] = co->modes[m];
       continue;
     }
-    for (uint32_t r = 0; r < s->o->conform.repeat; r++) {
-      vc_result *res = acc_add(a);
-      snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
-      res->repeat = r;
-      vc_verdict_skipped(s->expect, x, res);
-    }
+    for (uint32_t r = 0; r < co->repeat; r++) vc_verdict_skipped(s->expect, x, acc_new(a, mode, r));
   }
-  return run;
+  return n;
 }
 
 /* Records the program, then judges each result against the expectations and
@@ -350,29 +373,39 @@ static int record_and_judge(run_state *s, program_acc *a) {
   return 0;
 }
 
-/* Runs one program; records it unless the run is interrupted. Returns 0 or
-   an exit status that ends the run. */
-static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32_t idx,
-                   uint32_t total) {
-  int rc = ensure_worker(s);
-  if (rc) return rc;
-  acc_reset(a, f);
-  uint64_t modes = apply_skips(s, f, a);
-  vc_progress_program(&s->prog, idx, total, a->name);
-  if (!modes) return record_and_judge(s, a);
+/* Sends one job: the program's index in the corpus, then the modes. */
+static int send_job(run_state *s, uint32_t idx, const vc_mode *modes, uint32_t nmodes) {
   vc_wbuf msg;
   vc_wbuf_init(&msg);
-  vc_put_str(&msg, f->path);
-  vc_put_u64(&msg, modes);
-  if (vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
+  vc_put_u64(&msg, idx);
+  vc_put_u64(&msg, nmodes);
+  for (uint32_t i = 0; i < nmodes; i++) vc_put_u64(&msg, (uint64_t)modes[i]);
+  int rc = ensure_worker(s);
+  if (!rc && vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
     /* The worker went away between programs: start another and try once more. */
     stop_worker(&s->w, SIGKILL);
-    if ((rc = ensure_worker(s)) || vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
-      vc_wbuf_free(&msg);
-      return rc ? rc : VC_EXIT_FAIL;
-    }
+    if ((rc = ensure_worker(s)) == 0 && vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0)
+      rc = VC_EXIT_FAIL;
   }
+  vc_wbuf_free(&msg);
+  return rc;
+}
+
+/* One attempt at a program: the given modes in the current (or a fresh)
+   worker. Modes that a crash, timeout or stuck device left without a
+   result are put in rerun (*nrerun of them). Returns 0 or an exit status
+   that ends the run. */
+static int run_job(run_state *s, program_acc *a, uint32_t idx, const vc_mode *modes,
+                   uint32_t nmodes, vc_mode *rerun, uint32_t *nrerun) {
+  *nrerun = 0;
+  a->cur_mode = -1;
+  snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
+  int rc = send_job(s, idx, modes, nmodes);
+  if (rc) return rc;
+  const uint32_t repeat = s->o->conform.repeat;
   uint64_t deadline = s->o->timeout_s ? vc_now_ns() + (uint64_t)s->o->timeout_s * 1000000000u : 0;
+  vc_wbuf msg;
+  vc_wbuf_init(&msg);
   for (;;) {
     int type = 0;
     int r = recv_until(&s->w, deadline, &type, &msg);
@@ -384,16 +417,17 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
     if (r == -2) {
       stop_worker(&s->w, SIGKILL);
       char why[256];
-      snprintf(why, sizeof why, "no result within %u s (--timeout); worker killed",
-               s->o->timeout_s);
-      acc_finish_failed(a, s->o, VC_ST_TIMEOUT, why);
+      snprintf(why, sizeof why, "no result within %u s (--timeout) during %s; worker killed",
+               s->o->timeout_s,
+               a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
+      *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_TIMEOUT, why, rerun);
       break;
     }
     if (r != 0) {
       int st = stop_worker(&s->w, SIGKILL);
       char why[256];
       crash_reason(st, a, why, sizeof why);
-      acc_finish_failed(a, s->o, VC_ST_CRASH, why);
+      *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_CRASH, why, rerun);
       break;
     }
     if (type == VC_MSG_PROGRAM) {
@@ -406,6 +440,8 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
       a->info.path = a->path;
       a->info.source_digest = a->digest;
       a->info.tags = a->tags;
+    } else if (type == VC_MSG_PHASE) {
+      snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(&msg)));
     } else if (type == VC_MSG_MODE) {
       a->cur_mode = (int)vc_get_u64(&msg);
       a->cur_repeat = (uint32_t)vc_get_u64(&msg);
@@ -415,86 +451,178 @@ static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32
       vc_get_result(&msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
       res->mode = a->modes[a->n - 1];
     } else if (type == VC_MSG_DONE) {
-      if (vc_get_u64(&msg)) stop_worker(&s->w, SIGKILL); /* it retires: device stuck */
+      if (vc_get_u64(&msg)) {
+        /* It retires: a launch did not finish and the device is stuck. */
+        stop_worker(&s->w, SIGKILL);
+        *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_TIMEOUT,
+                                    "a launch did not finish in time", rerun);
+      }
       break;
     } else if (type == VC_MSG_FATAL) {
       vc_get_u64(&msg);
       char why[512];
       snprintf(why, sizeof why, "worker failed: %s", vc_get_str(&msg));
       stop_worker(&s->w, SIGKILL);
-      acc_finish_failed(a, s->o, VC_ST_ERROR, why);
+      *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_ERROR, why, rerun);
       break;
     }
   }
   vc_wbuf_free(&msg);
+  return 0;
+}
+
+/* Runs one program; records it unless the run is interrupted. Returns 0 or
+   an exit status that ends the run. */
+static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32_t idx,
+                   uint32_t pos, uint32_t total) {
+  acc_reset(a, f);
+  vc_mode modes[VC_MODE_COUNT], rerun[VC_MODE_COUNT];
+  uint32_t nmodes = apply_skips(s, f, a, modes);
+  vc_progress_program(&s->prog, pos, total, a->name);
+  /* Each attempt leaves out at least the mode that cut it short. */
+  while (nmodes) {
+    int rc = run_job(s, a, idx, modes, nmodes, rerun, &nmodes);
+    if (rc) return rc;
+    memcpy(modes, rerun, nmodes * sizeof *modes);
+  }
   mark_nondeterministic(a);
   return record_and_judge(s, a);
 }
 
-/* Reads every program once before the run: leaves out excluded tags, and
-   refuses two files that declare the same program name (results are keyed
-   by name). Returns 0 or an exit status. */
-static int screen_programs(const vc_runner_opts *o, vc_corpus *c) {
-  char **names = calloc(c->n ? c->n : 1, sizeof *names);
-  if (!names) abort();
-  int status = 0;
-  for (uint32_t i = c->n; i-- > 0;) {
-    vc_diags d;
-    vc_diags_init(&d);
-    vc_program *p = vc_parse_file(c->files[i].path, &d);
-    bool ex = false;
-    for (uint32_t t = 0; p && t < o->nexclude_tags && !ex; t++)
-      ex = vc_program_has_tag(p, o->exclude_tags[t]);
-    if (p && !ex) {
-      names[i] = vc_strdup(p->name);
-    }
-    vc_program_free(p);
-    vc_diags_free(&d);
-    if (ex) {
-      vc_corpus_remove(c, i);
-      memmove(&names[i], &names[i + 1], (c->n - i) * sizeof *names);
-    }
-  }
-  for (uint32_t i = 0; i < c->n && !status; i++)
-    for (uint32_t j = i + 1; names[i] && j < c->n; j++)
-      if (names[j] && strcmp(names[i], names[j]) == 0) {
+/* Two files that declare the same program name are refused (results are
+   keyed by name). Returns 0 or an exit status. */
+static int unique_names(const vc_corpus *c) {
+  for (uint32_t i = 0; i < c->n; i++) {
+    if (!c->files[i].program) continue;
+    for (uint32_t j = i + 1; j < c->n; j++)
+      if (c->files[j].program && strcmp(c->files[i].program->name, c->files[j].program->name) == 0) {
         fprintf(stderr, "vyre-conform: %s and %s both declare program %s; names must be unique\n",
-                c->files[i].path, c->files[j].path, names[i]);
-        status = VC_EXIT_INPUT;
-        break;
+                c->files[i].path, c->files[j].path, c->files[i].program->name);
+        return VC_EXIT_INPUT;
       }
-  for (uint32_t i = 0; i < c->n; i++) free(names[i]);
-  free(names);
-  return status;
+  }
+  return 0;
 }
 
-/* --resume: reopens the run and leaves out the programs it has finished. */
-static int resume(run_state *s, vc_corpus *c, const char *digest, vc_error *e) {
+static void join_list(vc_strbuf *sb, const char *const *v, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) vc_sb_printf(sb, "%s%s", i ? "," : "", v[i]);
+}
+
+/* A selection that leaves nothing to run is a usage error: a green run of
+   no program would pass every gate. Names the step that emptied it. */
+static int empty_selection(const vc_runner_opts *o, const char *step, uint32_t before) {
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  if (!strcmp(step, "paths")) {
+    vc_sb_puts(&sb, "no *.vyre program under ");
+    for (uint32_t i = 0; i < o->npaths; i++) vc_sb_printf(&sb, "%s%s", i ? ", " : "", o->paths[i]);
+  } else if (!strcmp(step, "filter")) {
+    vc_sb_puts(&sb, "--filter ");
+    join_list(&sb, o->filters, o->nfilters);
+    vc_sb_printf(&sb, " matches none of the %u program%s (by name or relative path)", before,
+                 before == 1 ? "" : "s");
+  } else if (!strcmp(step, "shard")) {
+    vc_sb_printf(&sb, "shard %u/%u of %u program%s is empty", o->shard_k, o->shard_n, before,
+                 before == 1 ? "" : "s");
+  } else {
+    vc_sb_puts(&sb, "--exclude-tag ");
+    join_list(&sb, o->exclude_tags, o->nexclude_tags);
+    vc_sb_printf(&sb, " leaves none of the %u program%s", before, before == 1 ? "" : "s");
+  }
+  fprintf(stderr, "vyre-conform: nothing to run: %s\n", vc_sb_str(&sb));
+  vc_sb_free(&sb);
+  return VC_EXIT_USAGE;
+}
+
+/* What runs: the files under PATH, then --filter (name or path), --shard and
+   --exclude-tag, in that order. Each file is parsed here, once: the worker
+   inherits the parsed programs. Returns 0 or an exit status. */
+static int select_programs(const vc_runner_opts *o, vc_corpus *c) {
+  if (!c->n) return empty_selection(o, "paths", 0);
+  uint32_t before = c->n;
+  vc_corpus_select(c, o->filters, o->nfilters);
+  if (!c->n) return empty_selection(o, "filter", before);
+  before = c->n;
+  if (o->shard_n) vc_corpus_shard(c, o->shard_k, o->shard_n);
+  if (!c->n) return empty_selection(o, "shard", before);
+  vc_corpus_parse(c);
+  before = c->n;
+  for (uint32_t i = c->n; i-- > 0;) {
+    bool ex = false;
+    for (uint32_t t = 0; c->files[i].program && t < o->nexclude_tags && !ex; t++)
+      ex = vc_program_has_tag(c->files[i].program, o->exclude_tags[t]);
+    if (ex) vc_corpus_remove(c, i);
+  }
+  if (!c->n) return empty_selection(o, "tags", before);
+  return unique_names(c);
+}
+
+/* --inject-flip must name an output buffer and an element that some selected
+   program has: a flip that lands nowhere would make the test pass vacuously. */
+static int check_flip(const vc_runner_opts *o, const vc_corpus *c) {
+  const vc_conform_opts *co = &o->conform;
+  if (!co->flip_mode) return 0;
+  bool mode_selected = false;
+  for (uint32_t i = 0; i < co->nmodes; i++)
+    mode_selected |= strcmp(vc_mode_name(co->modes[i]), co->flip_mode) == 0;
+  if (!mode_selected) {
+    fprintf(stderr, "vyre-conform: --inject-flip: mode %s is not among the modes run\n",
+            co->flip_mode);
+    return VC_EXIT_USAGE;
+  }
+  uint64_t largest = 0;
+  bool named = false;
+  for (uint32_t i = 0; i < c->n; i++) {
+    const vc_program *p = c->files[i].program;
+    int b = p ? vc_program_find_buffer(p, co->flip_buffer) : -1;
+    if (b < 0 || p->buffers[b].access == VC_READ) continue;
+    named = true;
+    if (co->flip_index < p->buffers[b].count) return 0;
+    if (p->buffers[b].count > largest) largest = p->buffers[b].count;
+  }
+  if (!named)
+    fprintf(stderr, "vyre-conform: --inject-flip: no selected program has an output buffer %s\n",
+            co->flip_buffer);
+  else
+    fprintf(stderr,
+            "vyre-conform: --inject-flip: index %llu is past the end of every output buffer %s "
+            "(the longest has %llu elements)\n",
+            (unsigned long long)co->flip_index, co->flip_buffer, (unsigned long long)largest);
+  return VC_EXIT_USAGE;
+}
+
+/* The readable record of what was selected, kept with the run. */
+static void selection_text(const vc_runner_opts *o, const vc_corpus *c, vc_strbuf *sb) {
+  if (o->nfilters) {
+    vc_sb_puts(sb, "filter=");
+    join_list(sb, o->filters, o->nfilters);
+    vc_sb_putc(sb, ' ');
+  }
+  if (o->nexclude_tags) {
+    vc_sb_puts(sb, "exclude-tag=");
+    join_list(sb, o->exclude_tags, o->nexclude_tags);
+    vc_sb_putc(sb, ' ');
+  }
+  if (o->shard_n) vc_sb_printf(sb, "shard=%u/%u ", o->shard_k, o->shard_n);
+  vc_sb_printf(sb, "programs=%u", c->n);
+}
+
+/* --resume: reopens the run and marks the programs it has finished (by the
+   names parsed already: the corpus is not read again). */
+static int resume(run_state *s, const vc_corpus *c, bool *done, vc_error *e) {
   vc_db_resume r;
-  int rc = vc_db_resume_run(s->db, s->o->resume_run, s->o->backend, digest, &r, e);
+  int rc = vc_db_resume_run(s->db, s->o->resume_run, s->o->backend, c->digest, &r, e);
   if (rc) return rc;
   s->run_id = s->o->resume_run;
   s->resumed = true;
   snprintf(s->resumed_device, sizeof s->resumed_device, "%s", r.device_name);
   uint32_t skipped = 0;
-  for (uint32_t i = c->n; i-- > 0;) {
-    vc_diags d;
-    vc_diags_init(&d);
-    vc_program *p = vc_parse_file(c->files[i].path, &d);
-    /* A file that does not parse is recorded under its file name. */
+  for (uint32_t i = 0; i < c->n; i++) {
     char name[256];
-    if (p)
-      snprintf(name, sizeof name, "%s", p->name);
-    else
-      vc_corpus_file_name(c->files[i].rel, name, sizeof name);
-    vc_program_free(p);
-    vc_diags_free(&d);
-    for (uint32_t k = 0; k < r.ndone; k++)
-      if (strcmp(r.done[k], name) == 0) {
-        vc_corpus_remove(c, i);
-        skipped++;
-        break;
-      }
+    vc_corpus_program_name(&c->files[i], name, sizeof name);
+    for (uint32_t k = 0; k < r.ndone && !done[i]; k++)
+      if (strcmp(r.done[k], name) == 0) done[i] = true;
+    skipped += done[i];
   }
   printf("vyre-conform: resuming run %lld: %u program%s done already\n", (long long)s->run_id,
          skipped, skipped == 1 ? "" : "s");
@@ -579,22 +707,6 @@ static int load_expectations(const vc_runner_opts *o, run_state *s, vc_expectati
   return 0;
 }
 
-static void options_text(const vc_runner_opts *o, char *out, size_t n) {
-  size_t u = (size_t)snprintf(out, n, "device=%u repeat=%u timeout=%u", o->device,
-                              o->conform.repeat, o->timeout_s);
-  if (o->filter && u < n) u += (size_t)snprintf(out + u, n - u, " filter=%s", o->filter);
-  for (uint32_t i = 0; i < o->nexclude_tags && u < n; i++)
-    u += (size_t)snprintf(out + u, n - u, " exclude-tag=%s", o->exclude_tags[i]);
-  if (o->expectations && u < n)
-    u += (size_t)snprintf(out + u, n - u, " expectations=%s", o->expectations);
-  if (o->device_options && u < n)
-    u += (size_t)snprintf(out + u, n - u, " device-options=%s", o->device_options);
-  if (o->conform.oracle.order != VC_ORDER_FORWARD && u < n)
-    snprintf(out + u, n - u, " oracle-order=%s:%llu",
-             o->conform.oracle.order == VC_ORDER_REVERSE ? "reverse" : "shuffle",
-             (unsigned long long)o->conform.oracle.seed);
-}
-
 static void modes_text(const vc_runner_opts *o, char *out, size_t n) {
   size_t u = 0;
   out[0] = '\0';
@@ -602,50 +714,64 @@ static void modes_text(const vc_runner_opts *o, char *out, size_t n) {
     u += (size_t)snprintf(out + u, n - u, "%s%s", i ? "," : "", vc_mode_name(o->conform.modes[i]));
 }
 
-int vc_run_corpus(const vc_runner_opts *o) {
-  vc_corpus c;
+/* Everything that can refuse the run before it is written: the selection,
+   the injected flip, the expectations file and the device. Returns 0 or an
+   exit status; nothing is in the database yet. */
+static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
+  const vc_runner_opts *o = s->o;
   vc_error e;
   vc_error_clear(&e);
-  if (vc_corpus_collect(&c, o->paths, o->npaths, &e)) {
+  if (vc_corpus_collect(c, o->paths, o->npaths, &e)) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
-    vc_corpus_free(&c);
     return VC_EXIT_INPUT;
   }
-  char corpus_digest[65];
-  memcpy(corpus_digest, c.digest, sizeof corpus_digest);
-  vc_corpus_filter(&c, o->filter);
-  if (o->shard_n) vc_corpus_shard(&c, o->shard_k, o->shard_n);
-  int screened = screen_programs(o, &c);
-  if (screened) {
-    vc_corpus_free(&c);
-    return screened;
-  }
+  int rc = select_programs(o, c);
+  if (!rc) rc = check_flip(o, c);
+  if (rc) return rc;
+  vc_corpus_redigest(c); /* the digest covers what runs, not what was found */
+  rc = load_expectations(o, s, expect, s->expect_path, sizeof s->expect_path);
+  if (rc) return rc;
+  return ensure_worker(s);
+}
 
+int vc_run_corpus(const vc_runner_opts *o) {
+  vc_corpus c;
+  memset(&c, 0, sizeof c);
+  vc_error e;
+  vc_error_clear(&e);
   run_state s;
   memset(&s, 0, sizeof s);
   s.o = o;
+  s.c = &c;
   s.today = vc_today_utc();
   vc_expectations expect;
-  char expect_path[4300];
-  int loaded = load_expectations(o, &s, &expect, expect_path, sizeof expect_path);
-  if (loaded) {
+  install_handlers();
+  int prepared = prepare(&s, &c, &expect);
+  if (prepared) {
+    if (s.w.pid > 0) stop_worker(&s.w, SIGKILL);
+    if (s.expect) vc_expectations_free(s.expect);
     vc_corpus_free(&c);
-    return loaded;
+    return prepared;
   }
   if (vc_db_open(o->db_path, 5000, &s.db, &e)) {
+    stop_worker(&s.w, SIGKILL);
     if (s.expect) vc_expectations_free(s.expect);
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     vc_corpus_free(&c);
     return VC_EXIT_DB;
   }
-  char host[256] = "", shard[32] = "", opts[1024], modes[128], paths[4096] = "";
+  char host[256] = "", shard[32] = "", modes[128], paths[4096] = "";
   gethostname(host, sizeof host - 1);
   if (o->shard_n) snprintf(shard, sizeof shard, "%u/%u", o->shard_k, o->shard_n);
-  options_text(o, opts, sizeof opts);
-  if (s.expect && !o->expectations) { /* the default, recorded as the file it was */
-    size_t used = strlen(opts);
-    snprintf(opts + used, sizeof opts - used, " expectations=%s", s.expect_file);
-  }
+  vc_strbuf opts, sel;
+  vc_sb_init(&opts);
+  vc_sb_init(&sel);
+  /* The default expectations are recorded as the file they were, so that
+     --resume judges by the same entries. */
+  vc_runner_opts recorded = *o;
+  if (s.expect && !o->expectations) recorded.expectations = s.expect_file;
+  vc_run_settings_text(&recorded, &opts);
+  selection_text(o, &c, &sel);
   modes_text(o, modes, sizeof modes);
   size_t u = 0;
   for (uint32_t i = 0; i < o->npaths && u < sizeof paths; i++)
@@ -657,31 +783,40 @@ int vc_run_corpus(const vc_runner_opts *o) {
                     o->command_line,
                     host,
                     paths,
-                    corpus_digest,
+                    c.digest,
                     shard,
                     o->backend,
                     modes,
-                    opts,
+                    vc_sb_str(&opts),
                     (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
-                    ""};
+                    vc_sb_str(&sel)};
+  bool *done = calloc(c.n, sizeof *done);
+  if (!done) abort();
   int opened =
-      o->resume_run ? resume(&s, &c, corpus_digest, &e) : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
+      o->resume_run ? resume(&s, &c, done, &e) : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
+  vc_sb_free(&opts);
+  vc_sb_free(&sel);
   if (opened) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
+    stop_worker(&s.w, SIGKILL);
     vc_db_close(s.db);
     vc_corpus_free(&c);
+    free(done);
     if (s.expect) vc_expectations_free(s.expect);
     return e.code == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_DB;
   }
-  vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, c.n);
+  uint32_t todo = 0;
+  for (uint32_t i = 0; i < c.n; i++) todo += !done[i];
+  vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, todo);
   if (s.expect)
     printf("expectations: %s%s\n", s.expect_file,
            o->expectations ? "" : " (the project's for this backend; --expectations none: off)");
-  install_handlers();
+  int status = record_device(&s);
   program_acc a;
   memset(&a, 0, sizeof a);
-  int status = 0;
-  for (uint32_t i = 0; i < c.n && !status; i++) status = run_one(&s, &c.files[i], &a, i, c.n);
+  for (uint32_t i = 0, pos = 0; i < c.n && !status; i++)
+    if (!done[i]) status = run_one(&s, &c.files[i], &a, i, pos++, todo);
+  free(done);
   if (s.w.pid > 0) stop_worker(&s.w, 0);
   acc_free(&a);
 

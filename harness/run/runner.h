@@ -1,18 +1,25 @@
+/* harness/run: the run command (runner, worker process, wire, progress). */
 /* The run command: every program of a corpus on one backend device, each in
  * every selected mode, recorded in the results database.
  *
- * Programs execute in a worker process started before any device is opened;
- * the runner only parses, records and reports. A worker that dies (a driver
- * crash) costs the mode in flight, recorded as `crash` with its signal; one
- * that exceeds --timeout is killed and recorded as `timeout`; a fresh worker
- * continues with the next program. SIGINT and SIGTERM end the run after the
- * last finished program is written, marked `interrupted`. */
+ * The runner parses each selected file once, before it forks a worker
+ * process that opens the device and runs the programs it is sent (it
+ * inherits the parsed programs); the runner records and reports. The
+ * selection and the device are checked before a run is written: a usage
+ * error leaves the database as it was. A worker that dies (a driver crash)
+ * costs the step in flight, recorded as `crash` with its signal; one that
+ * exceeds --timeout is killed and recorded as `timeout`. A step before the
+ * device modes (setup, reference, oracle) is recorded under its own name;
+ * a device mode under the mode's, and the program's remaining modes run in
+ * a fresh worker. SIGINT and SIGTERM end the run after the last finished
+ * program is written, marked `interrupted`. */
 #ifndef VC_RUNNER_H
 #define VC_RUNNER_H
 
 #include <stdint.h>
 
 #include "harness/exec/conform.h"
+#include "harness/lang/corpus.h"
 
 typedef struct vc_runner_opts {
   const char *backend;
@@ -21,7 +28,8 @@ typedef struct vc_runner_opts {
   vc_conform_opts conform;
   const char *const *paths;
   uint32_t npaths;
-  const char *filter;           /* glob, or NULL */
+  const char *const *filters;   /* globs on name or relative path; none: all */
+  uint32_t nfilters;
   const char *const *exclude_tags;
   uint32_t nexclude_tags;
   uint32_t shard_k, shard_n;    /* n == 0: not sharded */
@@ -32,7 +40,9 @@ typedef struct vc_runner_opts {
   const char *expectations;     /* known failures, flakes and skips (docs/gating.md), or NULL */
   const char *command_line;
   /* Fault injection, for testing the harness itself: the worker crashes
-     (SIGSEGV) or hangs on programs whose name matches the glob. */
+     (SIGSEGV) or hangs on programs whose name matches the glob, in the step
+     named after an `@` (setup, reference, oracle or a mode; setup when
+     none is named). */
   const char *inject_crash;
   const char *inject_hang;
 } vc_runner_opts;
@@ -41,7 +51,8 @@ typedef struct vc_runner_opts {
 int vc_run_corpus(const vc_runner_opts *o);
 
 /* The worker side (worker.c): serves jobs from in_fd, writes to out_fd,
-   returns the process's exit status. */
-int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o);
+   returns the process's exit status. c: the parsed selection, as the runner
+   held it when it forked the worker. */
+int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c);
 
 #endif

@@ -15,12 +15,14 @@
 #include "results/store/record.h"
 
 enum {
-  VC_MSG_JOB = 'J',      /* runner → worker: path of the next program */
+  VC_MSG_JOB = 'J',      /* runner → worker: index of the next program in the corpus both
+                            hold (parsed before the fork), then the modes to run */
   VC_MSG_QUIT = 'Q',     /* runner → worker */
   VC_MSG_DEVICE = 'D',   /* worker → runner: vc_device_info and fingerprint, after opening */
   VC_MSG_FATAL = 'F',    /* worker → runner: error code and message; the worker exits */
   VC_MSG_PROGRAM = 'P',  /* program identity */
   VC_MSG_MODE = 'M',     /* a mode (and repeat) starts */
+  VC_MSG_PHASE = 'H',    /* a step before the modes starts (vc_phase) */
   VC_MSG_RESULT = 'R',   /* one mode result */
   VC_MSG_DONE = 'E'      /* the program is finished; a u64: 1 when the worker retires
                             (its device is stuck) */

@@ -1,5 +1,7 @@
 /* The worker process: opens the backend device and runs programs it is sent,
- * streaming every piece of every result back as soon as it exists. */
+ * streaming every piece of every result back as soon as it exists. The
+ * programs were parsed by the runner before the fork: a job names one by
+ * its index, so no file is parsed twice. */
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +17,8 @@
 typedef struct worker_sink {
   int fd;
   vc_wbuf buf;
+  const vc_runner_opts *o;
+  const vc_corpus_file *file; /* the program in flight */
 } worker_sink;
 
 static void send(worker_sink *w, int type) {
@@ -23,10 +27,44 @@ static void send(worker_sink *w, int type) {
   w->buf.len = 0;
 }
 
+/* --inject-crash/--inject-hang GLOB[@STEP]: STEP a phase or a mode, setup
+   when left out. GLOB matches the program name or the file name. */
+static bool inject_matches(const char *spec, const vc_corpus_file *f, const char *step) {
+  if (!spec || !f) return false;
+  char glob[512], file[1024], name[256];
+  snprintf(glob, sizeof glob, "%s", spec);
+  char *at = strrchr(glob, '@');
+  const char *want = "setup";
+  if (at) {
+    *at = '\0';
+    want = at + 1;
+  }
+  if (strcmp(want, step) != 0) return false;
+  vc_corpus_file_name(f->rel, file, sizeof file);
+  vc_corpus_program_name(f, name, sizeof name);
+  return fnmatch(glob, file, 0) == 0 || fnmatch(glob, name, 0) == 0;
+}
+
+static void inject(const worker_sink *w, const char *step) {
+  if (inject_matches(w->o->inject_crash, w->file, step)) {
+    /* Drivers (LLVM in PoCL, for one) install SIGSEGV handlers of their own. */
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
+  while (inject_matches(w->o->inject_hang, w->file, step)) pause();
+}
+
 static void on_program(void *ctx, const vc_program_info *info) {
   worker_sink *w = ctx;
   vc_put_program_info(&w->buf, info);
   send(w, VC_MSG_PROGRAM);
+}
+
+static void on_phase(void *ctx, vc_phase ph) {
+  worker_sink *w = ctx;
+  vc_put_u64(&w->buf, (uint64_t)ph);
+  send(w, VC_MSG_PHASE);
+  if (ph != VC_PHASE_SETUP) inject(w, vc_phase_name(ph)); /* setup: at the job's start */
 }
 
 static void on_mode(void *ctx, vc_mode m, uint32_t repeat) {
@@ -34,6 +72,7 @@ static void on_mode(void *ctx, vc_mode m, uint32_t repeat) {
   vc_put_u64(&w->buf, (uint64_t)m);
   vc_put_u64(&w->buf, repeat);
   send(w, VC_MSG_MODE);
+  inject(w, vc_mode_name(m));
 }
 
 static void on_result(void *ctx, const vc_result *r) {
@@ -49,18 +88,24 @@ static int fatal(worker_sink *w, const vc_error *e) {
   return 1;
 }
 
-static bool matches(const char *glob, const char *path) {
-  if (!glob) return false;
-  char name[1024];
-  vc_corpus_file_name(path, name, sizeof name);
-  return fnmatch(glob, name, 0) == 0;
+/* A job: the program's index, then the modes to run (a subset of the
+   selected ones when a crash or a stuck device cut an earlier attempt). */
+static const vc_corpus_file *read_job(vc_wbuf *job, const vc_corpus *c, vc_conform_opts *co) {
+  uint64_t idx = vc_get_u64(job);
+  uint64_t n = vc_get_u64(job);
+  co->nmodes = 0;
+  for (uint64_t i = 0; i < n && i < VC_MODE_COUNT; i++) {
+    uint64_t m = vc_get_u64(job);
+    if (m < VC_MODE_COUNT) co->modes[co->nmodes++] = (vc_mode)m;
+  }
+  return !job->bad && idx < c->n ? &c->files[idx] : NULL;
 }
 
-int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o) {
+int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c) {
   /* The runner decides what an interrupt means; the worker just stops when told. */
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
-  worker_sink w = {out_fd, {0}};
+  worker_sink w = {out_fd, {0}, o, NULL};
   vc_wbuf_init(&w.buf);
   vc_error e;
   vc_error_clear(&e);
@@ -78,26 +123,22 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o) {
   vc_put_str(&w.buf, fingerprint);
   send(&w, VC_MSG_DEVICE);
 
-  vc_conform_sink sink = {&w, on_program, on_mode, on_result};
+  vc_conform_sink sink = {&w, on_program, on_mode, on_result, on_phase};
   vc_wbuf job;
   vc_wbuf_init(&job);
   int type;
   while (vc_msg_recv(in_fd, &type, &job) == 0 && type == VC_MSG_JOB) {
-    const char *path = vc_get_str(&job);
-    /* The modes to run: the runner leaves out those a skip expectation covers. */
-    uint64_t mask = vc_get_u64(&job);
     vc_conform_opts co = o->conform;
-    co.nmodes = 0;
-    for (uint32_t m = 0; m < o->conform.nmodes; m++)
-      if (mask & (1ull << o->conform.modes[m])) co.modes[co.nmodes++] = o->conform.modes[m];
-    if (matches(o->inject_crash, path)) {
-      /* Drivers (LLVM in PoCL, for one) install SIGSEGV handlers of their own. */
-      signal(SIGSEGV, SIG_DFL);
-      raise(SIGSEGV);
+    const vc_corpus_file *f = read_job(&job, c, &co);
+    if (!f) {
+      vc_fail(&e, VC_ERR_INTERNAL, "a job names no program of the corpus");
+      return fatal(&w, &e);
     }
-    while (matches(o->inject_hang, path)) pause();
+    w.file = f;
+    inject(&w, "setup");
     vc_error_clear(&e);
-    int rc = vc_conform_program(path, be, dev, &info, &co, &sink, &e);
+    int rc = vc_conform_parsed(f->path, f->digest, f->program, &f->diags, be, dev, &info, &co,
+                               &sink, &e);
     if (rc && rc != VC_ERR_TIMEOUT) return fatal(&w, &e);
     vc_put_u64(&w.buf, rc == VC_ERR_TIMEOUT); /* retire: the device is stuck */
     send(&w, VC_MSG_DONE);

@@ -1,3 +1,4 @@
+/* harness/split: the backend-neutral splitter and its plan. */
 /* The backend-neutral splitter (docs/splitter.md).
  *
  * Cuts a program at each top-level grid barrier into segment programs that

@@ -1,3 +1,4 @@
+/* results/gate: whether a run passes against a baseline (cells, compare, merge). */
 /* compare: what changed between a baseline run and a candidate run, per
  * program and mode, and whether the gate passes (docs/gating.md). */
 #ifndef VC_RESULTS_COMPARE_H

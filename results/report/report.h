@@ -1,3 +1,4 @@
+/* results/report: what people read (HTML, Markdown, JUnit, compare printout). */
 /* The reports of one run (docs/reports.md): a self-contained HTML
  * qualification report, a Markdown summary (the qualification record) and
  * JUnit XML. Each is appended to a string buffer. */

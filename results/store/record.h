@@ -1,3 +1,4 @@
+/* results/store: the SQLite results file (schema, migration, recorder, loader, resume). */
 /* The results database: what a run records, and how.
  *
  * One SQLite file in WAL mode. Each call that records a program's results
@@ -48,6 +49,13 @@ typedef struct vc_db_resume {
 int vc_db_resume_run(vc_db *db, int64_t run_id, const char *backend, const char *corpus_digest,
                      vc_db_resume *out, vc_error *err);
 void vc_db_resume_free(vc_db_resume *r);
+/* The settings run_id was started with (its backend column and options
+   line), for --resume to restore. Strings are malloc'ed. */
+typedef struct vc_db_run_settings {
+  char *backend, *options;
+} vc_db_run_settings;
+int vc_db_read_run_settings(vc_db *db, int64_t run_id, vc_db_run_settings *out, vc_error *err);
+void vc_db_run_settings_free(vc_db_run_settings *s);
 
 /* status: "complete", "interrupted", "failed". */
 int vc_db_end_run(vc_db *db, int64_t run_id, const char *status, vc_error *err);

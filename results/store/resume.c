@@ -82,3 +82,30 @@ int vc_db_resume_run(vc_db *db, int64_t run_id, const char *backend, const char 
   }
   return 0;
 }
+
+void vc_db_run_settings_free(vc_db_run_settings *s) {
+  free(s->backend);
+  free(s->options);
+  memset(s, 0, sizeof *s);
+}
+
+int vc_db_read_run_settings(vc_db *db, int64_t run_id, vc_db_run_settings *out, vc_error *err) {
+  memset(out, 0, sizeof *out);
+  sqlite3 *sql = vc_db_sqlite(db);
+  const char *path = vc_db_path(db);
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(sql, "SELECT backend, options FROM runs WHERE id = ?", -1, &st, NULL);
+  if (rc != SQLITE_OK) return vc_sqlfail(err, sql, rc, path, 0, "reading the run to resume");
+  sqlite3_bind_int64(st, 1, run_id);
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *b = (const char *)sqlite3_column_text(st, 0);
+    const char *o = (const char *)sqlite3_column_text(st, 1);
+    out->backend = vc_strdup(b ? b : "");
+    out->options = vc_strdup(o ? o : "");
+  }
+  sqlite3_finalize(st);
+  if (rc == SQLITE_DONE)
+    return vc_fail(err, VC_ERR_USAGE, "%s has no run %lld to resume", path, (long long)run_id);
+  return rc == SQLITE_ROW ? 0 : vc_sqlfail(err, sql, rc, path, 0, "reading the run to resume");
+}

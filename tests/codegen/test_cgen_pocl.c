@@ -27,6 +27,7 @@ static test_case cases[] = {
     {"casts", false},     {"oob", false},        {"no_contract", false}, {"denormals", false},
     {"atomics", false},   {"order", false},      {"control", false},  {"f32_ops", false},
     {"literals", true},   {"builtins", false},   {"shared", false},   {"signedness", false},
+    {"atomic_load_store", false}, {"while_break", false}, {"int64", false},
 };
 
 static vc_plugin plugin;
@@ -58,7 +59,7 @@ static uint32_t **inputs(const vc_program *p) {
   uint32_t **b = calloc(p->nbuffers, sizeof *b);
   assert_non_null(b);
   for (uint32_t i = 0; i < p->nbuffers; i++) {
-    b[i] = calloc(p->buffers[i].count, 4);
+    b[i] = calloc(1, vc_buffer_bytes(&p->buffers[i]));
     assert_non_null(b[i]);
     vc_inputs_fill(&p->buffers[i], b[i]);
   }
@@ -144,11 +145,13 @@ static void compare(const vc_program *p, uint32_t **want, uint32_t **got, bool p
   uint32_t bad = 0;
   for (uint32_t b = 0; b < p->nbuffers; b++) {
     if (p->buffers[b].access == VC_READ) continue;
-    for (uint32_t i = 0; i < p->buffers[b].count; i++) {
+    uint32_t words = vc_type_words(p->buffers[b].type); /* 64-bit: word by word */
+    for (uint32_t i = 0; i < p->buffers[b].count * words; i++) {
       if (same(p, b, want[b][i], got[b][i], payload)) continue;
       if (bad++ < 20)
-        fprintf(stderr, "%s: %s[%u]: oracle 0x%08x, PoCL 0x%08x\n", p->name, p->buffers[b].name,
-                i, want[b][i], got[b][i]);
+        fprintf(stderr, "%s: %s[%u]%s: oracle 0x%08x, PoCL 0x%08x\n", p->name,
+                p->buffers[b].name, i / words,
+                words == 1 ? "" : i % 2 ? " (high word)" : " (low word)", want[b][i], got[b][i]);
     }
   }
   if (bad) {

@@ -202,6 +202,102 @@ static void helpers_only_when_used(void **state) {
   vc_program_free(p);
 }
 
+/* Generates p in dialect d; the source (free it). */
+static char *gen_dialect(const vc_program *p, vc_dialect d) {
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_error err = {0};
+  if (vc_cgen_kernel(&k, d, &sb, &err)) fail_msg("generate: %s", err.msg);
+  return vc_sb_take(&sb);
+}
+
+/* A relaxed atomic load is an or with zero, an atomic store an exchange, in
+   each dialect's 32-bit atomics; both guarded like every access. */
+static void atomic_load_store_spellings(void **state) {
+  (void)state;
+  vc_program *p = parse("(program a (buffer b u32 4 read_write) (buffer c i32 4 read_write)\n"
+                        "  (entry (let x (atomic load b (local_id x))) (atomic store b 1 x)\n"
+                        "   (atomic store c (local_id x) (atomic load c 2))))\n");
+  static const struct {
+    vc_dialect d;
+    const char *load_u, *store_u, *load_i, *store_i;
+  } want[] = {
+      {VC_DIALECT_OPENCL_C, "atomic_or(&b0[", "atomic_xchg(&b0[1u], v0)", "atomic_or(&b1[2u], 0)",
+       "atomic_xchg(&b1["},
+      {VC_DIALECT_GLSL, "atomicOr(b0.d[", "atomicExchange(b0.d[1u], v0)",
+       "atomicOr(b1.d[2u], 0)", "atomicExchange(b1.d["},
+      {VC_DIALECT_CUDA, "atomicOr(&b0[", "atomicExch(&b0[1u], v0)", "atomicOr(&b1[2u], 0)",
+       "atomicExch(&b1["},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    char *s = gen_dialect(p, want[k].d);
+    if (!strstr(s, want[k].load_u) || !strstr(s, want[k].store_u) || !strstr(s, want[k].load_i) ||
+        !strstr(s, want[k].store_i))
+      fail_msg("dialect %d:\n%s", (int)want[k].d, s);
+    assert_int_equal(count(s, "< 4u) {"), 2); /* the two accesses with a variable index */
+    free(s);
+  }
+  vc_program_free(p);
+}
+
+/* A while re-evaluates its condition inside the loop, before the body, so
+   that continue reaches it; break and continue are the languages' own. */
+static void while_break_continue_text(void **state) {
+  (void)state;
+  vc_program *p = parse("(program w (buffer b u32 4 read_write)\n"
+                        "  (entry (var n 0u) (while (lt n (load b 0)) (set n (add n 1u))\n"
+                        "   (if (eq n 2u) (continue)) (loop i 0u 3u (break)))))\n");
+  for (int d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_CUDA; d++) {
+    char *s = gen_dialect(p, (vc_dialect)d);
+    const char *w = strstr(s, "while (true) {");
+    assert_non_null(w);
+    const char *ld = strstr(w, "b0");  /* the condition's load, inside the loop */
+    const char *test = strstr(w, "== 0u) break;");
+    const char *cont = strstr(w, "continue;");
+    assert_non_null(ld);
+    assert_non_null(test);
+    assert_non_null(cont);
+    assert_true(ld < test && test < cont);
+    assert_int_equal(count(s, "break;"), 2);
+    free(s);
+  }
+  vc_program_free(p);
+}
+
+/* u64/i64: the types, the literal suffix, shift amounts & 63, the extension
+   declarations (and only when used), INT64_MIN spelled without overflow. */
+static void int64_spellings(void **state) {
+  (void)state;
+  vc_program *p = parse("(program w (buffer b u64 4 read_write) (buffer c i64 2 read_write)\n"
+                        "  (entry (store b 0 (shl (load b 1) (load b 2)))\n"
+                        "   (store c 0 -9223372036854775808i64) (atomic add b 3 1u64)))\n");
+  static const struct {
+    vc_dialect d;
+    const char *ty, *shift, *min, *ext;
+  } want[] = {
+      {VC_DIALECT_OPENCL_C, "ulong", "& 63ul)", "(-9223372036854775807l - 1l)",
+       "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable"},
+      {VC_DIALECT_GLSL, "uint64_t", "& 63ul)", "(-9223372036854775807l - 1l)",
+       "#extension GL_EXT_shader_atomic_int64 : require"},
+      {VC_DIALECT_CUDA, "unsigned long long", "& 63ull)", "(-9223372036854775807ll - 1ll)",
+       "atomicAdd(&b0[3u], 1ull)"},
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+    char *s = gen_dialect(p, want[k].d);
+    if (!strstr(s, want[k].ty) || !strstr(s, want[k].shift) || !strstr(s, want[k].min) ||
+        !strstr(s, want[k].ext))
+      fail_msg("dialect %d:\n%s", (int)want[k].d, s);
+    free(s);
+  }
+  vc_program_free(p);
+  p = parse(simple); /* no 64-bit: no extension */
+  char *s = gen_dialect(p, VC_DIALECT_GLSL);
+  assert_null(strstr(s, "int64"));
+  free(s);
+  vc_program_free(p);
+}
+
 static void same_program_same_text(void **state) {
   (void)state;
   vc_program *p = parse(simple);
@@ -219,7 +315,8 @@ int main(void) {
       cmocka_unit_test(three_address),          cmocka_unit_test(symbols_start_at_zero),
       cmocka_unit_test(every_access_is_guarded),
       cmocka_unit_test(literal_indices_are_decided), cmocka_unit_test(helpers_only_when_used),
-      cmocka_unit_test(same_program_same_text),
+      cmocka_unit_test(same_program_same_text), cmocka_unit_test(atomic_load_store_spellings),
+      cmocka_unit_test(while_break_continue_text), cmocka_unit_test(int64_spellings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,17 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "harness/base/clock.h"
 #include "harness/model/inputs.h"
 #include "harness/split/split.h"
 #include "tests/cuda/smoke.h"
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static unsigned char *pattern(uint64_t bytes, uint64_t seed) {
   unsigned char *p = malloc(bytes ? bytes : 1);
@@ -159,10 +153,10 @@ static void launch_figure(smoke *s, const char *text, const char *what, uint32_t
   uint32_t count = 0;
   int rc = p && ns ? s->be->compile(s->dev, &k, &kern, NULL, &e) : VC_ERR_PARSE;
   if (rc == 0) rc = s->be->alloc(s->dev, vc_buffer_bytes(&p->buffers[0]), &b, &e);
-  uint64_t t0 = now_ns();
+  uint64_t t0 = vc_now_ns();
   for (uint32_t i = 0; rc == 0 && i < n; i++) rc = s->be->launch(s->dev, kern, &b, 1, &e);
   if (rc == 0) rc = s->be->finish(s->dev, ns, n, &count, &e);
-  uint64_t wall = now_ns() - t0;
+  uint64_t wall = vc_now_ns() - t0;
   for (uint32_t i = 0; i < count; i++) sum += ns[i];
   if (rc == 0 && count == n)
     printf("figure   %s: %u launches, wall %.2f us each, device %.2f us each (events)\n", what, n,
@@ -182,12 +176,12 @@ static void copy_figure(smoke *s, uint64_t bytes, uint32_t reps) {
   int rc = s->be->alloc(s->dev, bytes, &b, &e);
   uint64_t up = 0, down = 0;
   for (uint32_t i = 0; rc == 0 && i < reps; i++) {
-    uint64_t t0 = now_ns();
+    uint64_t t0 = vc_now_ns();
     rc = s->be->upload(s->dev, b, host, bytes, &e);
-    uint64_t t1 = now_ns();
+    uint64_t t1 = vc_now_ns();
     if (rc == 0) rc = s->be->download(s->dev, b, host, bytes, &e);
     up += t1 - t0;
-    down += now_ns() - t1;
+    down += vc_now_ns() - t1;
   }
   if (rc == 0)
     printf("figure   copies of %" PRIu64 " bytes x %u: upload %.2f us (%.2f GB/s), download %.2f "

@@ -46,6 +46,12 @@ static void usage(void **state) {
   assert_int_equal(run("", "--only d"), VC_EXIT_USAGE);
   assert_int_equal(run("", "--repeat 0"), VC_EXIT_USAGE);
   assert_int_equal(run("", "--segments"), VC_EXIT_USAGE);
+  /* the plugin's options, refused by the plugin's parser before any driver */
+  assert_int_equal(run("VYRE_CONFORM_LIBCUDA=/nonexistent/libcuda.so.1", "--options include="),
+                   VC_EXIT_USAGE);
+  has("vc-cuda-bench: CUDA option include=: expected DIR of 1 to 511 characters");
+  assert_int_equal(run("", "--options fast=yes"), VC_EXIT_USAGE);
+  has("unknown CUDA option 'fast=yes' (known: staging=BYTES, ");
 }
 
 static void no_driver(void **state) {

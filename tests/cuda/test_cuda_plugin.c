@@ -40,6 +40,7 @@ static void table(void **state) {
   assert_non_null(b->close);
   assert_non_null(b->emit);
   assert_non_null(b->compile_offline);
+  assert_string_equal(b->offline_ext, "ptx"); /* compile --out-dir names files so */
   assert_non_null(b->compile);
   assert_non_null(b->free_kernel);
   assert_non_null(b->alloc);

@@ -68,6 +68,7 @@ static void table_is_complete(void **state) {
   assert_non_null(be->compile);
   assert_non_null(be->native_stats);
   assert_null(be->compile_offline); /* OpenCL cannot compile without a device */
+  assert_null(be->offline_ext);
 }
 
 static void counts_devices(void **state) {
@@ -109,7 +110,10 @@ static void rejects_unknown_option(void **state) {
   vc_error err = {0};
   assert_int_equal(be->open(0, "fast=1", &d, &err), VC_ERR_USAGE);
   assert_null(d);
-  assert_non_null(strstr(err.msg, "fast=1"));
+  assert_non_null(strstr(err.msg, "unknown OpenCL option 'fast=1' (known: cl-std=CLx.y, "));
+  assert_int_equal(be->open(0, "native-atomics=fast", &d, &err), VC_ERR_USAGE);
+  assert_null(d);
+  assert_string_equal(err.msg, "OpenCL option native-atomics=fast: expected auto, cl12 or device");
 }
 
 static void round_trips_buffers(void **state) {

@@ -46,7 +46,7 @@ void vt_exec(vt_run *r, const char *text, const vc_oracle_opts *opts) {
   r->bufs = calloc(r->p->nbuffers + 1, sizeof *r->bufs);
   assert_non_null(r->bufs);
   for (uint32_t i = 0; i < r->p->nbuffers; i++) {
-    r->bufs[i] = calloc(r->p->buffers[i].count, 4);
+    r->bufs[i] = calloc(1, vc_buffer_bytes(&r->p->buffers[i]));
     assert_non_null(r->bufs[i]);
   }
   vt_rerun(r, opts);

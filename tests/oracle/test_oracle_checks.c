@@ -169,6 +169,12 @@ static void no_race_when_ordered_by_a_barrier(void **state) {
       /* atomics never race with atomics */
       "(program ok (workgroup 8) (grid 4) (buffer c u32 1 read_write)\n"
       " (entry (atomic add c 0u 1u) (atomic max c 0u (global_id x))))",
+      /* atomic loads and stores are atomics: no race with each other or others */
+      "(program ok (workgroup 8) (grid 4) (buffer c u32 1 read_write) (buffer out u32 32 write)\n"
+      " (entry (atomic store c 0u (global_id x)) (store out (global_id x) (atomic load c 0u))\n"
+      "  (atomic add c 0u 1u)))",
+      "(program ok (workgroup 8) (buffer out u32 8 write) (shared s u32 1)\n"
+      " (entry (atomic store s 0u 1u) (store out (local_id x) (atomic load s 0u))))",
       /* reads never race with reads */
       "(program ok (workgroup 8) (grid 4) (buffer c u32 1 read) (buffer out u32 32 write)\n"
       " (entry (store out (global_id x) (load c 0u))))",
@@ -208,6 +214,37 @@ static void atomic_and_plain_access_race(void **state) {
   assert_only(&r, VC_ISSUE_RACE, 1);
   assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "load by invocation 1");
   assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "atomic by invocation 0");
+  vt_done(&r);
+}
+
+/* An atomic load or store races with a plain access of the element. */
+static void atomic_load_store_race_with_plain_access(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program ap (workgroup 2) (buffer c u32 1 read_write) (buffer out u32 2 write)\n"
+          " (entry (if (eq (local_id x) 0u) (atomic store c 0u 1u) (store out 1u (load c 0u)))))",
+          NULL);
+  assert_only(&r, VC_ISSUE_RACE, 1);
+  assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "load by invocation 1");
+  assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "atomic by invocation 0");
+  vt_done(&r);
+  vt_exec(&r,
+          "(program ap (workgroup 1) (grid 2) (buffer c u32 1 read_write) (buffer out u32 2 write)\n"
+          " (entry (if (eq (group_id x) 0u) (store c 0u 1u)\n"
+          "  (store out 1u (atomic load c 0u)))))",
+          NULL);
+  assert_only(&r, VC_ISSUE_RACE, 1);
+  assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "atomic by invocation 1");
+  assert_contains(r.rep.issues[VC_ISSUE_RACE].msg, "store by invocation 0 of another workgroup");
+  vt_done(&r);
+  /* an atomic load of workgroup memory nobody wrote is an uninitialised read */
+  vt_exec(&r,
+          "(program u (workgroup 2) (buffer out u32 2 write) (shared s u32 1)\n"
+          " (entry (store out (local_id x) (atomic load s 0u))))",
+          NULL);
+  assert_only(&r, VC_ISSUE_UNINIT_SHARED, 2);
+  assert_contains(r.rep.issues[VC_ISSUE_UNINIT_SHARED].msg, "atomic load of workgroup memory s[0]");
   vt_done(&r);
 }
 
@@ -304,6 +341,7 @@ int main(void) {
       cmocka_unit_test(no_race_when_ordered_by_a_barrier),
       cmocka_unit_test(barrier_does_not_order_other_workgroups),
       cmocka_unit_test(atomic_and_plain_access_race),
+      cmocka_unit_test(atomic_load_store_race_with_plain_access),
       cmocka_unit_test(barrier_not_reached_by_all),
       cmocka_unit_test(messages_name_the_fixpoint_pass),
       cmocka_unit_test(no_checks_keeps_bounds_and_barriers),

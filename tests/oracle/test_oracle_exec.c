@@ -93,6 +93,104 @@ static void atomic_counter_from_many_invocations(void **state) {
 }
 
 /* A tree reduction in workgroup memory, ordered by workgroup barriers. */
+/* (atomic load B I) gives the element, (atomic store B I V) writes it; both
+   are bounds-checked like every access (out of bounds: 0, nothing). */
+static void atomic_load_and_store(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program ls (expect out-of-bounds)"
+          " (buffer a u32 4 read_write (init (values 5u 6u 7u 8u)))"
+          " (buffer s i32 1 read_write (init (values -9i)))"
+          " (buffer out u32 4 write)"
+          " (entry"
+          "  (store out 0u (atomic load a 1u))"
+          "  (atomic store a 2u 70u)"
+          "  (store out 1u (atomic load a 2u))"
+          "  (store out 2u (bitcast u32 (atomic load s 0u)))"
+          "  (atomic store a 9u 1u)"
+          "  (store out 3u (atomic load a 9u))))",
+          NULL);
+  const uint32_t *a = vt_buf(&r, "a"), *out = vt_buf(&r, "out");
+  assert_int_equal(out[0], 6);
+  assert_int_equal(out[1], 70);
+  assert_int_equal(out[2], (uint32_t)-9);
+  assert_int_equal(out[3], 0);
+  assert_int_equal(a[2], 70);
+  assert_int_equal(r.rep.issues[VC_ISSUE_OOB].count, 2);
+  assert_non_null(strstr(r.rep.issues[VC_ISSUE_OOB].msg, "atomic store to a[9]"));
+  vt_done(&r);
+}
+
+/* while tests before every iteration; break leaves the innermost loop,
+   continue goes on with its next iteration (a loop's i += 1, a while's test). */
+static void while_break_continue(void **state) {
+  (void)state;
+  static const uint32_t want[] = {7, 21, 3, 25, 12, 0, 5, 2};
+  vt_check("",
+           /* out[0]: iterations of a while counting to 7 */
+           "(var n 0u) (while (lt n 7u) (set n (add n 1u))) (store out 0u n)"
+           /* out[1]: sum of 0..6 with a while(1) and a break */
+           " (var s 0u) (var i 0u) (while 1u (if (eq i 7u) (break)) (set s (add s i))"
+           "  (set i (add i 1u))) (store out 1u s)"
+           /* out[2]: break in the inner loop leaves only the inner one */
+           " (var c 0u) (loop a 0u 3u (loop b 0u 10u (if (eq b 1u) (break)) (set c (add c 1u))))"
+           " (store out 2u c)"
+           /* out[3]: continue skips odd numbers of 0..9: 0+2+4+6+8 = 20, plus 5 evens */
+           " (var e 0u) (loop k 0u 10u (if (eq (and k 1u) 1u) (continue)) (set e (add e k))"
+           "  (set e (add e 1u))) (store out 3u e)"
+           /* out[4]: continue in a while goes back to the test */
+           " (var w 0u) (var t 0u) (while (lt w 6u) (set w (add w 1u)) (if (lt w 3u) (continue))"
+           "  (set t (add t w))) (store out 4u (sub t 6u))"
+           /* out[5]: a false condition never runs the body */
+           " (var z 0u) (while 0u (set z 1u)) (store out 5u z)"
+           /* out[6], out[7]: the loop variable after a break; the while's condition re-read */
+           " (var j 0u) (loop q 0u 9u (set j q) (if (eq q 5u) (break))) (store out 6u j)"
+           " (store out 7u 2u)",
+           want, 8);
+}
+
+/* An invocation whose loops run past 2^24 iterations in a segment is
+   stopped and the program is invalid; the budget counts all its loops. */
+static void loop_budget(void **state) {
+  (void)state;
+  vt_run r;
+  vt_exec(&r,
+          "(program spin (workgroup 2) (buffer out u32 2 write)\n"
+          " (entry (if (eq (local_id x) 1u) (while 1u (store out 1u 1u)))\n"
+          "  (barrier workgroup) (store out 0u 5u)))",
+          NULL);
+  const vc_oracle_issue *is = &r.rep.issues[VC_ISSUE_LOOP];
+  assert_int_equal(is->count, 1);
+  assert_int_equal(is->inv_a, 1);
+  assert_int_equal(is->loc.line, 2);
+  assert_int_equal(is->loc.col, 34);
+  assert_non_null(strstr(is->msg, "loop runs past 16777216 iterations: invocation 1 (workgroup 0)"));
+  /* the stopped invocation never reaches the barrier: reported after the loop */
+  assert_int_equal(r.rep.issues[VC_ISSUE_BARRIER].count, 1);
+  assert_non_null(strstr(r.rep.issues[VC_ISSUE_BARRIER].msg, "was stopped in the loop at 2:34"));
+  assert_non_null(strstr(vt_invalid(&r), "loop runs past 16777216 iterations"));
+  vt_done(&r);
+  /* two loops of 2^23 + 1 iterations each: past the budget together */
+  vt_exec(&r,
+          "(program two (buffer out u32 1 write)\n"
+          " (entry (loop i 0u 8388609u (store out 0u i)) (var n 0u)\n"
+          "  (while (lt n 8388609u) (set n (add n 1u)))))",
+          NULL);
+  assert_int_equal(r.rep.issues[VC_ISSUE_LOOP].count, 1);
+  assert_int_equal(r.rep.issues[VC_ISSUE_LOOP].loc.line, 3);
+  vt_done(&r);
+  /* exactly 2^24 is fine, and every segment has its own budget */
+  vt_exec(&r,
+          "(program ok (buffer out u32 1 write)\n"
+          " (entry (loop i 0u 16777216u (store out 0u i)) (barrier grid)\n"
+          "  (loop i 0u 16777216u (store out 0u i))))",
+          NULL);
+  assert_string_equal(vt_invalid(&r), "");
+  assert_int_equal(vt_buf(&r, "out")[0], 16777215u);
+  vt_done(&r);
+}
+
 static void tree_reduction_with_barriers(void **state) {
   (void)state;
   vt_run r;
@@ -285,7 +383,7 @@ static void grid_barrier_under_if_is_refused(void **state) {
   vc_error err = {0};
   assert_int_equal(vc_oracle_compile(p, &o, &err), VC_ERR_INVALID);
   assert_null(o);
-  assert_non_null(strstr(err.msg, "g:3:12: oracle: grid barrier inside if or loop"));
+  assert_non_null(strstr(err.msg, "g:3:12: oracle: grid barrier inside if, loop or while"));
   vc_program_free(p);
 }
 
@@ -294,6 +392,9 @@ int main(void) {
       cmocka_unit_test(out_of_bounds_load_zero_store_dropped),
       cmocka_unit_test(atomics_return_old_values),
       cmocka_unit_test(atomic_counter_from_many_invocations),
+      cmocka_unit_test(atomic_load_and_store),
+      cmocka_unit_test(while_break_continue),
+      cmocka_unit_test(loop_budget),
       cmocka_unit_test(tree_reduction_with_barriers),
       cmocka_unit_test(return_ends_only_the_segment),
       cmocka_unit_test(values_live_across_grid_barriers),

@@ -32,6 +32,28 @@ static void add_sub_mul_round_to_nearest(void **state) {
    1.1f * 3 - 3.3f is 2^-22 unfused (the product rounds up one ulp of 3.3f)
    and 2^-23 fused. The operands come from a buffer so
    that nothing is folded before the oracle runs. */
+/* Every NaN that add, sub, mul and div produce is 0x7fc00000, whatever the
+   host's default NaN (x86: 0xffc00000 for an invalid operation) and whatever
+   payload or sign an operand NaN had. The operands come from a buffer, so
+   that the C compiler folds nothing. */
+static void arithmetic_nans_are_canonical(void **state) {
+  (void)state;
+  static const uint32_t want[] = {0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u,
+                                  0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7f800000u};
+  vt_check("(buffer in f32 8 read (init (values 0x7f800000f 0.0f 0x7fc12345f 0xffc00001f 1.0f)))",
+           "(let inf (load in 0u)) (let z (load in 1u)) (let pn (load in 2u))"
+           " (let nn (load in 3u)) (let one (load in 4u))"
+           " (store out 0u (bitcast u32 (sub inf inf)))"    /* invalid */
+           " (store out 1u (bitcast u32 (mul z inf)))"      /* invalid */
+           " (store out 2u (bitcast u32 (add pn one)))"     /* a payload */
+           " (store out 3u (bitcast u32 (mul one nn)))"     /* a negative NaN */
+           " (store out 4u (bitcast u32 (sub nn pn)))"      /* two NaNs */
+           " (store out 5u (bitcast u32 (add inf (neg inf))))"
+           " (store out 6u (bitcast u32 (add (sub inf inf) one)))"
+           " (store out 7u (bitcast u32 (add inf one)))",
+           want, 8);
+}
+
 static void no_contraction(void **state) {
   (void)state;
   static const uint32_t want[] = {0x00000000u, 0x3f801000u, 0x34800000u, 0x00000000u};
@@ -185,6 +207,7 @@ static void division_correctly_rounded(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(add_sub_mul_round_to_nearest),
+      cmocka_unit_test(arithmetic_nans_are_canonical),
       cmocka_unit_test(no_contraction),
       cmocka_unit_test(denormals_preserved),
       cmocka_unit_test(neg_abs_on_bits),

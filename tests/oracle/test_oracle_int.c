@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -165,6 +166,118 @@ static void variables_and_loops(void **state) {
         want, 6);
 }
 
+/* Runs entry (one invocation) with a u64 buffer o of 16 elements and the
+   forms decls; checks o[0..n) against want. */
+static void check64(const char *decls, const char *entry, const uint64_t *want, uint32_t n) {
+  char text[4096];
+  snprintf(text, sizeof text, "(program t (buffer o u64 16 write) %s (entry %s))", decls, entry);
+  vt_run r;
+  vt_exec(&r, text, NULL);
+  const uint32_t *w = vt_buf(&r, "o");
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t got = (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
+    if (got != want[i])
+      print_error("o[%u] = 0x%016llx, want 0x%016llx\n", i, (unsigned long long)got,
+                  (unsigned long long)want[i]);
+    assert_true(got == want[i]);
+  }
+  assert_string_equal(vt_invalid(&r), "");
+  vt_done(&r);
+}
+
+/* 64-bit rules: wraparound, INT64_MIN / -1, remainders, shifts modulo 64
+   (arithmetic on i64), signed and unsigned comparisons and min/max. Operands
+   come from a buffer, so that the values are not literals folded in C. */
+static void integers_64(void **state) {
+  (void)state;
+  static const uint64_t want[] = {
+      1u, 0x8000000000000000u, 0x4000000000000000u, 0xc000000000000000u,
+      0x8000000000000000u, 0xffffffffffffffffu, 0, 0, 1, 0xfffffffe00000000u,
+      0xffffffff00000001u, 1, 0xffffffffffffffffu, 0x8000000000000000u, 0xfffffffffffffff9u,
+      0x2aaaaaaaaaaaaaaau};
+  check64("(buffer a u64 4 read (init (values 0xffffffffffffffffu64 0x8000000000000000u64 "
+          "3u64 0x100000000u64)))"
+          " (buffer s i64 4 read (init (values -7i64 -9223372036854775808i64 2i64 -1i64)))",
+          "(let m (load a 0u)) (let h (load a 1u)) (let n (load s 0u)) (let lo (load s 1u))"
+          " (store o 0u (mul m m))"
+          " (store o 1u (shl (load a 2u) 63u64))"      /* 3 << 63: the low bit only */
+          " (store o 2u (shr h 65u64))"                /* 65 & 63 = 1 */
+          " (store o 3u (bitcast u64 (shr lo 1i64)))"  /* arithmetic */
+          " (store o 4u (bitcast u64 (div lo (load s 3u))))"
+          " (store o 5u (bitcast u64 (rem n (load s 2u))))"
+          " (store o 6u (bitcast u64 (rem lo (load s 3u))))"
+          " (store o 7u (div m 0u64))"
+          " (store o 8u (cast u64 (lt n (load s 2u))))"
+          " (store o 9u (sub (mul (load a 3u) 0xffffffffu64) 0x100000000u64))"
+          " (store o 10u (add (mul (load a 3u) 0xffffffffu64) 1u64))"
+          " (store o 11u (cast u64 (add (cast u32 (gt h m)) (cast u32 (lt lo n)))))"
+          " (store o 12u (max m h))"
+          " (store o 13u (bitcast u64 (min lo n)))"
+          " (store o 14u (bitcast u64 (neg (abs n))))"
+          " (store o 15u (div m 6u64))",
+          want, 16);
+}
+
+/* Casts: integers extend by the source's signedness and truncate to the low
+   bits; f32 -> 64-bit saturates (NaN 0); 64-bit -> f32 rounds to nearest
+   even. */
+static void casts_64(void **state) {
+  (void)state;
+  static const uint64_t want[] = {
+      0xffffffffffffffffu, 0xfffffffffffffffbu, 0xfffffffbu, 0x89abcdefu,
+      0xffffffffffffffffu, 0x8000000000000000u, 0, 0x7fffffffffffffffu,
+      16777216u, 0x5f800000u, 0x5f000000u, 0x4b800002u, 0xdf000000u, 0x4b800000u};
+  check64("(buffer f f32 4 read (init (values 1e30f -1e30f 0x7fc00000f 16777216.5f)))"
+          " (buffer a u64 4 read (init (values 0xffffffffffffffffu64 0x0123456789abcdefu64 "
+          "0x1000003u64 0x1000001u64)))",
+          "(store o 0u (cast u64 (cast i32 -1i64)))"
+          " (store o 1u (bitcast u64 (cast i64 -5)))"
+          " (store o 2u (cast u64 (cast u32 -5)))"
+          " (store o 3u (cast u64 (cast u32 (load a 1u))))"
+          " (store o 4u (cast u64 (load f 0u)))"
+          " (store o 5u (bitcast u64 (cast i64 (load f 1u))))"
+          " (store o 6u (cast u64 (load f 2u)))"
+          " (store o 7u (bitcast u64 (cast i64 (load f 0u))))"
+          " (store o 8u (cast u64 (load f 3u)))"
+          " (store o 9u (cast u64 (bitcast u32 (cast f32 (load a 0u)))))"
+          " (store o 10u (cast u64 (bitcast u32 (cast f32 0x8000000000000000u64))))"
+          " (store o 11u (cast u64 (bitcast u32 (cast f32 (load a 2u)))))"
+          " (store o 12u (cast u64 (bitcast u32 (cast f32 -9223372036854775808i64))))"
+          " (store o 13u (cast u64 (bitcast u32 (cast f32 (mul (load a 3u) 1u64)))))",
+          want, 14);
+}
+
+/* 64-bit buffers, shared arrays, initialisers (random keeps all 64 bits of
+   splitmix64), atomics and values live across a grid barrier. */
+static void memory_64(void **state) {
+  (void)state;
+  static const uint64_t want[] = {0x63033b0ca389c35au, 0x0000000500000004u, 7, 7,
+                                  0x100000002u, 0xffffffff00000000u, 3, 0x1ffffffffu,
+                                  0x0807060504030201u, 0x9999999999999999u, 2};
+  check64("(buffer r u64 2 read (init (random 5)))"
+          " (buffer i u64 3 read (init iota))"
+          " (buffer x u64 2 read (init (hex \"01020304050607080900\")))"
+          " (buffer c u64 2 read_write (init (fill 0x9999999999999999u64)))"
+          " (shared t u64 2)",
+          "(store o 0u (load r 0u))"
+          " (store t 0u 0x0000000500000004u64)"
+          " (store o 1u (load t 0u))"
+          " (atomic store c 1u 5u64)"
+          " (store o 2u (add (atomic add c 1u 2u64) (load i 2u)))"
+          " (store o 3u (atomic exchange c 1u 0x100000002u64))"
+          " (atomic max c 1u 0x100000000u64)"
+          " (store o 4u (atomic sub c 1u 2u64))"
+          " (var h (atomic cmpxchg c 1u 0x100000000u64 0xffffffff00000000u64))"
+          " (barrier grid)"
+          " (store o 5u (atomic load c 1u))"
+          " (store o 6u 3u64)"
+          " (store o 7u (add h 0xffffffffu64))"
+          " (store o 8u (load x 0u))"
+          " (store o 9u (load c 0u))"
+          " (store o 10u (load i 2u))",
+          want, 11);
+}
+
 static void builtins(void **state) {
   (void)state;
   vt_run r;
@@ -193,6 +306,9 @@ static void builtins(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(wraparound_u32),
+      cmocka_unit_test(integers_64),
+      cmocka_unit_test(casts_64),
+      cmocka_unit_test(memory_64),
       cmocka_unit_test(wraparound_i32),
       cmocka_unit_test(division_by_zero),
       cmocka_unit_test(int_min_by_minus_one),

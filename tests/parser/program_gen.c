@@ -10,6 +10,7 @@ typedef struct gen {
   uint32_t nvisible, cap_visible;
   uint32_t cap_syms;
   int f32_buffer; /* an f32 buffer with an ulp expectation, or -1 */
+  uint32_t loops; /* loops around the statement being generated (for break, continue) */
 } gen;
 
 static uint64_t next(gen *g) {
@@ -29,11 +30,20 @@ static char *fmt(gen *g, const char *prefix, uint32_t i) {
 }
 
 /* Interesting bits for each type: edges, specials, and random ones. */
-static uint32_t literal_bits(gen *g, vc_type t) {
+static uint64_t literal_bits(gen *g, vc_type t) {
   static const uint32_t f32_edges[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff,
                                        0x7f7fffff, 0x7fc00000, 0xffc12345, 0x7f800000,
                                        0xff800000, 0x3f800000, 0x3dcccccd, 0x4b800001};
   static const uint32_t int_edges[] = {0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 2};
+  static const uint64_t wide_edges[] = {0, 1, 0x7fffffffffffffffu, 0x8000000000000000u,
+                                        0xffffffffffffffffu, 0x100000000u, 0xffffffffu};
+  if (vc_type_is_64(t)) {
+    switch (below(g, 3)) {
+    case 0: return wide_edges[below(g, 7)];
+    case 1: return below(g, 100);
+    default: return next(g);
+    }
+  }
   switch (below(g, 3)) {
   case 0:
     return t == VC_F32 ? f32_edges[below(g, 12)] : int_edges[below(g, 6)];
@@ -44,7 +54,17 @@ static uint32_t literal_bits(gen *g, vc_type t) {
   }
 }
 
-static vc_type any_type(gen *g) { return (vc_type)below(g, 3); }
+/* u32, i32, f32, and now and then u64 or i64. */
+static vc_type any_type(gen *g) {
+  vc_type t = (vc_type)below(g, 4);
+  return t == VC_VOID ? (below(g, 2) ? VC_U64 : VC_I64) : t;
+}
+
+/* A type of the same size as t, for bitcast. */
+static vc_type same_size(gen *g, vc_type t) {
+  if (vc_type_is_64(t)) return below(g, 2) ? VC_U64 : VC_I64;
+  return (vc_type)below(g, 3);
+}
 
 static void buffers(gen *g) {
   vc_program *p = g->p;
@@ -66,11 +86,12 @@ static void buffers(gen *g) {
     in->hi = 0x40490fdbu; /* pi */
     if (in->kind == VC_INIT_VALUES) {
       in->nvalues = below(g, b->count + 1);
-      in->values = vc_arena_alloc(&p->arena, (in->nvalues + 1) * sizeof *in->values);
-      for (uint32_t k = 0; k < in->nvalues; k++) in->values[k] = literal_bits(g, b->type);
+      in->values = vc_arena_alloc(&p->arena, 2 * (in->nvalues + 1) * sizeof *in->values);
+      for (uint32_t k = 0; k < in->nvalues; k++)
+        vc_elem_put(in->values, k, b->type, literal_bits(g, b->type));
     }
     if (in->kind == VC_INIT_HEX) {
-      in->nbytes = below(g, 4 * b->count + 1);
+      in->nbytes = below(g, 4 * vc_type_words(b->type) * b->count + 1);
       in->bytes = vc_arena_alloc(&p->arena, in->nbytes + 1);
       for (uint32_t k = 0; k < in->nbytes; k++) in->bytes[k] = (uint8_t)next(g);
     }
@@ -114,14 +135,14 @@ static void attributes(gen *g) {
   const vc_fixpoint *fx = &p->fixpoint;
   if (fx->present && below(g, 2))
     p->expects[p->nexpects++] = (vc_expect){
-        VC_EXPECT_PASSES, NULL, 0, fx->has_flag ? 1 + below(g, fx->max) : fx->max, {0, 0}};
+        .kind = VC_EXPECT_PASSES, .n = fx->has_flag ? 1 + below(g, fx->max) : fx->max};
   if (fx->present && fx->has_flag && below(g, 2))
-    p->expects[p->nexpects++] = (vc_expect){VC_EXPECT_CONVERGES, NULL, 0, 0, {0, 0}};
+    p->expects[p->nexpects++] = (vc_expect){.kind = VC_EXPECT_CONVERGES};
   if (g->f32_buffer >= 0)
     p->expects[p->nexpects++] =
-        (vc_expect){VC_EXPECT_ULP, NULL, (uint32_t)g->f32_buffer, below(g, 8), {0, 0}};
+        (vc_expect){.kind = VC_EXPECT_ULP, .ref = (uint32_t)g->f32_buffer, .n = below(g, 8)};
   if (below(g, 3) == 0)
-    p->expects[p->nexpects++] = (vc_expect){VC_EXPECT_OUT_OF_BOUNDS, NULL, 0, 0, {0, 0}};
+    p->expects[p->nexpects++] = (vc_expect){.kind = VC_EXPECT_OUT_OF_BOUNDS};
 }
 
 /* ---- code ---- */
@@ -205,7 +226,8 @@ static vc_node *unary(gen *g, vc_type t, int depth) {
   vc_unop op = VC_NEG;
   if (t == VC_I32) op = (vc_unop)below(g, 3); /* neg abs not */
   if (t == VC_F32) op = (vc_unop)below(g, 2); /* neg abs */
-  if (t == VC_U32) op = below(g, 2) ? VC_NEG : VC_NOT;
+  if (t == VC_U32 || t == VC_U64) op = below(g, 2) ? VC_NEG : VC_NOT;
+  if (t == VC_I64) op = (vc_unop)below(g, 3);
   vc_node *n = node(g, VC_E_UNARY, 1);
   n->op = (uint8_t)op;
   n->type = t;
@@ -217,7 +239,10 @@ static vc_node *atomic(gen *g, vc_type t, vc_node_kind kind, int depth) {
   vc_node *probe = node(g, kind, 0);
   if (t == VC_F32 || !memory(g, t, true, true, probe)) return NULL;
   vc_atomic_op op = (vc_atomic_op)below(g, VC_ATOMIC_OP_COUNT);
-  vc_node *n = node(g, kind, op == VC_AT_CMPXCHG ? 3 : 2);
+  /* a load gives a value, a store none */
+  if (op == VC_AT_STORE && kind == VC_E_ATOMIC) op = VC_AT_LOAD;
+  if (op == VC_AT_LOAD && kind == VC_S_ATOMIC) op = VC_AT_STORE;
+  vc_node *n = node(g, kind, op == VC_AT_CMPXCHG ? 3 : op == VC_AT_LOAD ? 1 : 2);
   n->op = (uint8_t)op;
   n->space = probe->space;
   n->ref = probe->ref;
@@ -270,7 +295,7 @@ static vc_node *expr(gen *g, vc_type t, int depth) {
   case 9:
     n = node(g, pick == 8 ? VC_E_CAST : VC_E_BITCAST, 1);
     n->type = t;
-    n->kids[0] = expr(g, any_type(g), depth - 1);
+    n->kids[0] = expr(g, pick == 8 ? any_type(g) : same_size(g, t), depth - 1);
     return n;
   default:
     n = atomic(g, t, VC_E_ATOMIC, depth);
@@ -351,7 +376,7 @@ static vc_node *stmt(gen *g, int depth, bool top) {
     n->kids[1] = expr(g, t, 3);
     return n;
   case 4:
-    n = atomic(g, below(g, 2) ? VC_U32 : VC_I32, VC_S_ATOMIC, 2);
+    n = atomic(g, (vc_type[]){VC_U32, VC_I32, VC_U64, VC_I64}[below(g, 4)], VC_S_ATOMIC, 2);
     if (n) return n;
     break;
   case 5:
@@ -370,7 +395,9 @@ static vc_node *stmt(gen *g, int depth, bool top) {
     n->kids[1] = expr(g, lt, 1);
     uint32_t mark = g->nvisible;
     declare(g, n, VC_SYM_LOOP, lt);
+    g->loops++;
     statements(g, n, below(g, 3), depth - 1, false);
+    g->loops--;
     g->nvisible = mark;
     return n;
   }
@@ -380,6 +407,9 @@ static vc_node *stmt(gen *g, int depth, bool top) {
     return n;
   case 9:
     return node(g, VC_S_RETURN, 0);
+  case 10:
+    if (g->loops) return node(g, below(g, 2) ? VC_S_BREAK : VC_S_CONTINUE, 0);
+    break;
   default:
     break;
   }

@@ -59,7 +59,7 @@ static void spellings(void **state) {
 static bool reads_back(vc_type t, uint32_t bits) {
   char *s = printed(t, bits);
   vc_type t2;
-  uint32_t b2;
+  uint64_t b2;
   char why[256] = "";
   bool ok = vc_lit_parse(s, &t2, &b2, why, sizeof why) && t2 == t && b2 == bits;
   if (!ok) fprintf(stderr, "%s 0x%08x printed as %s: %s\n", vc_type_name(t), bits, s, why);

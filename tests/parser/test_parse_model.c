@@ -141,7 +141,7 @@ static void check_literal(const char *lit, vc_type type, uint32_t bits) {
   vc_node *n = first_let_value(p);
   assert_int_equal(n->kind, VC_E_LIT);
   if (n->type != type || n->bits != bits)
-    fprintf(stderr, "%s: got %s 0x%08x\n", lit, vc_type_name(n->type), n->bits);
+    fprintf(stderr, "%s: got %s 0x%08llx\n", lit, vc_type_name(n->type), (unsigned long long)n->bits);
   assert_int_equal(n->type, type);
   assert_int_equal(n->bits, bits);
   assert_int_equal(p->syms[0].type, type);

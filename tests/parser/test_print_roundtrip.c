@@ -84,6 +84,23 @@ static const char *const written[] = {
     "    (store out gid (add acc (load fill gid)))))\n",
     "(program minimal (entry))\n",
     "(program one_liner (buffer o u32 1 write) (entry (store o 0u 1u)))",
+    "(program loops (buffer o u32 4 read_write) (shared s i32 2)\n"
+    "  (entry (var n 0u) (while (lt n (atomic load o 0u)) (set n (add n 1u))\n"
+    "    (if (eq n 2u) (continue) (atomic store s 1u -3i))\n"
+    "    (loop i 0u 3u (while 1u (break)) (continue) (break)))\n"
+    "   (atomic store o 1u (atomic load o 2u))))",
+    "(program expected (buffer o i32 12 write) (buffer f f32 2 read_write)\n"
+    "  (expect (buffer o (values 1i -2i 3i 4i 5i 6i 7i 8i 9i 10i)))\n"
+    "  (expect (buffer o (at 10) (values -2147483648i)))"
+    "  (expect (buffer f (at 1) (values -0.0f)))\n"
+    "  (entry))",
+    "(program wide (buffer a u64 4 read (init (values 0u64 18446744073709551615u64 7u64)))\n"
+    "  (buffer b i64 4 read_write (init (fill -9223372036854775808i64)))\n"
+    "  (buffer r u64 2 read (init (random 0x123456789abcdef0))) (shared t i64 2)\n"
+    "  (expect (buffer b (at 1) (values 9223372036854775807i64 -1i64)))\n"
+    "  (entry (let x (add (load a 1u) 0xfedcba9876543210u64))\n"
+    "   (atomic max b 0u (bitcast i64 x)) (store t 0u (cast i64 (cast f32 x)))\n"
+    "   (store b 1u (shr (load t 0u) 63i64))))",
 };
 
 static void written_programs(void **state) {

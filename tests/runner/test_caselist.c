@@ -1,6 +1,6 @@
 /* Caselist files (harness/lang/caselist.c): names and globs, comments,
- * repeated files, bad lines with FILE:LINE, and the selection they make of
- * a corpus. */
+ * repeated files, bad lines with FILE:LINE, and the globs they add to
+ * --filter's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -96,30 +96,24 @@ static void bad_lines_name_file_and_line(void **state) {
   assert_non_null(strstr(e.msg, "none.txt"));
 }
 
-static void selects_from_a_corpus(void **state) {
+static void joins_the_filters(void **state) {
   (void)state;
-  char sub[300];
-  snprintf(sub, sizeof sub, "%s/c", dir);
-  mkdir(sub, 0777);
-  snprintf(sub, sizeof sub, "%s/c/deep", dir);
-  mkdir(sub, 0777);
-  file("c/scan.vyre", "");
-  file("c/sort.vyre", "");
-  file("c/deep/reduce.vyre", "");
   vc_caselist cl = {0};
   vc_error e;
   assert_int_equal(vc_caselist_read(file("l.txt", "scan\ndeep/*\n"), &cl, &e), 0);
-  char root[300];
-  snprintf(root, sizeof root, "%s/c", dir);
-  const char *paths[] = {root};
-  vc_corpus c;
-  assert_int_equal(vc_corpus_collect(&c, paths, 1, &e), 0);
-  assert_int_equal(c.n, 3);
-  vc_caselist_filter(&c, &cl);
-  assert_int_equal(c.n, 2);
-  assert_string_equal(c.files[0].rel, "deep/reduce.vyre");
-  assert_string_equal(c.files[1].rel, "scan.vyre");
-  vc_corpus_free(&c);
+  const char *filters[] = {"sort"};
+  const char **all = NULL;
+  assert_int_equal(vc_caselist_with_filters(&cl, filters, 1, &all, &e), 0);
+  assert_string_equal(all[0], "sort");
+  assert_string_equal(all[1], "scan");
+  assert_string_equal(all[2], "deep/*");
+  free(all);
+  vc_caselist_free(&cl);
+  /* a list of comments only selects nothing: refused, not "everything" */
+  assert_int_equal(vc_caselist_read(file("empty.txt", "# nothing\n\n"), &cl, &e), 0);
+  assert_int_equal(vc_caselist_with_filters(&cl, NULL, 0, &all, &e), VC_ERR_USAGE);
+  assert_null(all);
+  assert_non_null(strstr(e.msg, "name no program"));
   vc_caselist_free(&cl);
 }
 
@@ -127,7 +121,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(reads_names_globs_and_comments, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_lines_name_file_and_line, setup, teardown),
-      cmocka_unit_test_setup_teardown(selects_from_a_corpus, setup, teardown),
+      cmocka_unit_test_setup_teardown(joins_the_filters, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,6 +79,8 @@ static int64_t query(const char *db, const char *sql) {
   snprintf(path, sizeof path, "%s/%s", dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  /* the run may hold its write lock for a moment (creating the schema) */
+  sqlite3_busy_timeout(h, 10000);
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
   if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
@@ -88,6 +90,34 @@ static int64_t query(const char *db, const char *sql) {
   sqlite3_finalize(st);
   sqlite3_close(h);
   return v;
+}
+
+static void exec_sql(const char *db, const char *sql) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  char *msg = NULL;
+  int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, msg);
+  sqlite3_free(msg);
+  sqlite3_close(h);
+  assert_int_equal(rc, SQLITE_OK);
+}
+
+/* Makes run 1 of db unfinished, without the results of program `name`. */
+static void unfinish(const char *db, const char *name) {
+  char sql[2048];
+  snprintf(sql, sizeof sql,
+           "UPDATE runs SET status = 'interrupted';"
+           "DELETE FROM divergences WHERE result_id IN (SELECT r.id FROM results r JOIN "
+           "programs p ON p.id = r.program_id WHERE p.name = '%s');"
+           "DELETE FROM segments WHERE result_id IN (SELECT r.id FROM results r JOIN "
+           "programs p ON p.id = r.program_id WHERE p.name = '%s');"
+           "DELETE FROM results WHERE program_id IN (SELECT id FROM programs WHERE name = '%s');"
+           "DELETE FROM programs WHERE name = '%s';",
+           name, name, name, name);
+  exec_sql(db, sql);
 }
 
 static double now_s(void) {
@@ -165,6 +195,41 @@ static void defaults_excuse_lavapipe_known_faults(void **state) {
   assert_false(output_contains("known failures excused"));
 }
 
+/* --resume judges the rest of a run by the expectations the run began with:
+   the default file it read (recorded as that file), or none. */
+static void resume_keeps_the_runs_expectations(void **state) {
+  (void)state;
+  assert_int_equal(run("--backend vulkan --mode native --db d.db " KNOWN), VC_EXIT_OK);
+  unfinish("d.db", "lavapipe_loop_budget");
+  assert_int_equal(run("--resume 1 --db d.db"), VC_EXIT_OK);
+  assert_true(output_contains("1 program done already"));
+  assert_true(output_contains("expectations: " VC_SOURCE_DIR "/ci/expectations/vulkan.txt"));
+  assert_true(output_contains("1 known failure excused"));
+  assert_int_equal(query("d.db", "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+  assert_int_equal(query("d.db", "SELECT count(*) FROM results r JOIN programs p ON p.id = "
+                                 "r.program_id WHERE p.name = 'lavapipe_loop_budget' AND "
+                                 "r.status = 'diverge'"),
+                   1);
+
+  assert_int_equal(run("--backend vulkan --mode native --expectations none --db n.db " KNOWN),
+                   VC_EXIT_FAIL);
+  assert_int_equal(query("n.db", "SELECT count(*) FROM runs WHERE options LIKE "
+                                 "'%expectations=none%'"),
+                   1);
+  unfinish("n.db", "lavapipe_loop_budget");
+  assert_int_equal(run("--resume 1 --db n.db"), VC_EXIT_FAIL);
+  assert_false(output_contains("expectations: "));
+  assert_int_equal(query("n.db", "SELECT count(*) FROM results r JOIN programs p ON p.id = "
+                                 "r.program_id WHERE p.name = 'lavapipe_loop_budget' AND "
+                                 "r.status = 'diverge'"),
+                   1);
+  /* the default given where the run had none is refused, naming both */
+  assert_int_equal(run("--resume 1 --db n.db --expectations " VC_SOURCE_DIR
+                       "/ci/expectations/vulkan.txt"),
+                   VC_EXIT_USAGE);
+  assert_true(output_contains("the run was started with expectations none"));
+}
+
 /* A fault of another buffer, or another class in the excused buffer, is not
    hidden behind the excused signed-zero fold. */
 static void fault_outside_scope_fails(void **state) {
@@ -210,6 +275,7 @@ int main(void) {
   const struct CMUnitTest lavapipe[] = {
       cmocka_unit_test_setup_teardown(defaults_excuse_lavapipe_known_faults, setup, teardown),
       cmocka_unit_test_setup_teardown(fault_outside_scope_fails, setup, teardown),
+      cmocka_unit_test_setup_teardown(resume_keeps_the_runs_expectations, setup, teardown),
       cmocka_unit_test_setup_teardown(untrustworthy_native_fails_unless_excused, setup, teardown),
   };
   if (backend && strcmp(backend, "vulkan") == 0)

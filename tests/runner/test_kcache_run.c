@@ -3,7 +3,7 @@
  * vulkan on lavapipe) sharing a cache folder: a warm run's compiles are
  * hits, a corrupted entry is recompiled and rewritten, two runs at once
  * both pass, --no-cache leaves no files, and the default folder follows
- * XDG_CACHE_HOME. */
+ * XDG_CACHE_HOME. Also --caselist, which the same runs exercise. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdbool.h>
@@ -258,6 +258,22 @@ static void no_cache_leaves_no_files_and_default_is_xdg(void **state) {
   assert_int_equal(run(NULL, "--cache kc2 --no-cache --db n.db corpus"), VC_EXIT_USAGE);
 }
 
+/* --caselist selects through the runner's filters; an empty list is refused. */
+static void caselist_selects(void **state) {
+  (void)state;
+  write_file("list.txt", "# one of two\nplain\n");
+  write_file("empty.txt", "# nothing\n");
+  assert_int_equal(run(NULL, "--no-cache --caselist list.txt --db c.db corpus"), VC_EXIT_OK);
+  assert_int_equal(query("c.db", "select count(*) from programs"), 1);
+  assert_int_equal(query("c.db", "select count(*) from programs where name='plain'"), 1);
+  /* with a --filter: either selects */
+  assert_int_equal(run(NULL, "--no-cache --caselist list.txt --filter spill --db c.db corpus"),
+                   VC_EXIT_OK);
+  assert_int_equal(query("c.db", "select count(*) from programs where run_id=2"), 2);
+  assert_int_equal(run(NULL, "--no-cache --caselist empty.txt --db c.db corpus"), VC_EXIT_USAGE);
+  assert_int_equal(query("c.db", "select count(*) from runs"), 2); /* no run written */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(warm_run_hits_and_corrupt_entry_is_rewritten, setup,
@@ -265,6 +281,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(two_runs_share_one_cache, setup, teardown),
       cmocka_unit_test_setup_teardown(no_cache_leaves_no_files_and_default_is_xdg, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(caselist_selects, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

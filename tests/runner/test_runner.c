@@ -103,6 +103,8 @@ static int64_t query(const char *db, const char *sql) {
   snprintf(path, sizeof path, "%s/%s", dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  /* the run may hold its write lock for a moment (creating the schema) */
+  sqlite3_busy_timeout(h, 10000);
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
   if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
@@ -119,6 +121,8 @@ static void query_text(const char *db, const char *sql, char *out, size_t n) {
   snprintf(path, sizeof path, "%s/%s", dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  /* the run may hold its write lock for a moment (creating the schema) */
+  sqlite3_busy_timeout(h, 10000);
   sqlite3_stmt *st = NULL;
   assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
   assert_int_equal(sqlite3_step(st), SQLITE_ROW);
@@ -280,19 +284,273 @@ static pid_t start(const char *args) {
   return pid;
 }
 
+
+/* Rows in the runs table of dir/DB, 0 when the file does not exist. */
+static int64_t run_rows(const char *db) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  if (access(path, F_OK) != 0) return 0;
+  return query(db, "select count(*) from runs");
+}
+
+/* A selection of no program is a usage error that writes no run: a run of
+   nothing would be a green run. */
+static void empty_selection_is_a_usage_error(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db corpus/plain.vyre"), 0);
+  assert_int_equal(run_rows("e.db"), 1);
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db --filter 'nosuch*' corpus"),
+                   VC_EXIT_USAGE);
+  assert_true(output_contains("--filter nosuch* matches none of the 3 programs"));
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/nothing", dir);
+  mkdir(sub, 0777);
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db nothing"), VC_EXIT_USAGE);
+  assert_true(output_contains("no *.vyre program under nothing"));
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db --shard 4/5 corpus"),
+                   VC_EXIT_USAGE);
+  assert_true(output_contains("shard 4/5 of 3 programs is empty"));
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db --filter plain "
+                             "--exclude-tag x corpus"), 0);
+  assert_int_equal(run_rows("e.db"), 2);
+}
+
+/* Each of these is refused before the run is written. */
+static void usage_errors_write_no_run(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db corpus/plain.vyre"), 0);
+  assert_int_equal(run(NULL, "--backend opencl --db u.db --device-options no-such-option=1 corpus"),
+                   VC_EXIT_USAGE);
+  assert_true(output_contains("no-such-option=1"));
+  assert_int_equal(run(NULL, "--backend opencl --db u.db --mode native, corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("native,"));
+  assert_int_equal(run(NULL, "--backend opencl --db u.db --device 7 corpus"), VC_EXIT_NO_BACKEND);
+  assert_true(output_contains("no device 7"));
+  assert_int_equal(run(NULL, "--backend nope --db u.db corpus"), VC_EXIT_NO_BACKEND);
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+                             "--inject-flip host-split:nosuchbuf:0 corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("nosuchbuf"));
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+                             "--inject-flip host-split:out:32 corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("index 32"));
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+                             "--inject-flip native:out:0 corpus"), VC_EXIT_USAGE);
+  assert_int_equal(run_rows("u.db"), 1);
+  /* the last element is still a valid target */
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+                             "--inject-flip host-split:out:31 corpus"), VC_EXIT_FAIL);
+  assert_int_equal(run_rows("u.db"), 2);
+}
+
+/* --filter matches the declared program name too, and may be repeated. */
+static void filter_matches_declared_names(void **state) {
+  (void)state;
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/named", dir);
+  mkdir(sub, 0777);
+  write_file("named/file_one.vyre", "(program alpha (workgroup 4) (grid 1)\n"
+                                    "  (buffer o u32 4 write)\n"
+                                    "  (entry (store o (global_id x) 1u)))\n");
+  write_file("named/file_two.vyre", "(program beta (workgroup 4) (grid 1)\n"
+                                    "  (buffer o u32 4 write)\n"
+                                    "  (entry (store o (global_id x) 2u)))\n");
+  write_file("named/file_three.vyre", "(program gamma (workgroup 4) (grid 1)\n"
+                                      "  (buffer o u32 4 write)\n"
+                                      "  (entry (store o (global_id x) 3u)))\n");
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db n.db --filter alpha "
+                             "--filter 'file_t*o' named"), 0);
+  assert_int_equal(query("n.db", "select count(*) from programs"), 2);
+  assert_int_equal(query("n.db", "select count(*) from programs where name in ('alpha','beta')"), 2);
+}
+
+/* The corpus digest is of what ran: a filtered directory has the digest of
+   the file it selected. */
+static void digest_covers_the_selection(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db d.db --filter plain corpus"), 0);
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db d.db corpus/plain.vyre"), 0);
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db d.db corpus"), 0);
+  char a[80], b[80], c[80];
+  query_text("d.db", "select corpus_digest from runs where id = 1", a, sizeof a);
+  query_text("d.db", "select corpus_digest from runs where id = 2", b, sizeof b);
+  query_text("d.db", "select corpus_digest from runs where id = 3", c, sizeof c);
+  assert_string_equal(a, b);
+  assert_string_not_equal(a, c);
+}
+
+/* Waits until dir/DB holds n programs (at most a minute). */
+static void wait_programs(const char *db, int64_t n) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  int64_t done = 0;
+  /* the file exists a moment before its tables do */
+  for (int i = 0; i < 600 && done < n; i++) {
+    nap_ms(100);
+    if (access(path, F_OK) == 0 &&
+        query(db, "select count(*) from sqlite_master where name = 'programs'") == 1)
+      done = query(db, "select count(*) from programs");
+  }
+  assert_int_equal(done, n);
+}
+
+/* --resume RUN takes the run's own options and PATH (here a path with a
+   space); an option given that differs from the stored one is refused. */
+static void resume_restores_the_runs_options(void **state) {
+  (void)state;
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/with space", dir);
+  mkdir(sub, 0777);
+  write_file("with space/spill.vyre", prog_spill);
+  write_file("with space/plain.vyre", prog_plain);
+  write_file("with space/third.vyre", prog_third);
+  pid_t pid = start("--backend opencl --mode resident-split --repeat 2 --filter spill "
+                    "--filter third --db r.db --inject-hang third 'with space'");
+  wait_programs("r.db", 1);
+  nap_ms(200);
+  kill(pid, SIGINT);
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), VC_EXIT_INTERRUPTED);
+
+  /* the backend agrees; the modes do not */
+  assert_int_equal(run(NULL, "--resume 1 --db r.db --backend opencl --mode host-split"),
+                   VC_EXIT_USAGE);
+  assert_true(output_contains("mode host-split given, but the run was started with mode "
+                              "resident-split"));
+  assert_int_equal(run(NULL, "--resume 1 --db r.db corpus"), VC_EXIT_USAGE);
+  assert_true(output_contains("PATH corpus given"));
+  assert_int_equal(query("r.db", "select count(*) from runs where status='interrupted'"), 1);
+
+  assert_int_equal(run(NULL, "--resume 1 --db r.db"), 0);
+  assert_true(output_contains("1 program done already"));
+  assert_int_equal(query("r.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(query("r.db", "select count(*) from programs"), 2);
+  assert_int_equal(query("r.db", "select count(*) from results where mode='resident-split'"), 4);
+  assert_int_equal(query("r.db", "select count(*) from results"), 4);
+}
+
+/* A crash or hang before the device modes is charged to its step, not to
+   the first mode; one in a mode costs that mode only: the others run in a
+   fresh worker. */
+static void failures_are_charged_to_their_step(void **state) {
+  (void)state;
+  int rc = run(NULL, "--backend opencl --db s.db --timeout 3 --inject-crash 'plain@oracle' "
+                     "--inject-hang 'third@native' corpus");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='plain' and r.mode='oracle' "
+                                 "and r.status='crash' and r.reason like '%during oracle%'"), 1);
+  assert_int_equal(query("s.db", "select count(*) from results where status='crash'"), 1);
+  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='plain' and r.status='skip'"), 3);
+  /* the native hang costs native; the split modes still ran */
+  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='third' and r.mode='native' "
+                                 "and r.status='timeout'"), 1);
+  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='third' and r.mode<>'native' "
+                                 "and r.status='pass'"), 2);
+  assert_true(output_contains("oracle "));
+  /* the reference run, in the default step of an injection: setup */
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db s2.db "
+                             "--inject-crash 'spill@reference' --inject-hang plain --timeout 3 "
+                             "corpus"), VC_EXIT_FAIL);
+  assert_int_equal(query("s2.db", "select count(*) from results r join programs p on "
+                                  "r.program_id=p.id where p.name='spill' and r.mode='reference' "
+                                  "and r.status='crash'"), 1);
+  assert_int_equal(query("s2.db", "select count(*) from results r join programs p on "
+                                  "r.program_id=p.id where p.name='plain' and r.mode='setup' "
+                                  "and r.status='timeout'"), 1);
+  assert_int_equal(query("s2.db", "select count(*) from results where mode='host-split' and "
+                                  "status in ('crash','timeout')"), 0);
+}
+
+/* Each file is parsed once, by the runner, before the worker starts: what
+   runs is what was read then, even if the file changes later. */
+static void each_file_is_parsed_once(void **state) {
+  (void)state;
+  char sub[300];
+  snprintf(sub, sizeof sub, "%s/once", dir);
+  mkdir(sub, 0777);
+  write_file("once/a.vyre", prog_plain);
+  write_file("once/b.vyre", prog_third);
+  /* a hangs for its 3 s timeout; meanwhile b's file is overwritten */
+  pid_t pid = start("--backend opencl --mode host-split --db p.db --timeout 3 --inject-hang plain "
+                    "once");
+  nap_ms(1000);
+  write_file("once/b.vyre", "(program broken\n");
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), VC_EXIT_FAIL);
+  assert_int_equal(query("p.db", "select count(*) from results r join programs p on "
+                                 "r.program_id=p.id where p.name='third' and r.status='pass'"), 1);
+}
+
+/* A program that reads workgroup memory before writing it (the corpus's
+   reject/ programs without their (expect reject)) is invalid, whatever the
+   device left there: never a device divergence. */
+static void poison_read_is_an_invalid_program(void **state) {
+  (void)state;
+  write_file("poison.vyre", "(program poison (workgroup 32) (grid 2)\n"
+                            "  (buffer out u32 64 write) (shared tile u32 64)\n"
+                            "  (entry (let g (global_id x)) (let l (local_id x))\n"
+                            "    (store tile l g) (barrier workgroup)\n"
+                            "    (store out g (load tile (add l 32u)))))\n");
+  assert_int_equal(run(NULL, "--backend opencl --db q.db poison.vyre"), VC_EXIT_INPUT);
+  assert_int_equal(query("q.db", "select count(*) from results where status='invalid' and "
+                                 "reason like '%before any write%'"), 3);
+  assert_int_equal(query("q.db", "select count(*) from results where status<>'invalid'"), 0);
+}
+
+/* A native launch that never finishes on the device (a barrier waiting for
+   an arrival that never comes, under a 1 s deadline) retires the worker:
+   the split modes still run, in a fresh one, instead of being skipped. */
+static void stuck_native_launch_spares_the_split_modes(void **state) {
+  (void)state;
+  int rc = run(NULL, "--backend opencl --db k.db --repeat 2 --device-options "
+                     "native-phantoms=1,native-spin=0,deadline=1 corpus/spill.vyre");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("k.db", "select count(*) from results where mode='native' and "
+                                 "repeat=0 and status='timeout'"), 1);
+  assert_int_equal(query("k.db", "select count(*) from results where mode='native' and "
+                                 "repeat=1 and status='skip'"), 1);
+  assert_int_equal(query("k.db", "select count(*) from results where mode<>'native' and "
+                                 "status='pass'"), 4);
+}
+
+static void exec_sql(const char *db, const char *sql) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, db);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(h);
+}
+
+/* The options line quotes what needs it, and reads back as it was given. */
+static void stored_options_read_back(void **state) {
+  (void)state;
+  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db w.db --filter 'pl\"a\\in*' "
+                             "--filter 'pl*' --exclude-tag 'two words' corpus"), 0);
+  char opts[1024];
+  query_text("w.db", "select options from runs", opts, sizeof opts);
+  assert_non_null(strstr(opts, "filter=\"pl\\\"a\\\\in*\" filter=pl* exclude-tag=\"two words\""));
+  exec_sql("w.db", "update runs set status = 'interrupted'");
+  assert_int_equal(run(NULL, "--resume 1 --db w.db --filter 'pl\"a\\in*' --filter 'pl*' "
+                             "--exclude-tag 'two words'"), 0);
+  assert_true(output_contains("1 program done already"));
+  assert_int_equal(query("w.db", "select count(*) from runs where status = 'complete'"), 1);
+  assert_int_equal(run(NULL, "--resume 1 --db w.db --filter 'pl*'"), VC_EXIT_USAGE);
+}
+
 static void interrupt_then_resume(void **state) {
   (void)state;
   /* third is the last program in sorted order and hangs: the run is
      interrupted while it is in flight, after plain and spill are recorded. */
   pid_t pid = start("--backend opencl --mode host-split --db i.db --inject-hang third corpus");
-  char path[512];
-  snprintf(path, sizeof path, "%s/i.db", dir);
-  int64_t done = 0;
-  for (int i = 0; i < 600 && done < 2; i++) {
-    nap_ms(100);
-    if (access(path, F_OK) == 0) done = query("i.db", "select count(*) from programs");
-  }
-  assert_int_equal(done, 2);
+  wait_programs("i.db", 2);
   nap_ms(200);
   kill(pid, SIGINT);
   int st = 0;
@@ -358,6 +616,16 @@ int main(void) {
       cmocka_unit_test(interrupt_then_resume),
       cmocka_unit_test(oracle_order_flags_scheduling_dependence),
       cmocka_unit_test(buffer_budget_refuses_clearly),
+      cmocka_unit_test(empty_selection_is_a_usage_error),
+      cmocka_unit_test(usage_errors_write_no_run),
+      cmocka_unit_test(filter_matches_declared_names),
+      cmocka_unit_test(digest_covers_the_selection),
+      cmocka_unit_test(resume_restores_the_runs_options),
+      cmocka_unit_test(failures_are_charged_to_their_step),
+      cmocka_unit_test(each_file_is_parsed_once),
+      cmocka_unit_test(stuck_native_launch_spares_the_split_modes),
+      cmocka_unit_test(stored_options_read_back),
+      cmocka_unit_test(poison_read_is_an_invalid_program),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -109,6 +109,24 @@ static void errors_and_stopped_workers(void **state) {
   assert_string_equal(r.reason, "not run: the worker stopped earlier (crash)");
 }
 
+/* A failure before the modes is the step's (error); the modes left without
+   it, and the later repeats of a mode that crashed, are skip. */
+static void steps_and_repeats(void **state) {
+  (void)state;
+  vc_result r = native_result();
+  vc_verdict_step_error("reference run: out of memory", &r);
+  assert_int_equal(r.status, VC_ST_ERROR);
+  assert_string_equal(r.reason, "reference run: out of memory");
+  r = native_result();
+  vc_verdict_after_step("oracle", VC_ST_TIMEOUT, &r);
+  assert_int_equal(r.status, VC_ST_SKIP);
+  assert_string_equal(r.reason, "not run: the oracle step ended in timeout");
+  r = native_result();
+  vc_verdict_after_repeat(0, VC_ST_CRASH, &r);
+  assert_int_equal(r.status, VC_ST_SKIP);
+  assert_string_equal(r.reason, "not run: repeat 1 of this mode ended in crash");
+}
+
 /* The exit status counts verdicts: excused failures and skips pass, an
    unexcused one fails, invalid programs alone give 4, expired entries 6. */
 static void exit_status_from_verdicts(void **state) {
@@ -158,6 +176,7 @@ int main(void) {
       cmocka_unit_test(self_check_failure_is_untrustworthy),
       cmocka_unit_test(untrustworthy_excused_only_in_scope),
       cmocka_unit_test(errors_and_stopped_workers),
+      cmocka_unit_test(steps_and_repeats),
       cmocka_unit_test(exit_status_from_verdicts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,12 @@ if(TARGET vc-backend-opencl)
   add_dependencies(test_gate_run vc-backend-opencl)
 endif()
 
+# ci/nightly's promotion rule, with the stand-in runner of the results tests.
+add_test(NAME runner_nightly_promote
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nightly_promote_test.sh ${CMAKE_SOURCE_DIR}
+          $<TARGET_FILE:vc_fake_conform>)
+set_tests_properties(runner_nightly_promote PROPERTIES LABELS "runner;ci")
+
 # The kernel cache end to end: warm hits, a corrupted entry rewritten, two
 # runs sharing a cache, --no-cache, the default folder.
 add_executable(test_kcache_run ${CMAKE_CURRENT_LIST_DIR}/test_kcache_run.c)

@@ -288,7 +288,7 @@ static void harness_limit_is_unsupported_in_a_run(void **state) {
   o.nmodes = 2;
   o.repeat = 1;
   statuses got = {0};
-  vc_conform_sink sink = {&got, on_program, NULL, on_result};
+  vc_conform_sink sink = {&got, on_program, NULL, on_result, NULL};
   assert_int_equal(vc_conform_program(path, be, dev, NULL, &o, &sink, &e), 0);
   be->close(dev);
   unlink(path);

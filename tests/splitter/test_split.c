@@ -255,6 +255,107 @@ static void let_of_atomic_is_spilled_not_repeated(void **state) {
   vc_program_free(p);
 }
 
+/* An atomic load reads memory the barrier may change: spilled, never
+   recomputed (recomputed, o would hold the 7s stored after the load). */
+static void let_of_atomic_load_is_spilled(void **state) {
+  (void)state;
+  const char *text = "(program t (workgroup 4) (grid 2)"
+                     " (buffer c u32 8 read_write (init iota)) (buffer o u32 8 write)"
+                     " (entry (let g (global_id x)) (let t (atomic load c g))"
+                     "  (atomic store c g 7u) (barrier grid) (store o g t)))";
+  vc_program *p = parse(text);
+  vc_split *s = split(p);
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "t"));
+  assert_false(remat_has(&s->segs[1], p, "t"));
+  assert_true(remat_has(&s->segs[1], p, "g"));
+  assert_null(bound(&s->segs[1], "c"));
+  uint32_t *o = oracle_output(p, "o");
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(o[i], i);
+  free(o);
+  assert_split_exact(p);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
+/* A while's per-invocation trip count and a value set before a break are
+   vars: spilled across the barrier; the loops stay in their segment. */
+static void while_and_break_values_are_spilled(void **state) {
+  (void)state;
+  const char *text = "(program t (workgroup 4) (grid 2) (buffer o u32 16 write)"
+                     " (entry (let g (global_id x)) (var n 0u) (while (lt n g) (set n (add n 1u)))"
+                     "  (var f 0u) (loop a 0u 4u (loop b 0u 9u (set f (add f 1u))"
+                     "   (if (eq b a) (break))))"
+                     "  (barrier grid) (store o g n) (store o (add g 8u) f)))";
+  vc_program *p = parse(text);
+  vc_split *s = split(p);
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "n"));
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "f"));
+  uint32_t *o = oracle_output(p, "o");
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(o[i], i);
+  for (uint32_t i = 8; i < 16; i++) assert_int_equal(o[i], 1 + 2 + 3 + 4);
+  free(o);
+  assert_split_exact(p);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
+/* check compares the oracle's outputs with (expect (buffer ...)) element by
+   element and names the first mismatch with typed values. */
+static void expected_values_are_checked(void **state) {
+  (void)state;
+  static const char ok[] =
+      "(program t (workgroup 4) (buffer o i32 4 write) (buffer f f32 2 write)"
+      " (expect (buffer o (values 0i -1i -2i -3i))) (expect (buffer f (at 1) (values 0x7fc12345f)))"
+      " (entry (let g (global_id x)) (store o g (sub 0i (cast i32 g)))"
+      "  (if (eq g 0u) (store f 1u (sub 0x7f800000f 0x7f800000f)))))";
+  vc_program *p = parse(ok);
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program(p, &o, &r);
+  if (r.verdict != VC_CHECK_OK) fprintf(stderr, "check: %s\n", r.why);
+  assert_int_equal(r.verdict, VC_CHECK_OK); /* any NaN matches a NaN */
+  vc_program_free(p);
+  static const char bad[] =
+      "(program t (workgroup 4) (buffer o i32 4 write)\n"
+      " (expect (buffer o (at 2) (values -2i -4i)))"
+      " (entry (let g (global_id x)) (store o g (sub 0i (cast i32 g)))))";
+  p = parse(bad);
+  vc_check_program(p, &o, &r);
+  assert_int_equal(r.verdict, VC_CHECK_FAILED);
+  assert_non_null(strstr(r.why, "o[3] is -3i, the program expects -4i (expect at 2:2)"));
+  vc_program_free(p);
+}
+
+/* 64-bit values are spilled with both words: values whose low words are
+   equal and whose high words differ come back different. */
+static void spill_64_bit_keeps_the_high_word(void **state) {
+  (void)state;
+  const char *text =
+      "(program t (workgroup 4) (grid 2) (buffer a u64 8 read (init iota))"
+      " (buffer o u64 8 write) (buffer q i64 8 write)"
+      " (expect (buffer o (values 0x100000000u64 0x200000001u64 0x300000002u64 0x400000003u64"
+      "   0x500000004u64 0x600000005u64 0x700000006u64 0x800000007u64)))"
+      " (expect (buffer q (values -4294967296i64 -8589934592i64 -12884901888i64 -17179869184i64"
+      "   -21474836480i64 -25769803776i64 -30064771072i64 -34359738368i64)))"
+      " (entry (let g (global_id x)) (var h (load a g))"
+      "  (set h (add h (shl (add (cast u64 g) 1u64) 32u64)))"
+      "  (let n (neg (bitcast i64 (and h 0xffffffff00000000u64))))"
+      "  (barrier grid) (store o g h) (store q g n)))";
+  vc_program *p = parse(text);
+  vc_split *s = split(p);
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "h"));
+  assert_true(list_has(s->segs[0].spill_out, s->segs[0].nspill_out, p, "n"));
+  for (uint32_t i = s->nuser; i < s->nbuffers; i++)
+    assert_true(vc_type_is_64(s->buffers[i].type)); /* both words */
+  vc_check_result r;
+  vc_oracle_opts o = {0};
+  vc_check_program(p, &o, &r);
+  if (r.verdict != VC_CHECK_OK) fprintf(stderr, "check: %s\n", r.why);
+  assert_int_equal(r.verdict, VC_CHECK_OK);
+  vc_split_free(s);
+  vc_program_free(p);
+}
+
 static void partial_rewrite_keeps_earlier_bytes(void **state) {
   (void)state;
   vc_program *p = parse("(program t (workgroup 4) (grid 2) (buffer acc u32 8 write)"
@@ -319,9 +420,10 @@ static void grid_barrier_under_if_or_loop_is_refused(void **state) {
   (void)state;
   static const char *const texts[] = {
       "(program t (buffer o u32 1 write) (entry (if 1u (barrier grid))))",
-      "(program t (buffer o u32 1 write) (entry (loop i 0u 2u (barrier grid))))"};
-  static const char *const what[] = {"if", "loop"};
-  for (int i = 0; i < 2; i++) {
+      "(program t (buffer o u32 1 write) (entry (loop i 0u 2u (barrier grid))))",
+      "(program t (buffer o u32 1 write) (entry (while 1u (barrier grid))))"};
+  static const char *const what[] = {"if", "loop", "while"};
+  for (int i = 0; i < 3; i++) {
     vc_diags d;
     vc_diags_init(&d);
     vc_program *p = vc_parse("t.vyre", texts[i], strlen(texts[i]), &d);
@@ -396,6 +498,10 @@ int main(void) {
       cmocka_unit_test(let_of_load_is_spilled),
       cmocka_unit_test(var_set_before_barrier_is_spilled),
       cmocka_unit_test(let_of_atomic_is_spilled_not_repeated),
+      cmocka_unit_test(let_of_atomic_load_is_spilled),
+      cmocka_unit_test(while_and_break_values_are_spilled),
+      cmocka_unit_test(expected_values_are_checked),
+      cmocka_unit_test(spill_64_bit_keeps_the_high_word),
       cmocka_unit_test(partial_rewrite_keeps_earlier_bytes),
       cmocka_unit_test(untouched_buffers_are_not_bound),
       cmocka_unit_test(return_before_definition_keeps_zero),

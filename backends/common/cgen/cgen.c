@@ -102,6 +102,29 @@ int vc_cgen_kernel(const vc_kernel_desc *k, vc_dialect d, vc_strbuf *out, vc_err
   return segment_kernel(&l, dl, out, err);
 }
 
+static bool node_uses_64(const vc_program *p, const vc_node *n, bool atomics) {
+  if (!n) return false;
+  bool mem = n->kind == VC_E_ATOMIC || n->kind == VC_S_ATOMIC ||
+             (!atomics && (n->kind == VC_E_LOAD || n->kind == VC_S_STORE));
+  if (mem && vc_type_is_64(vc_node_mem_type(p, n))) return true;
+  if (!atomics && vc_type_is_64(n->type)) return true;
+  for (uint32_t i = 0; i < n->nkids; i++)
+    if (node_uses_64(p, n->kids[i], atomics)) return true;
+  return false;
+}
+
+bool vc_cgen_uses_64(const vc_program *p) {
+  for (uint32_t i = 0; i < p->nbuffers; i++)
+    if (vc_type_is_64(p->buffers[i].type)) return true;
+  for (uint32_t i = 0; i < p->nshared; i++)
+    if (vc_type_is_64(p->shared[i].type)) return true;
+  for (uint32_t i = 0; i < p->nsyms; i++)
+    if (vc_type_is_64(p->syms[i].type)) return true;
+  return node_uses_64(p, p->entry, false);
+}
+
+bool vc_cgen_uses_atomic_64(const vc_program *p) { return node_uses_64(p, p->entry, true); }
+
 void vc_cgen_pointer_params(const vc_cgen_layout *l, const vc_cgen_dialect *d, const char *buf_q,
                             const char *shared_q, vc_strbuf *out) {
   for (uint32_t k = 0; k < l->nbuffers; k++)

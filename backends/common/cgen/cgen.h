@@ -1,3 +1,4 @@
+/* backends/common/cgen: the core of the C-family code generator (what the core decides). */
 /* The C-family code generator shared by the OpenCL C, GLSL and CUDA C
  * backends. The three languages differ in spelling (kernel signature,
  * builtins, atomics, barriers, bit casts), not in the semantics the

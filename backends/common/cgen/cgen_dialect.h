@@ -60,8 +60,12 @@ typedef struct vc_cgen_layout {
 typedef struct vc_cgen_dialect {
   const char *name;           /* for messages: "OpenCL C", "GLSL", "CUDA C" */
 
-  /* Spelling of u32, i32, f32 (indexed by vc_type). Required. */
-  const char *type_name[3];
+  /* Spelling of each type (indexed by vc_type; VC_VOID unused). u32, i32
+     and f32 required; u64 and i64 for programs that use them. */
+  const char *type_name[VC_TYPE_COUNT];
+  /* Suffixes of u64 and i64 literals. NULL = "ul", "l" (OpenCL C, GLSL with
+     GL_ARB_gpu_shader_int64); CUDA C "ull", "ll". */
+  const char *suffix_u64, *suffix_i64;
   /* Prefix of every f32 declaration (temporaries, symbols, helper locals):
      GLSL "precise ", elsewhere "". NULL = "". */
   const char *float_qual;
@@ -114,14 +118,20 @@ typedef struct vc_cgen_dialect {
   void (*atomic)(vc_atomic_op op, vc_type t, vc_space space, const char *lvalue,
                  const char *a, const char *b, vc_strbuf *out);
 
-  /* Value conversion of expression x from `from` to `to`:
-     u32<->i32 keeping the bits; u32/i32 -> f32 rounding to nearest even;
-     f32 -> u32/i32 truncating (the core calls it only with x in range).
-     Required. */
+  /* Value conversion of expression x from `from` to `to`: between integers
+     of one size (u32<->i32, u64<->i64) keeping the bits; between integers of
+     different sizes only for values the target holds (the core masks and
+     extends); integers -> f32 rounding to nearest even; f32 -> integers
+     truncating (the core calls it only with x in range). Required. */
   void (*convert)(vc_type to, vc_type from, const char *x, vc_strbuf *out);
   /* Reinterpretation of x's bits (to != from). Required. */
   void (*bitcast)(vc_type to, vc_type from, const char *x, vc_strbuf *out);
 } vc_cgen_dialect;
+
+/* Does the program use a 64-bit type anywhere (memory, symbols, any
+   expression)? Atomics on 64-bit memory? Dialects declare extensions. */
+bool vc_cgen_uses_64(const vc_program *p);
+bool vc_cgen_uses_atomic_64(const vc_program *p);
 
 /* seg_params and seg_args for languages whose buffers and shared arrays are
    pointer parameters (OpenCL C, CUDA C): "<buf_q><type> *b<k>, " and

@@ -68,9 +68,29 @@ void vc_cg_copy(vc_cg *g, vc_cg_val *v) {
   temp_end(g);
 }
 
-static const char *zero_of(vc_type t) {
+const char *vc_cg_suffix64(const vc_cg *g, vc_type t) {
+  if (t == VC_U64) return g->d->suffix_u64 ? g->d->suffix_u64 : "ul";
+  return g->d->suffix_i64 ? g->d->suffix_i64 : "l";
+}
+
+/* A 64-bit integer literal of value v (two's complement bits for i64). */
+static void literal64(const vc_cg *g, vc_type t, uint64_t v, char *s, size_t n) {
+  const char *suf = vc_cg_suffix64(g, t);
+  if (t == VC_U64 || v < 0x8000000000000000ull)
+    snprintf(s, n, "%llu%s", (unsigned long long)v, suf);
+  else if (v == 0x8000000000000000ull)
+    snprintf(s, n, "(-9223372036854775807%s - 1%s)", suf, suf);
+  else
+    snprintf(s, n, "(-%llu%s)", (unsigned long long)(0u - v), suf);
+}
+
+const char *vc_cg_zero(const vc_cg *g, vc_type t) {
+  if (t == VC_U64) return g->d->suffix_u64 && strcmp(g->d->suffix_u64, "ull") == 0 ? "0ull" : "0ul";
+  if (t == VC_I64) return g->d->suffix_i64 && strcmp(g->d->suffix_i64, "ll") == 0 ? "0ll" : "0l";
   return t == VC_U32 ? "0u" : t == VC_I32 ? "0" : "0.0f";
 }
+
+#define zero_of(t) vc_cg_zero(g, (t))
 
 /* ---- literals ---- */
 
@@ -83,8 +103,10 @@ static bool f32_is_plain(uint32_t bits) {
 
 static void literal(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   v->type = n->type;
-  if (n->type == VC_U32) {
-    snprintf(v->s, sizeof v->s, "%uu", n->bits);
+  if (vc_type_is_64(n->type)) {
+    literal64(g, n->type, n->bits, v->s, sizeof v->s);
+  } else if (n->type == VC_U32) {
+    snprintf(v->s, sizeof v->s, "%uu", (uint32_t)n->bits);
   } else if (n->type == VC_I32) {
     int32_t i = (int32_t)n->bits;
     if (n->bits == 0x80000000u)
@@ -93,16 +115,17 @@ static void literal(vc_cg *g, const vc_node *n, vc_cg_val *v) {
       snprintf(v->s, sizeof v->s, "(%d)", (int)i);
     else
       snprintf(v->s, sizeof v->s, "%d", (int)i);
-  } else if (f32_is_plain(n->bits)) {
+  } else if (f32_is_plain((uint32_t)n->bits)) {
     float f;
-    memcpy(&f, &n->bits, sizeof f);
+    uint32_t b32 = (uint32_t)n->bits;
+    memcpy(&f, &b32, sizeof f);
     char num[32];
     snprintf(num, sizeof num, "%.9g", (double)fabsf(f));
     const char *dot = strpbrk(num, ".e") ? "" : ".0";
     snprintf(v->s, sizeof v->s, f < 0 ? "(-%s%sf)" : "%s%sf", num, dot);
   } else {
     char u[16];
-    snprintf(u, sizeof u, "0x%08xu", n->bits);
+    snprintf(u, sizeof u, "0x%08xu", (uint32_t)n->bits);
     temp_begin(g, VC_F32, v);
     vc_cg_bitcast(g, VC_F32, VC_U32, u, g->out);
     temp_end(g);
@@ -111,16 +134,19 @@ static void literal(vc_cg *g, const vc_node *n, vc_cg_val *v) {
 
 /* ---- operators ---- */
 
-/* Writes `x OP y` of two i32 operands computed on their u32 bits, as i32. */
-static void i32_via_u32(vc_cg *g, const char *x, const char *op, const char *y) {
+/* Writes `x OP y` of two signed operands (i32 or i64) computed on their
+   unsigned bits, as the signed type: no signed overflow. */
+static void signed_via_unsigned(vc_cg *g, vc_type t, const char *x, const char *op,
+                                const char *y) {
+  vc_type u = t == VC_I64 ? VC_U64 : VC_U32;
   vc_strbuf s;
   vc_sb_init(&s);
   vc_sb_putc(&s, '(');
-  vc_cg_convert(g, VC_U32, VC_I32, x, &s);
+  vc_cg_convert(g, u, t, x, &s);
   vc_sb_printf(&s, " %s ", op);
-  vc_cg_convert(g, VC_U32, VC_I32, y, &s);
+  vc_cg_convert(g, u, t, y, &s);
   vc_sb_putc(&s, ')');
-  vc_cg_convert(g, VC_I32, VC_U32, vc_sb_str(&s), g->out);
+  vc_cg_convert(g, t, u, vc_sb_str(&s), g->out);
   vc_sb_free(&s);
 }
 
@@ -142,8 +168,8 @@ static const char *c_op(vc_binop op) {
 
 static void arith(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
   vc_type t = a->type;
-  if (t == VC_I32)
-    i32_via_u32(g, a->s, c_op(op), b->s);
+  if (vc_type_is_signed(t))
+    signed_via_unsigned(g, t, a->s, c_op(op), b->s);
   else
     vc_sb_printf(g->out, "%s %s %s", a->s, c_op(op), b->s);
 }
@@ -157,6 +183,14 @@ static void div_rem(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
     break;
   case VC_I32:
     helper_call(g, div ? VC_CG_H_DIV_I32 : VC_CG_H_REM_I32, div ? "vc_div_i32" : "vc_rem_i32",
+                a->s, b->s);
+    break;
+  case VC_U64:
+    helper_call(g, div ? VC_CG_H_DIV_U64 : VC_CG_H_REM_U64, div ? "vc_div_u64" : "vc_rem_u64",
+                a->s, b->s);
+    break;
+  case VC_I64:
+    helper_call(g, div ? VC_CG_H_DIV_I64 : VC_CG_H_REM_I64, div ? "vc_div_i64" : "vc_rem_i64",
                 a->s, b->s);
     break;
   default:
@@ -176,16 +210,22 @@ static void min_max(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *
     vc_sb_printf(g->out, "(%s %s %s) ? %s : %s", b->s, min ? "<" : ">", a->s, b->s, a->s);
 }
 
+/* Shift amounts modulo the width: 31 or 63 as a literal of the operands' type. */
 static void shift(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
   const char *sh = op == VC_SHL ? "<<" : ">>";
-  if (a->type == VC_U32) {
-    vc_sb_printf(g->out, "%s %s (%s & 31u)", a->s, sh, b->s);
-  } else if (op == VC_SHR) { /* arithmetic on i32 */
-    vc_sb_printf(g->out, "%s >> (%s & 31)", a->s, b->s);
-  } else { /* shl of a negative i32 shifts its bits */
-    char amount[64];
-    snprintf(amount, sizeof amount, "(%s & 31)", b->s);
-    i32_via_u32(g, a->s, "<<", amount);
+  char mask[32];
+  if (vc_type_is_64(a->type))
+    literal64(g, a->type, 63, mask, sizeof mask);
+  else
+    snprintf(mask, sizeof mask, "%s", a->type == VC_U32 ? "31u" : "31");
+  if (!vc_type_is_signed(a->type)) {
+    vc_sb_printf(g->out, "%s %s (%s & %s)", a->s, sh, b->s, mask);
+  } else if (op == VC_SHR) { /* arithmetic on i32 and i64 */
+    vc_sb_printf(g->out, "%s >> (%s & %s)", a->s, b->s, mask);
+  } else { /* shl of a negative value shifts its bits */
+    char amount[96];
+    snprintf(amount, sizeof amount, "(%s & %s)", b->s, mask);
+    signed_via_unsigned(g, a->type, a->s, "<<", amount);
   }
 }
 
@@ -252,17 +292,17 @@ static void unary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   case VC_NEG:
     if (a.type == VC_F32)
       f32_bits(g, a.s, "^", "0x80000000u");
-    else if (a.type == VC_I32)
-      i32_via_u32(g, "0", "-", a.s);
+    else if (vc_type_is_signed(a.type))
+      signed_via_unsigned(g, a.type, zero_of(a.type), "-", a.s);
     else
-      vc_sb_printf(g->out, "0u - %s", a.s);
+      vc_sb_printf(g->out, "%s - %s", zero_of(a.type), a.s);
     break;
   case VC_ABS:
     if (a.type == VC_F32) {
       f32_bits(g, a.s, "&", "0x7fffffffu");
-    } else if (a.type == VC_I32) { /* abs(INT_MIN) = INT_MIN through the wrap */
-      vc_sb_printf(g->out, "(%s < 0) ? ", a.s);
-      i32_via_u32(g, "0", "-", a.s);
+    } else if (vc_type_is_signed(a.type)) { /* abs(INT_MIN) = INT_MIN through the wrap */
+      vc_sb_printf(g->out, "(%s < %s) ? ", a.s, zero_of(a.type));
+      signed_via_unsigned(g, a.type, zero_of(a.type), "-", a.s);
       vc_sb_printf(g->out, " : %s", a.s);
     } else {
       vc_sb_puts(g->out, a.s);
@@ -280,7 +320,40 @@ static void unary(vc_cg *g, const vc_node *n, vc_cg_val *v) {
   temp_end(g);
 }
 
+/* An integer cast between sizes, through conversions of values the target
+   holds: 32 -> 64 extends by the source's signedness (i32 -> i64, u32 ->
+   u64, then the bits as the target), 64 -> 32 keeps the low word (masked as
+   u64, converted to u32, then the bits as the target). */
+static void int_resize(vc_cg *g, vc_type to, vc_type from, const char *x) {
+  vc_strbuf s, t;
+  vc_sb_init(&s);
+  vc_sb_init(&t);
+  if (vc_type_is_64(to)) {
+    vc_type wide = from == VC_I32 ? VC_I64 : VC_U64;
+    vc_cg_convert(g, wide, from, x, &s);
+    vc_cg_convert(g, to, wide, vc_sb_str(&s), g->out);
+  } else {
+    char mask[32];
+    literal64(g, VC_U64, 0xffffffffu, mask, sizeof mask);
+    vc_sb_putc(&s, '(');
+    vc_cg_convert(g, VC_U64, from, x, &s);
+    vc_sb_printf(&s, " & %s)", mask);
+    vc_cg_convert(g, VC_U32, VC_U64, vc_sb_str(&s), &t);
+    vc_cg_convert(g, to, VC_U32, vc_sb_str(&t), g->out);
+  }
+  vc_sb_free(&s);
+  vc_sb_free(&t);
+}
+
 static void cast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
+  static const struct {
+    vc_type to;
+    unsigned helper;
+    const char *name;
+  } from_f32[] = {{VC_I32, VC_CG_H_F32_TO_I32, "vc_f32_to_i32"},
+                  {VC_U32, VC_CG_H_F32_TO_U32, "vc_f32_to_u32"},
+                  {VC_I64, VC_CG_H_F32_TO_I64, "vc_f32_to_i64"},
+                  {VC_U64, VC_CG_H_F32_TO_U64, "vc_f32_to_u64"}};
   vc_cg_val a;
   vc_cg_expr(g, n->kids[0], &a);
   if (a.type == n->type) {
@@ -288,12 +361,15 @@ static void cast(vc_cg *g, const vc_node *n, vc_cg_val *v) {
     return;
   }
   temp_begin(g, n->type, v);
-  if (a.type == VC_F32 && n->type == VC_I32)
-    helper_call(g, VC_CG_H_F32_TO_I32, "vc_f32_to_i32", a.s, NULL);
-  else if (a.type == VC_F32)
-    helper_call(g, VC_CG_H_F32_TO_U32, "vc_f32_to_u32", a.s, NULL);
-  else
+  if (a.type == VC_F32) {
+    for (size_t k = 0; k < sizeof from_f32 / sizeof *from_f32; k++)
+      if (from_f32[k].to == n->type)
+        helper_call(g, from_f32[k].helper, from_f32[k].name, a.s, NULL);
+  } else if (n->type != VC_F32 && vc_type_is_64(n->type) != vc_type_is_64(a.type)) {
+    int_resize(g, n->type, a.type, a.s);
+  } else {
     vc_cg_convert(g, n->type, a.type, a.s, g->out);
+  }
   temp_end(g);
 }
 
@@ -427,8 +503,18 @@ void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_
     vc_strbuf lv;
     vc_sb_init(&lv);
     elem(g, n, idx->s, &lv);
-    g->d->atomic((vc_atomic_op)n->op, t, (vc_space)n->space, vc_sb_str(&lv), a->s,
-                 b ? b->s : NULL, g->out);
+    /* A relaxed atomic load is an or with 0 and a store an exchange whose
+       old value is dropped: the 32-bit atomics every dialect has (the native
+       kernels' OpenCL 1.2 and GLSL primitives are spelled the same way). */
+    vc_atomic_op op = (vc_atomic_op)n->op;
+    const char *operand = a->s;
+    if (op == VC_AT_LOAD) {
+      op = VC_AT_OR;
+      operand = zero_of(t);
+    } else if (op == VC_AT_STORE) {
+      op = VC_AT_EXCHANGE;
+    }
+    g->d->atomic(op, t, (vc_space)n->space, vc_sb_str(&lv), operand, b ? b->s : NULL, g->out);
     vc_sb_free(&lv);
     vc_sb_puts(g->out, ";\n");
   }
@@ -436,9 +522,9 @@ void vc_cg_atomic(vc_cg *g, const vc_node *n, const vc_cg_val *idx, const vc_cg_
 }
 
 static void atomic_expr(vc_cg *g, const vc_node *n, vc_cg_val *v) {
-  vc_cg_val idx, a, b;
+  vc_cg_val idx, a = {"0u", VC_U32}, b; /* a load has no operand */
   vc_cg_expr(g, n->kids[0], &idx);
-  vc_cg_expr(g, n->kids[1], &a);
+  if (n->nkids > 1) vc_cg_expr(g, n->kids[1], &a);
   bool cas = n->op == VC_AT_CMPXCHG;
   if (cas) vc_cg_expr(g, n->kids[2], &b);
   snprintf(v->s, sizeof v->s, "t%u", g->ntemps++);

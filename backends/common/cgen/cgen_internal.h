@@ -17,7 +17,13 @@ enum {
   VC_CG_H_F32_TO_I32 = 1u << 5,
   VC_CG_H_F32_TO_U32 = 1u << 6,
   VC_CG_H_MIN_F32 = 1u << 7,
-  VC_CG_H_MAX_F32 = 1u << 8
+  VC_CG_H_MAX_F32 = 1u << 8,
+  VC_CG_H_DIV_U64 = 1u << 9,
+  VC_CG_H_REM_U64 = 1u << 10,
+  VC_CG_H_DIV_I64 = 1u << 11,
+  VC_CG_H_REM_I64 = 1u << 12,
+  VC_CG_H_F32_TO_I64 = 1u << 13,
+  VC_CG_H_F32_TO_U64 = 1u << 14
 };
 
 /* An operand: a temporary, symbol, builtin id or literal, as spelled in the
@@ -45,6 +51,9 @@ int vc_cg_fail(vc_cg *g, vc_errcode code, const char *fmt, ...)
 void vc_cg_indent(vc_cg *g);
 const char *vc_cg_type(const vc_cg *g, vc_type t);
 const char *vc_cg_float_qual(const vc_cg *g, vc_type t);
+/* The zero of type t ("0u", "0", "0.0f", "0ul"...) and the u64/i64 literal suffix. */
+const char *vc_cg_zero(const vc_cg *g, vc_type t);
+const char *vc_cg_suffix64(const vc_cg *g, vc_type t);
 
 /* Spelling helpers: conversions that are the identity when to == from. */
 void vc_cg_convert(const vc_cg *g, vc_type to, vc_type from, const char *x, vc_strbuf *out);

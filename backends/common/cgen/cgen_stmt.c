@@ -74,6 +74,21 @@ static void loop(vc_cg *g, const vc_node *n) {
   line(g, "}");
 }
 
+/* The condition is evaluated in the loop, before each iteration, so that
+   its temporaries and memory accesses are redone: `continue` goes back to
+   it. `true` is a keyword of all three languages. */
+static void while_(vc_cg *g, const vc_node *n) {
+  line(g, "while (true) {");
+  g->depth++;
+  vc_cg_val c;
+  vc_cg_expr(g, n->kids[0], &c);
+  vc_cg_indent(g);
+  vc_sb_printf(g->out, "if (%s == 0u) break;\n", c.s);
+  g->depth--;
+  body(g, (const vc_node *const *)n->kids + 1, n->nkids - 1);
+  line(g, "}");
+}
+
 static void barrier(vc_cg *g, const vc_node *n) {
   if (n->op == VC_BARRIER_WORKGROUP) {
     vc_cg_indent(g);
@@ -94,6 +109,9 @@ static void stmt(vc_cg *g, const vc_node *n) {
   case VC_S_ATOMIC: atomic(g, n); break;
   case VC_S_IF: if_(g, n); break;
   case VC_S_LOOP: loop(g, n); break;
+  case VC_S_WHILE: while_(g, n); break;
+  case VC_S_BREAK: line(g, "break;"); break;
+  case VC_S_CONTINUE: line(g, "continue;"); break;
   case VC_S_RETURN: line(g, "return;"); break;
   case VC_S_BLOCK:
     for (uint32_t i = 0; i < n->nkids && !g->rc; i++) stmt(g, n->kids[i]);
@@ -117,7 +135,7 @@ static void symbols(vc_cg *g) {
     vc_type t = p->syms[i].type;
     vc_cg_indent(g);
     vc_sb_printf(g->out, "%s%s v%u = %s; /* %s */\n", vc_cg_float_qual(g, t), vc_cg_type(g, t), i,
-                 t == VC_U32 ? "0u" : t == VC_I32 ? "0" : "0.0f", p->syms[i].name);
+                 vc_cg_zero(g, t), p->syms[i].name);
   }
 }
 

@@ -1,3 +1,4 @@
+/* backends/common/native: the native kernel (one launch, device-side grid barrier) and its control buffer. */
 /* The native kernel generator: the splitter's segments of one program as one
  * persistent kernel with a device-side grid barrier (docs/native.md).
  *

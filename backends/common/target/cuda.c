@@ -9,7 +9,8 @@
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
 
-static const char *const types[3] = {"unsigned int", "int", "float"};
+static const char *const types[VC_TYPE_COUNT] = {
+    "unsigned int", "int", "float", "void", "unsigned long long", "long long"};
 
 static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
   (void)l;
@@ -57,16 +58,32 @@ static void builtin(vc_builtin b, unsigned axis, vc_strbuf *out) {
 static void barrier(vc_strbuf *out) { vc_sb_puts(out, "__syncthreads();\n"); }
 
 /* CUDA's atomics are overloaded for int and unsigned int; the operands
-   have the element's type, so atomicMin/Max compare in its signedness. */
+   have the element's type, so atomicMin/Max compare in its signedness. On
+   64 bits there are unsigned long long overloads of all but atomicSub (an
+   add of the negation), and long long ones of atomicMin/Max only: the other
+   i64 atomics act on the bits through an unsigned long long pointer. */
 static void atomic(vc_atomic_op op, vc_type t, vc_space space, const char *lvalue, const char *a,
                    const char *b, vc_strbuf *out) {
   static const char *const fn[VC_ATOMIC_OP_COUNT] = {
       [VC_AT_ADD] = "atomicAdd", [VC_AT_SUB] = "atomicSub", [VC_AT_AND] = "atomicAnd",
       [VC_AT_OR] = "atomicOr", [VC_AT_XOR] = "atomicXor", [VC_AT_MIN] = "atomicMin",
       [VC_AT_MAX] = "atomicMax", [VC_AT_EXCHANGE] = "atomicExch", [VC_AT_CMPXCHG] = "atomicCAS"};
-  (void)t;
   (void)space;
-  if (op == VC_AT_CMPXCHG)
+  if (t == VC_I64 && op != VC_AT_MIN && op != VC_AT_MAX) {
+    const char *u = "unsigned long long";
+    vc_sb_printf(out, "((long long)%s((%s *)&%s, ", op == VC_AT_SUB ? "atomicAdd" : fn[op], u,
+                 lvalue);
+    if (op == VC_AT_SUB)
+      vc_sb_printf(out, "0ull - (%s)(%s)))", u, a);
+    else if (op == VC_AT_CMPXCHG)
+      vc_sb_printf(out, "(%s)(%s), (%s)(%s)))", u, a, u, b);
+    else
+      vc_sb_printf(out, "(%s)(%s)))", u, a);
+    return;
+  }
+  if (op == VC_AT_SUB && t == VC_U64)
+    vc_sb_printf(out, "atomicAdd(&%s, 0ull - %s)", lvalue, a);
+  else if (op == VC_AT_CMPXCHG)
     vc_sb_printf(out, "%s(&%s, %s, %s)", fn[op], lvalue, a, b);
   else
     vc_sb_printf(out, "%s(&%s, %s)", fn[op], lvalue, a);
@@ -74,12 +91,18 @@ static void atomic(vc_atomic_op op, vc_type t, vc_space space, const char *lvalu
 
 /* The conversion intrinsics name their rounding: rn to f32, rz from it. */
 static void convert(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
-  if (from != VC_F32 && to != VC_F32) /* u32 <-> i32: the same bits (modular in NVRTC) */
+  static const char *const to_f32[VC_TYPE_COUNT] = {
+      [VC_U32] = "__uint2float_rn", [VC_I32] = "__int2float_rn",
+      [VC_U64] = "__ull2float_rn", [VC_I64] = "__ll2float_rn"};
+  static const char *const from_f32[VC_TYPE_COUNT] = {
+      [VC_U32] = "__float2uint_rz", [VC_I32] = "__float2int_rz",
+      [VC_U64] = "__float2ull_rz", [VC_I64] = "__float2ll_rz"};
+  if (from != VC_F32 && to != VC_F32) /* one size: the same bits (modular in NVRTC) */
     vc_sb_printf(out, "((%s)(%s))", types[to], x);
   else if (to == VC_F32)
-    vc_sb_printf(out, "%s(%s)", from == VC_U32 ? "__uint2float_rn" : "__int2float_rn", x);
+    vc_sb_printf(out, "%s(%s)", to_f32[from], x);
   else
-    vc_sb_printf(out, "%s(%s)", to == VC_U32 ? "__float2uint_rz" : "__float2int_rz", x);
+    vc_sb_printf(out, "%s(%s)", from_f32[to], x);
 }
 
 static void bitcast(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
@@ -93,7 +116,9 @@ static void bitcast(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
 
 const vc_cgen_dialect vc_cgen_dialect_cuda = {
     .name = "CUDA C",
-    .type_name = {"unsigned int", "int", "float"},
+    .type_name = {"unsigned int", "int", "float", NULL, "unsigned long long", "long long"},
+    .suffix_u64 = "ull",
+    .suffix_i64 = "ll",
     .func_qual = "static __device__ ",
     .prologue = prologue,
     .seg_params = seg_params,

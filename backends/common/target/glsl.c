@@ -8,7 +8,16 @@
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
 
-static const char *const types[3] = {"uint", "int", "float"};
+static const char *const types[VC_TYPE_COUNT] = {"uint",  "int",      "float",
+                                                 "void",  "uint64_t", "int64_t"};
+
+/* 64-bit integers and their atomics are extensions of GLSL 450 (Vulkan
+   shaderInt64, shaderBufferInt64Atomics / shaderSharedInt64Atomics). */
+static void int64_extensions(const vc_program *p, vc_strbuf *out) {
+  if (vc_cgen_uses_64(p)) vc_sb_puts(out, "#extension GL_ARB_gpu_shader_int64 : require\n");
+  if (vc_cgen_uses_atomic_64(p))
+    vc_sb_puts(out, "#extension GL_EXT_shader_atomic_int64 : require\n");
+}
 
 /* Buffers written by one invocation and read by another across a workgroup
    barrier must be `coherent`: without it GLSL promises the barrier's memory
@@ -24,7 +33,9 @@ static void buffers(const vc_cgen_layout *l, vc_strbuf *out) {
 }
 
 static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
-  vc_sb_puts(out, "#version 450\n\n");
+  vc_sb_puts(out, "#version 450\n");
+  int64_extensions(l->prog, out);
+  vc_sb_putc(out, '\n');
   vc_sb_printf(out, "layout(local_size_x = %u, local_size_y = %u, local_size_z = %u) in;\n\n",
                l->workgroup[0], l->workgroup[1], l->workgroup[2]);
   buffers(l, out);
@@ -81,8 +92,10 @@ static void atomic(vc_atomic_op op, vc_type t, vc_space space, const char *lvalu
     vc_sb_printf(out, "%s(%s, %s, %s)", fn[op], lvalue, a, b);
   else if (op == VC_AT_SUB && t == VC_I32) /* negated on the bits: -INT_MIN wraps */
     vc_sb_printf(out, "atomicAdd(%s, int(0u - uint(%s)))", lvalue, a);
+  else if (op == VC_AT_SUB && t == VC_I64)
+    vc_sb_printf(out, "atomicAdd(%s, int64_t(0ul - uint64_t(%s)))", lvalue, a);
   else if (op == VC_AT_SUB)
-    vc_sb_printf(out, "atomicAdd(%s, 0u - %s)", lvalue, a);
+    vc_sb_printf(out, "atomicAdd(%s, %s - %s)", lvalue, t == VC_U64 ? "0ul" : "0u", a);
   else
     vc_sb_printf(out, "%s(%s, %s)", fn[op], lvalue, a);
 }
@@ -106,7 +119,7 @@ static void bitcast(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
 
 const vc_cgen_dialect vc_cgen_dialect_glsl = {
     .name = "GLSL",
-    .type_name = {"uint", "int", "float"},
+    .type_name = {"uint", "int", "float", NULL, "uint64_t", "int64_t"},
     .float_qual = "precise ",
     .prologue = prologue,
     .seg_params = no_params,
@@ -170,6 +183,7 @@ static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
   const uint32_t *wg = nl->prog->workgroup;
   bool vmm = nl->o->vulkan_memory_model;
   vc_sb_puts(out, "#version 450\n");
+  int64_extensions(nl->prog, out);
   if (vmm)
     /* glslang 11 does not declare VulkanMemoryModelDeviceScope (5346) for
        the device-scope operations it writes under the memory model; a

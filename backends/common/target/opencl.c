@@ -5,12 +5,21 @@
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
 
-static const char *const types[3] = {"uint", "int", "float"};
+static const char *const types[VC_TYPE_COUNT] = {"uint", "int", "float", "void", "ulong", "long"};
+
+/* 64-bit atomics are extensions (long and ulong themselves are core). */
+static void int64_atomics(const vc_program *p, vc_strbuf *out) {
+  if (!vc_cgen_uses_atomic_64(p)) return;
+  vc_sb_puts(out,
+             "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+             "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n");
+}
 
 static void prologue(const vc_cgen_layout *l, vc_strbuf *out) {
-  (void)l;
   /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
-  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n\n");
+  vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
+  int64_atomics(l->prog, out);
+  vc_sb_putc(out, '\n');
 }
 
 static void seg_params(const vc_cgen_layout *l, vc_strbuf *out) {
@@ -42,25 +51,28 @@ static void barrier(vc_strbuf *out) {
   vc_sb_puts(out, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
 }
 
-/* atomic_min/max take the signedness from the pointer's element type. */
+/* atomic_min/max take the signedness from the pointer's element type; on
+   long and ulong the cl_khr_int64_*_atomics spell them atom_*. */
 static void atomic(vc_atomic_op op, vc_type t, vc_space space, const char *lvalue, const char *a,
                    const char *b, vc_strbuf *out) {
   static const char *const fn[VC_ATOMIC_OP_COUNT] = {
-      [VC_AT_ADD] = "atomic_add", [VC_AT_SUB] = "atomic_sub", [VC_AT_AND] = "atomic_and",
-      [VC_AT_OR] = "atomic_or", [VC_AT_XOR] = "atomic_xor", [VC_AT_MIN] = "atomic_min",
-      [VC_AT_MAX] = "atomic_max", [VC_AT_EXCHANGE] = "atomic_xchg",
-      [VC_AT_CMPXCHG] = "atomic_cmpxchg"};
-  (void)t;
+      [VC_AT_ADD] = "add", [VC_AT_SUB] = "sub", [VC_AT_AND] = "and",
+      [VC_AT_OR] = "or", [VC_AT_XOR] = "xor", [VC_AT_MIN] = "min",
+      [VC_AT_MAX] = "max", [VC_AT_EXCHANGE] = "xchg",
+      [VC_AT_CMPXCHG] = "cmpxchg"};
+  const char *pre = vc_type_is_64(t) ? "atom_" : "atomic_";
   (void)space;
   if (op == VC_AT_CMPXCHG)
-    vc_sb_printf(out, "%s(&%s, %s, %s)", fn[op], lvalue, a, b);
+    vc_sb_printf(out, "%s%s(&%s, %s, %s)", pre, fn[op], lvalue, a, b);
   else
-    vc_sb_printf(out, "%s(&%s, %s)", fn[op], lvalue, a);
+    vc_sb_printf(out, "%s%s(&%s, %s)", pre, fn[op], lvalue, a);
 }
 
 static void convert(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
-  if (from != VC_F32 && to != VC_F32) /* u32 <-> i32: the same bits */
-    vc_sb_printf(out, "as_%s(%s)", types[to], x);
+  if (from != VC_F32 && to != VC_F32 && vc_type_is_64(from) == vc_type_is_64(to))
+    vc_sb_printf(out, "as_%s(%s)", types[to], x); /* one size: the same bits */
+  else if (from != VC_F32 && to != VC_F32) /* a value the target holds */
+    vc_sb_printf(out, "convert_%s(%s)", types[to], x);
   else if (to == VC_F32) /* the default rounding of conversions to float is rte */
     vc_sb_printf(out, "convert_float_rte(%s)", x);
   else
@@ -74,7 +86,7 @@ static void bitcast(vc_type to, vc_type from, const char *x, vc_strbuf *out) {
 
 const vc_cgen_dialect vc_cgen_dialect_opencl = {
     .name = "OpenCL C",
-    .type_name = {"uint", "int", "float"},
+    .type_name = {"uint", "int", "float", NULL, "ulong", "long"},
     .prologue = prologue,
     .seg_params = seg_params,
     .seg_args = vc_cgen_pointer_args,
@@ -127,6 +139,7 @@ static int check(const vc_native_opts *o, vc_error *err) {
 static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
   /* OpenCL's default is FP_CONTRACT ON: a*b+c could become one fma. */
   vc_sb_puts(out, "#pragma OPENCL FP_CONTRACT OFF\n");
+  int64_atomics(nl->prog, out);
   if (device_scope(nl->o)) {
     vc_sb_puts(out,
                "#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 200\n"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backends/cuda/bench/bench.h"
+#include "backends/cuda/cuda_internal.h"
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/exec/plugin.h"
@@ -50,19 +51,6 @@ static int parse_args(int argc, char **argv, args *a) {
     i++;
   }
   return a->only[strspn(a->only, "abc,")] == '\0' ? 0 : -1;
-}
-
-/* The include=DIR item of the plugin's options, for the raw kernel. */
-static const char *include_option(const char *options, char *buf, size_t n) {
-  for (const char *p = options; p && *p;) {
-    size_t len = strcspn(p, ",");
-    if (len > 8 && strncmp(p, "include=", 8) == 0) {
-      snprintf(buf, n, "%.*s", (int)(len - 8), p + 8);
-      return buf;
-    }
-    p += len + (p[len] == ',');
-  }
-  return NULL;
 }
 
 static void print_identity(const vc_device_info *i, const bench *b) {
@@ -117,10 +105,16 @@ int main(int argc, char **argv) {
                     "[--segments S] [--barriers B] [--large PATH] [--only a,b,c]\n");
     return VC_EXIT_USAGE;
   }
-  char inc[512];
-  bench b = {.repeat = a.repeat, .include = include_option(a.options, inc, sizeof inc)};
-  vc_plugin plugin = {0};
+  /* the include folder the plugin uses, for the raw kernel too, read by the
+     plugin's own option parser (which refuses what the plugin would) */
+  vc_cuda_options copts;
   vc_error e;
+  if (vc_cuda_parse_options(a.options, &copts, &e) != 0) {
+    fprintf(stderr, "vc-cuda-bench: %s\n", e.msg);
+    return VC_EXIT_USAGE;
+  }
+  bench b = {.repeat = a.repeat, .include = copts.include[0] ? copts.include : NULL};
+  vc_plugin plugin = {0};
   uint64_t t0 = vc_now_ns();
   int rc = open_all(&b, &a, &plugin, &e);
   int status = VC_EXIT_OK;

@@ -1,0 +1,3 @@
+# The base utilities every layer and plugin links (harness/base).
+vc_add_test(test_kvopts SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kvopts.c LIBS vc_base
+  LABELS unit)
