@@ -25,7 +25,7 @@
 #include "harness/model/program.h"
 
 /* Bump on any change to this file or to the layout of harness/program.h. */
-#define VC_BACKEND_ABI_VERSION 2u
+#define VC_BACKEND_ABI_VERSION 3u
 #define VC_BACKEND_ENTRY "vyre_conform_backend"
 
 typedef struct vc_dev vc_dev;   /* an open device, owned by the plugin */
@@ -84,6 +84,7 @@ typedef struct vc_kernel_desc {
 typedef struct vc_compile_info {
   uint64_t compile_ns;  /* code generation and driver compile */
   char *log;            /* compiler log or NULL; caller frees */
+  bool cache_hit;       /* the compiled form came from the kernel cache (cache=DIR) */
 } vc_compile_info;
 
 /* Filled after a native launch has finished. */

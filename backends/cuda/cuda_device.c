@@ -9,6 +9,7 @@
 #include "harness/base/kvopts.h"
 
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
+static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
 
 /* open's options, through the shared parser (harness/base/kvopts.h). */
 static const vc_kv_key keys[] = {
@@ -21,13 +22,18 @@ static const vc_kv_key keys[] = {
     {"include", VC_KV_TEXT, offsetof(vc_cuda_options, include), 1,
      sizeof(((vc_cuda_options *)0)->include) - 1, "DIR", NULL, 0, 0},
     {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, no_timing), 0, 0, NULL, timing, 0, 0},
+    {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
+     0},
+    VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
 };
 
 int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {
   memset(opts, 0, sizeof *opts);
   opts->staging = VC_CUDA_DEFAULT_STAGING;
   opts->deadline_ms = VC_CUDA_DEFAULT_DEADLINE_S * 1000u;
-  return vc_kv_parse("CUDA", text, keys, sizeof keys / sizeof keys[0], opts, err);
+  int rc = vc_kv_parse("CUDA", text, keys, sizeof keys / sizeof keys[0], opts, err);
+  vc_kcache_option_done(opts->cache_dir);
+  return rc;
 }
 
 int vc_cuda_device_count(uint32_t *count, vc_error *err) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "backends/backend.h"
+#include "harness/base/kcache.h"
 #include "backends/common/native/native_ctrl.h"
 #include "backends/cuda/cuda_driver.h"
 #include "backends/cuda/cuda_limits.h"
@@ -25,6 +26,8 @@ typedef struct vc_cuda_options {
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
   int no_timing;          /* "timing=none": no event per launch, no device times */
+  char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": PTX from NVRTC; "" = none */
+  int inline_barrier;     /* "barrier=inline": native kernels without cooperative_groups.h */
 } vc_cuda_options;
 
 /* One launch: its bracketing events (indices into the device's pool) and

@@ -42,9 +42,11 @@ int vc_cuda_target_arch(const char *target, char *arch, size_t n, vc_error *err)
 
 static bool is_native(const vc_kernel_desc *k) { return k->kind == VC_KERNEL_NATIVE; }
 
-/* The kernel's CUDA C: a segment kernel, or a native kernel (one option
-   set: the CUDA kernel's grid sync does not depend on the device). */
-static int generate(const vc_kernel_desc *k, const char *label, char **source, vc_error *err) {
+/* The kernel's CUDA C: a segment kernel, or a native kernel (its grid
+   barrier cooperative_groups' grid sync, or written out with
+   inline_barrier; neither depends on the device). */
+static int generate(const vc_kernel_desc *k, const char *label, bool inline_barrier,
+                    char **source, vc_error *err) {
   *source = NULL;
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "CUDA: a kernel without a program");
   if (is_native(k) && !k->native)
@@ -55,6 +57,7 @@ static int generate(const vc_kernel_desc *k, const char *label, char **source, v
   if (is_native(k)) {
     vc_native_opts o;
     vc_native_opts_default(VC_DIALECT_CUDA, &o);
+    o.cuda_inline_barrier = inline_barrier;
     rc = vc_cgen_native(k, &o, &sb, err);
   } else {
     rc = vc_cgen_kernel(k, VC_DIALECT_CUDA, &sb, err);
@@ -67,19 +70,20 @@ static int generate(const vc_kernel_desc *k, const char *label, char **source, v
   return 0;
 }
 
-/* Native kernels include cooperative_groups.h; given: the device's include
-   option, or NULL. */
-static int include_for(const vc_kernel_desc *k, const char *given, char *dir, size_t n,
-                       vc_error *err) {
+/* Native kernels with grid.sync() include cooperative_groups.h; given: the
+   device's include option, or NULL. */
+static int include_for(const vc_kernel_desc *k, bool inline_barrier, const char *given, char *dir,
+                       size_t n, vc_error *err) {
   dir[0] = '\0';
-  return is_native(k) ? vc_nvrtc_include_dir(given, dir, n, err) : 0;
+  return is_native(k) && !inline_barrier ? vc_nvrtc_include_dir(given, dir, n, err) : 0;
 }
 
 int vc_cuda_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
   (void)dev; /* the source does not depend on the device */
   char label[192];
   if (k) kernel_label(k, label, sizeof label);
-  return generate(k, k ? label : "kernel", source, err);
+  bool inl = dev ? dev->opts.inline_barrier : false;
+  return generate(k, k ? label : "kernel", inl, source, err);
 }
 
 int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **binary,
@@ -92,9 +96,9 @@ int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **
   if (rc != 0) return rc;
   if (k) kernel_label(k, label, sizeof label);
   char *src, inc[512];
-  rc = generate(k, k ? label : "kernel", &src, err);
+  rc = generate(k, k ? label : "kernel", false, &src, err);
   if (rc != 0) return rc;
-  rc = include_for(k, NULL, inc, sizeof inc, err);
+  rc = include_for(k, false, NULL, inc, sizeof inc, err);
   if (rc != 0) {
     free(src);
     return vc_fail_wrap(err, "%s", label);
@@ -177,29 +181,75 @@ static vc_kern *new_kernel(const vc_kernel_desc *k) {
   return kern;
 }
 
-/* Source, include folder (native kernels) and PTX for the device. */
+/* The kernel cache's key for PTX: what NVRTC's output depends on (its
+   version and file, the architecture, the options vc_nvrtc_compile always
+   gives, the include folder, the source). */
+static void ptx_key(const char *src, const char *arch, const char *inc, vc_kcache_key *k) {
+  int major = 0, minor = 0;
+  const char *file = NULL;
+  vc_nvrtc_version(&major, &minor, &file, NULL);
+  char ver[32];
+  snprintf(ver, sizeof ver, "%d.%d", major, minor);
+  vc_kcache_key_begin(k, "cuda-ptx");
+  vc_kcache_key_str(k, ver);
+  vc_kcache_key_str(k, file);
+  vc_kcache_key_str(k, arch);
+  vc_kcache_key_str(k, VC_NVRTC_SEMANTIC_OPTIONS);
+  vc_kcache_key_str(k, inc);
+  vc_kcache_key_str(k, src);
+  vc_kcache_key_end(k);
+}
+
+/* A hit is NUL-terminated PTX text. */
+static bool cached_ptx(const char *dir, const vc_kcache_key *k, char **ptx) {
+  void *p = NULL;
+  size_t n = 0;
+  if (vc_kcache_get(dir, k, &p, &n) != 1) return false;
+  if (n < 2 || ((char *)p)[n - 1] != '\0' || strlen(p) != n - 1) {
+    free(p);
+    return false;
+  }
+  *ptx = p;
+  return true;
+}
+
+/* Source, include folder (native kernels) and PTX for the device (from the
+   kernel cache when it holds it). */
 static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **ptx, char **log,
-                  vc_error *err) {
+                  bool *hit, vc_error *err) {
   int rc = 0;
   if (!dev->arch[0])
     rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
   char *src = NULL, inc[512] = "";
-  if (rc == 0) rc = generate(k, kern->label, &src, err);
-  if (rc == 0 && (rc = include_for(k, dev->opts.include, inc, sizeof inc, err)) != 0)
+  if (rc == 0) rc = generate(k, kern->label, dev->opts.inline_barrier, &src, err);
+  if (rc == 0 &&
+      (rc = include_for(k, dev->opts.inline_barrier, dev->opts.include, inc, sizeof inc, err)) != 0)
     vc_fail_wrap(err, "%s", kern->label);
-  if (rc == 0)
+  vc_kcache_key key;
+  memset(&key, 0, sizeof key);
+  if (rc == 0 && dev->opts.cache_dir[0]) {
+    ptx_key(src, dev->arch, inc, &key);
+    *hit = cached_ptx(dev->opts.cache_dir, &key, ptx);
+  }
+  if (rc == 0 && !*hit) {
     rc = vc_nvrtc_compile(src, dev->arch, inc[0] ? inc : NULL, kern->label, ptx, log, err);
+    vc_error e;
+    vc_error_clear(&e);
+    if (rc == 0 && dev->opts.cache_dir[0] &&
+        vc_kcache_put(dev->opts.cache_dir, &key, *ptx, strlen(*ptx) + 1, &e))
+      *log = join_logs(*log, e.msg);
+  }
   free(src);
   return rc;
 }
 
-static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log,
+static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log, bool *hit,
                  vc_error *err) {
   int rc = vc_cuda_enter(dev, "compile", err);
   /* before NVRTC's second of parsing cooperative_groups.h */
   if (rc == 0 && is_native(k)) rc = vc_cuda_native_check(dev, kern->label, err);
   char *ptx = NULL;
-  if (rc == 0) rc = to_ptx(dev, k, kern, &ptx, log, err);
+  if (rc == 0) rc = to_ptx(dev, k, kern, &ptx, log, hit, err);
   if (rc != 0) return rc;
   char *jit_log = calloc(1, VC_JIT_LOG_BYTES);
   if (!jit_log) rc = vc_fail(err, VC_ERR_NOMEM, "%s: no memory for the JIT log", kern->label);
@@ -217,16 +267,19 @@ int vc_cuda_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_comp
   if (info) {
     info->compile_ns = 0;
     info->log = NULL;
+    info->cache_hit = false;
   }
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "compile on %s: no program", dev->label);
   uint64_t t0 = vc_now_ns();
   vc_kern *kern = new_kernel(k);
   if (!kern) return vc_fail(err, VC_ERR_NOMEM, "compile on %s: no memory", dev->label);
   char *log = NULL;
-  int rc = build(dev, k, kern, &log, err);
+  bool hit = false;
+  int rc = build(dev, k, kern, &log, &hit, err);
   if (info) {
     info->compile_ns = vc_now_ns() - t0;
     info->log = log;
+    info->cache_hit = hit && rc == 0;
   } else {
     free(log);
   }

@@ -24,6 +24,9 @@
    (NUL-terminated) and *log (NULL when NVRTC said nothing) are malloc'ed;
    *log is filled on failure too. Errors: VC_ERR_NO_DRIVER without NVRTC,
    VC_ERR_COMPILE with NVRTC's log. */
+/* The options of docs/semantics.md that every compile gives, as text (part
+   of the kernel cache's key). */
+#define VC_NVRTC_SEMANTIC_OPTIONS "--fmad=false --prec-div=true --prec-sqrt=true -ftz=false"
 int vc_nvrtc_compile(const char *source, const char *arch, const char *include, const char *label,
                      char **ptx, char **log, vc_error *err);
 

@@ -19,6 +19,7 @@
 #include <CL/cl_ext.h>
 
 #include "backends/backend.h"
+#include "harness/base/kcache.h"
 #include "backends/common/native/cgen_native.h"
 #include "backends/common/native/native_ctrl.h"
 
@@ -47,6 +48,7 @@ struct vc_dev {
   char label[320];        /* "OpenCL device 0 (name)", for messages */
   char cl_std[16];        /* "CL1.2": from the device's OpenCL C version */
   char build_extra[256];  /* the `build` option, appended to the build flags */
+  char cache_dir[VC_KCACHE_DIR_MAX]; /* the `cache` option: program binaries; "" = none */
   size_t max_wg;          /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
   size_t max_items[3];    /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
   cl_ulong local_mem;     /* CL_DEVICE_LOCAL_MEM_SIZE */
@@ -116,6 +118,13 @@ void vc_ocl_drop_events(vc_dev *dev);
 int vc_ocl_keep_event(vc_dev *dev, cl_event ev, const char *label, vc_error *err);
 
 /* Parses options into dev (ocl_options.c). */
+/* ocl_cache.c: program binaries in the kernel cache (harness/base/kcache.h),
+   keyed by source, build options, platform, device and driver. */
+void vc_ocl_cache_key(const vc_dev *dev, const char *src, const char *opts, vc_kcache_key *k);
+/* On a hit, a program built from the cached binary; NULL on a miss. */
+cl_program vc_ocl_cache_load(vc_dev *dev, const vc_kcache_key *k, const char *opts);
+/* Stores a built program's binary; a failure is only noted in *log. */
+void vc_ocl_cache_store(vc_dev *dev, const vc_kcache_key *k, cl_program prog, char **log);
 int vc_ocl_parse_options(vc_dev *dev, const char *options, vc_error *err);
 
 /* Native kernels (ocl_native.c). */

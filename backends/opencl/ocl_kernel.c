@@ -94,22 +94,35 @@ static char *build_log(const vc_dev *d, cl_program prog) {
   return log;
 }
 
+/* The program from the kernel cache when it holds it, else built from
+   source (and then cached). */
 static int build(vc_dev *d, const vc_kernel_desc *k, const char *src, vc_kern *kern, char **log,
-                 vc_error *err) {
+                 bool *hit, vc_error *err) {
   cl_int st;
-  kern->program = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &st);
-  if (st != CL_SUCCESS) return vc_ocl_fail(err, VC_ERR_COMPILE, d, "clCreateProgramWithSource", st);
   char std[16], opts[320];
   if (k->kind == VC_KERNEL_NATIVE)
     vc_ocl_native_std(d, std, sizeof std);
   else
     snprintf(std, sizeof std, "%s", d->cl_std);
   snprintf(opts, sizeof opts, "-cl-std=%s %s", std, d->build_extra);
-  st = clBuildProgram(kern->program, 1, &d->device, opts, NULL, NULL);
-  *log = build_log(d, kern->program);
-  if (st != CL_SUCCESS)
-    return vc_fail(err, VC_ERR_COMPILE, "%s: %s: clBuildProgram (%s): %s\n%s", d->label,
-                   label_of(k), opts, vc_ocl_status_name(st), *log ? *log : "(no build log)");
+  vc_kcache_key key;
+  memset(&key, 0, sizeof key);
+  if (d->cache_dir[0]) {
+    vc_ocl_cache_key(d, src, opts, &key);
+    kern->program = vc_ocl_cache_load(d, &key, opts);
+  }
+  *hit = kern->program != NULL;
+  if (!*hit) {
+    kern->program = clCreateProgramWithSource(d->ctx, 1, &src, NULL, &st);
+    if (st != CL_SUCCESS)
+      return vc_ocl_fail(err, VC_ERR_COMPILE, d, "clCreateProgramWithSource", st);
+    st = clBuildProgram(kern->program, 1, &d->device, opts, NULL, NULL);
+    *log = build_log(d, kern->program);
+    if (st != CL_SUCCESS)
+      return vc_fail(err, VC_ERR_COMPILE, "%s: %s: clBuildProgram (%s): %s\n%s", d->label,
+                     label_of(k), opts, vc_ocl_status_name(st), *log ? *log : "(no build log)");
+    if (d->cache_dir[0]) vc_ocl_cache_store(d, &key, kern->program, log);
+  }
   kern->kernel = clCreateKernel(kern->program, "vc_main", &st);
   if (st != CL_SUCCESS) return vc_ocl_fail(err, VC_ERR_COMPILE, d, "clCreateKernel(vc_main)", st);
   return 0;
@@ -146,6 +159,7 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   if (info) {
     info->compile_ns = 0;
     info->log = NULL;
+    info->cache_hit = false;
   }
   if (k->kind == VC_KERNEL_NATIVE && d->native.atomics == VC_OCL_ATOMICS_DEVICE &&
       !d->scope_available)
@@ -172,13 +186,15 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
     kern->global[a] = (size_t)k->prog->grid[a] * k->prog->workgroup[a];
   }
   char *log = NULL;
-  rc = build(d, k, src, kern, &log, err);
+  bool hit = false;
+  rc = build(d, k, src, kern, &log, &hit, err);
   free(src);
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
   if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
   if (info) {
     info->compile_ns = vc_now_ns() - t0;
     info->log = log;
+    info->cache_hit = hit && rc == 0;
   } else {
     free(log);
   }

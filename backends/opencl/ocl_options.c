@@ -27,9 +27,12 @@ static const vc_kv_key keys[] = {
     U32("native-window", native.ctrl.window, VC_KV_GIVEN(vc_dev, native.window_given)),
     U32("native-phantoms", native.ctrl.phantoms, 0),
     {"native-atomics", VC_KV_CHOICE, offsetof(vc_dev, native.atomics), 0, 0, NULL, atomics, 0, 0},
+    VC_KCACHE_KV_KEY(vc_dev, cache_dir),
 };
 
 int vc_ocl_parse_options(vc_dev *d, const char *options, vc_error *err) {
   d->deadline_ms = DEFAULT_DEADLINE_S * 1000u;
-  return vc_kv_parse("OpenCL", options, keys, sizeof keys / sizeof keys[0], d, err);
+  int rc = vc_kv_parse("OpenCL", options, keys, sizeof keys / sizeof keys[0], d, err);
+  vc_kcache_option_done(d->cache_dir);
+  return rc;
 }

@@ -99,8 +99,7 @@ static int create_device(vc_dev *dev, vc_error *err) {
   VkResult r = vkCreateDevice(dev->phys, &dci, NULL, &dev->device);
   if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkCreateDevice", r);
   vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
-  VkPipelineCacheCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  r = vkCreatePipelineCache(dev->device, &pci, NULL, &dev->cache);
+  r = vk_cache_pipeline_create(dev);
   if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkCreatePipelineCache", r);
   return 0;
 }
@@ -159,6 +158,7 @@ void vk_close(vc_dev *dev) {
     vkDeviceWaitIdle(dev->device);
     vk_commands_destroy(dev);
     vk_staging_free(dev);
+    vk_cache_pipeline_store(dev);
     if (dev->cache) vkDestroyPipelineCache(dev->device, dev->cache, NULL);
     vkDestroyDevice(dev->device, NULL);
   }

@@ -15,6 +15,7 @@
 #include <vulkan/vulkan.h>
 
 #include "backends/backend.h"
+#include "harness/base/kcache.h"
 #include "backends/common/native/cgen_native.h"
 #include "backends/common/native/native_ctrl.h"
 #include "harness/base/strbuf.h"
@@ -55,6 +56,7 @@ typedef struct vk_options {
   vc_native_ctrl_opts ctrl;
   bool cap_given, window_given, spin_given; /* else the device's defaults (vk_native.c) */
   int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
+  char cache_dir[VC_KCACHE_DIR_MAX]; /* cache=DIR: SPIR-V and the pipeline cache; "" = none */
 } vk_options;
 
 /* What the device says about 32-bit float behaviour (VK_KHR_shader_float_controls). */
@@ -120,6 +122,7 @@ struct vc_dev {
   vk_int64_caps int64;      /* 64-bit integers and atomics, enabled where present */
 
   VkPipelineCache cache;    /* shared by every compile on this device */
+  bool new_pipelines;       /* a compile missed the kernel cache: store the pipeline cache */
   VkCommandPool pool;
   VkCommandBuffer cmd;
   VkFence fence;
@@ -254,5 +257,16 @@ void vk_commands_destroy(vc_dev *dev);
 /* vk_launch.c */
 int vk_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs, vc_error *err);
 int vk_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count, vc_error *err);
+
+/* vk_cache.c: the kernel cache (harness/base/kcache.h) for SPIR-V and the
+   driver's pipeline cache. */
+void vk_cache_spirv_key(const char *glsl, const vk_target *t, vc_kcache_key *k);
+/* 1 with *words (malloc'ed) on a hit, 0 on a miss. */
+int vk_cache_spirv_get(const vc_dev *dev, const vc_kcache_key *k, uint32_t **words,
+                       size_t *nwords);
+/* dev->cache, from the stored pipeline cache data when there is any. */
+VkResult vk_cache_pipeline_create(vc_dev *dev);
+/* At close: the pipeline cache's data, when a compile added to it. */
+void vk_cache_pipeline_store(vc_dev *dev);
 
 #endif

@@ -111,15 +111,41 @@ static int new_kernel(const vc_kernel_desc *k, const char *label, vc_kern **out,
   return 0;
 }
 
-/* GLSL to pipeline; the kernel's handles are filled as they are made. */
-static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log, vc_error *err) {
+/* Appends msg to a compile log. */
+static void vk_log_note(char **log, const char *msg) {
+  size_t a = *log ? strlen(*log) : 0, b = strlen(msg);
+  char *s = malloc(a + b + 2);
+  if (!s) return;
+  if (a) memcpy(s, *log, a), s[a++] = '\n';
+  memcpy(s + a, msg, b + 1);
+  free(*log);
+  *log = s;
+}
+
+/* GLSL (SPIR-V from the kernel cache when it holds it) to pipeline; the kernel's handles are filled as they are made. */
+static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log, bool *hit,
+                 vc_error *err) {
   char *glsl;
   vk_target t = device_target(dev, k);
   int rc = vk_kernel_glsl(k, &t, &glsl, err);
   if (rc) return rc;
   uint32_t *words = NULL;
   size_t nwords = 0;
-  rc = vk_glsl_to_spirv(glsl, &t, kern->label, &words, &nwords, log, err); /* names the kernel */
+  vc_kcache_key key;
+  memset(&key, 0, sizeof key);
+  if (dev->opt.cache_dir[0]) {
+    vk_cache_spirv_key(glsl, &t, &key);
+    *hit = vk_cache_spirv_get(dev, &key, &words, &nwords) == 1;
+  }
+  if (!*hit) {
+    rc = vk_glsl_to_spirv(glsl, &t, kern->label, &words, &nwords, log, err); /* names the kernel */
+    dev->new_pipelines = true;
+    vc_error e;
+    vc_error_clear(&e);
+    if (!rc && dev->opt.cache_dir[0] &&
+        vc_kcache_put(dev->opt.cache_dir, &key, words, nwords * sizeof *words, &e))
+      vk_log_note(log, e.msg);
+  }
   free(glsl);
   if (rc) return rc;
   rc = make_layout(dev, kern, err);
@@ -134,6 +160,7 @@ int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_i
   if (info) {
     info->compile_ns = 0;
     info->log = NULL;
+    info->cache_hit = false;
   }
   const char *label = k->label ? k->label : "(unnamed)";
   bool native = k->kind == VC_KERNEL_NATIVE;
@@ -149,7 +176,8 @@ int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_i
   if (rc) return rc;
   uint64_t t0 = vc_now_ns();
   char *log = NULL;
-  rc = build(dev, k, kern, &log, err);
+  bool hit = false;
+  rc = build(dev, k, kern, &log, &hit, err);
   if (!rc && native) rc = vk_native_setup(dev, k, kern, err);
   uint64_t t1 = vc_now_ns();
   if (rc) {
@@ -160,6 +188,7 @@ int vk_compile(vc_dev *dev, const vc_kernel_desc *k, vc_kern **out, vc_compile_i
   if (info) {
     info->compile_ns = t1 - t0;
     info->log = log;
+    info->cache_hit = hit;
   } else {
     free(log);
   }

@@ -25,6 +25,7 @@ static const vc_kv_key keys[] = {
     U32("native-phantoms", ctrl.phantoms, 0),
     {"native-memory-model", VC_KV_CHOICE, offsetof(vk_options, vmm), 0, 0, NULL, memory_model, 0,
      0},
+    VC_KCACHE_KV_KEY(vk_options, cache_dir),
 };
 
 int vk_options_parse(const char *s, vk_options *o, vc_error *err) {
@@ -32,5 +33,7 @@ int vk_options_parse(const char *s, vk_options *o, vc_error *err) {
   o->float_controls = 1;
   o->deadline_s = VK_DEADLINE_DEFAULT_S;
   o->vmm = VK_VMM_AUTO;
-  return vc_kv_parse("Vulkan", s, keys, sizeof keys / sizeof keys[0], o, err);
+  int rc = vc_kv_parse("Vulkan", s, keys, sizeof keys / sizeof keys[0], o, err);
+  vc_kcache_option_done(o->cache_dir);
+  return rc;
 }

@@ -8,10 +8,11 @@
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
 #include "results/gate/compare.h"
+#include "results/gate/results_csv.h"
 #include "results/report/report.h"
 
 static const char usage[] =
-    "vyre-conform compare BASELINE[:RUN] CANDIDATE[:RUN] [--expectations FILE]\n"
+    "vyre-conform compare BASELINE[:RUN]|FAILURES.csv CANDIDATE[:RUN] [--expectations FILE]\n"
     "       [--strict-expectations] [--threshold PCT] [--min-delta-ms MS] [--no-timing]\n"
     "       [--json]";
 
@@ -74,8 +75,15 @@ static int run_compare(compare_args *a, vc_expectations *exps, vc_run_data **run
     if (vc_expectations_load(a->expectations, exps, &err)) goto fail;
     a->opts.exps = exps;
   }
-  for (int s = 0; s < 2; s++)
+  /* a failures file (export --failures) as the baseline: read against the
+     candidate, without timings (docs/gating.md) */
+  bool csv = vc_is_csv_path(a->sides[0]);
+  for (int s = csv ? 1 : 0; s < 2; s++)
     if (vc_run_load_spec(a->sides[s], &runs[s], &err)) goto fail;
+  if (csv) {
+    if (vc_run_from_failures_csv(a->sides[0], runs[1], &runs[0], &err)) goto fail;
+    a->opts.timing = false;
+  }
   for (int s = 0; s < 2; s++) vc_report_unfinished_stderr("compare", runs[s]);
   vc_comparison c;
   if (vc_compare_runs(runs[0], runs[1], &a->opts, &c, &err)) goto fail;

@@ -8,7 +8,9 @@
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/kcache.h"
 #include "harness/exec/plugin.h"
+#include "harness/lang/caselist.h"
 #include "harness/run/runner.h"
 #include "harness/run/runopts.h"
 
@@ -26,6 +28,8 @@ static const char help[] =
     "  --mode LIST          comma-separated: native,host-split,resident-split (all)\n"
     "  --filter GLOB        only programs whose declared name, file name or relative\n"
     "                       path matches (repeatable: any of them)\n"
+    "  --caselist FILE      only programs a line of FILE names (a name or glob a\n"
+    "                       line, # comments; repeatable; added to --filter's)\n"
     "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --repeat N           run each mode N times; outputs that change are\n"
     "                       flagged nondeterministic (1)\n"
@@ -39,6 +43,9 @@ static const char help[] =
     "                       (none needed; one given must equal the run's), skipping\n"
     "                       the programs it finished\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
+    "  --cache DIR          compiled kernels are kept and reused in DIR (default\n"
+    "                       $XDG_CACHE_HOME/vyre-conform, else ~/.cache/vyre-conform)\n"
+    "  --no-cache           compile every kernel, keep nothing\n"
     "  --expectations FILE  known failures, flakes and skips (docs/gating.md): the\n"
     "                       results they cover do not fail the run, skipped ones\n"
     "                       do not run; an entry past its expiry date for this\n"
@@ -77,6 +84,9 @@ enum {
   O_FLIP,
   O_CRASH,
   O_HANG,
+  O_CASELIST,
+  O_CACHE,
+  O_NOCACHE,
   O_COUNT
 };
 
@@ -132,7 +142,10 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_EXPECT] = VC_OPT("expectations", true, false),
                           [O_FLIP] = VC_OPT("inject-flip", true, false),
                           [O_CRASH] = VC_OPT("inject-crash", true, false),
-                          [O_HANG] = VC_OPT("inject-hang", true, false)};
+                          [O_HANG] = VC_OPT("inject-hang", true, false),
+                          [O_CASELIST] = VC_OPT("caselist", true, true),
+                          [O_CACHE] = VC_OPT("cache", true, false),
+                          [O_NOCACHE] = VC_OPT("no-cache", false, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -144,6 +157,9 @@ int vc_cmd_run(int argc, char **argv) {
   r.conform.nmodes = VC_MODE_COUNT;
   for (int m = 0; m < VC_MODE_COUNT; m++) r.conform.modes[m] = (vc_mode)m;
   char flipbuf[256];
+  char *devopts = NULL;
+  vc_caselist caselist = {0};
+  const char **selection = NULL;
   int status = VC_EXIT_OK;
   vc_run_restored restored;
   memset(&restored, 0, sizeof restored);
@@ -160,11 +176,23 @@ int vc_cmd_run(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r.device, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r.device_options = o->value;
+  o = vc_args_get(opts, O_COUNT, "cache");
+  if (vc_kcache_device_options(o ? o->value : NULL, vc_args_get(opts, O_COUNT, "no-cache") != NULL,
+                               r.device_options, &r.device_options, &devopts, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "mode")) && vc_parse_modes(o->value, &r.conform, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "filter"))) {
     r.filters = o->values;
     r.nfilters = o->count;
+  }
+  /* a caselist's globs select like --filter's: a program matching any runs */
+  if ((o = vc_args_get(opts, O_COUNT, "caselist"))) {
+    for (uint32_t i = 0; i < o->count; i++)
+      if (vc_caselist_read(o->values[i], &caselist, &e)) goto usage;
+    if (vc_caselist_with_filters(&caselist, r.filters, r.nfilters, &selection, &e)) goto usage;
+    r.filters = selection;
+    r.nfilters = r.nfilters + caselist.n;
   }
   if ((o = vc_args_get(opts, O_COUNT, "exclude-tag"))) {
     r.exclude_tags = o->values;
@@ -239,10 +267,16 @@ int vc_cmd_run(int argc, char **argv) {
   status = vc_run_corpus(&r);
   free(cmdline);
   vc_run_restored_free(&restored);
+  free(devopts);
+  free(selection);
+  vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return status;
 usage:
   vc_run_restored_free(&restored);
+  free(devopts);
+  free(selection);
+  vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("run", e.msg);
 }

@@ -26,6 +26,7 @@ static const command commands[] = {
     {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},
     {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},
+    {"export", vc_cmd_export, "write a run as CSV: every result, or the failures"},
 };
 static const unsigned ncommands = sizeof commands / sizeof commands[0];
 

@@ -153,6 +153,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       r.wall_ns = mo.wall_ns;
       r.device_ns = mo.device_ns;
       r.compile_ns = mo.compile_ns;
+      r.cache_hits = mo.cache_hits;
       r.bytes_up = mo.bytes_up;
       r.bytes_down = mo.bytes_down;
       r.launches = mo.launches;

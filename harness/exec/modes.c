@@ -16,7 +16,8 @@ void vc_exec_init(vc_exec *x, const vc_backend *be, vc_dev *dev, const vc_progra
   x->split = split;
   x->seg_kern = calloc(split->nsegs, sizeof *x->seg_kern);
   x->seg_compile_ns = calloc(split->nsegs, sizeof *x->seg_compile_ns);
-  if (!x->seg_kern || !x->seg_compile_ns) abort();
+  x->seg_cache_hit = calloc(split->nsegs ? split->nsegs : 1, sizeof *x->seg_cache_hit);
+  if (!x->seg_kern || !x->seg_compile_ns || !x->seg_cache_hit) abort();
 }
 
 void vc_exec_free(vc_exec *x) {
@@ -25,23 +26,27 @@ void vc_exec_free(vc_exec *x) {
   if (x->native_kern) x->be->free_kernel(x->dev, x->native_kern);
   free(x->seg_kern);
   free(x->seg_compile_ns);
+  free(x->seg_cache_hit);
   memset(x, 0, sizeof *x);
 }
 
-static int compile_segments(vc_exec *x, uint64_t *compile_ns, vc_error *err) {
+static int compile_segments(vc_exec *x, uint64_t *compile_ns, uint32_t *hits, vc_error *err) {
   *compile_ns = 0;
+  *hits = 0;
   for (uint32_t k = 0; k < x->split->nsegs; k++) {
     if (!x->seg_kern[k]) {
       char label[64];
       snprintf(label, sizeof label, "segment %u", k);
       vc_kernel_desc d = {VC_KERNEL_SEGMENT, x->split->segs[k].prog, NULL, label};
-      vc_compile_info ci = {0, NULL};
+      vc_compile_info ci = {0, NULL, false};
       int rc = x->be->compile(x->dev, &d, &x->seg_kern[k], &ci, err);
       free(ci.log);
       if (rc) return rc;
       x->seg_compile_ns[k] = ci.compile_ns;
+      x->seg_cache_hit[k] = ci.cache_hit;
     }
     *compile_ns += x->seg_compile_ns[k];
+    *hits += x->seg_cache_hit[k];
   }
   return 0;
 }
@@ -50,10 +55,11 @@ static int compile_native(vc_exec *x, vc_error *err) {
   if (x->native_kern) return 0;
   vc_split_native_desc(x->split, &x->native_desc);
   vc_kernel_desc d = {VC_KERNEL_NATIVE, x->prog, &x->native_desc, "native"};
-  vc_compile_info ci = {0, NULL};
+  vc_compile_info ci = {0, NULL, false};
   int rc = x->be->compile(x->dev, &d, &x->native_kern, &ci, err);
   free(ci.log);
   x->native_compile_ns = ci.compile_ns;
+  x->native_cache_hit = ci.cache_hit;
   return rc;
 }
 
@@ -101,7 +107,7 @@ static void alloc_outputs(const vc_split *s, vc_mode_out *out) {
 /* What both split modes do first: compile every segment kernel, and make
    room for one timing row per segment of each pass. */
 static int split_begin(vc_exec *x, vc_mode_out *out, uint32_t *maxp, uint32_t *cap, vc_error *err) {
-  int rc = compile_segments(x, &out->compile_ns, err);
+  int rc = compile_segments(x, &out->compile_ns, &out->cache_hits, err);
   if (rc) return rc;
   *maxp = pass_limit(x->prog);
   *cap = x->split->nsegs * *maxp;
@@ -302,6 +308,7 @@ static int run_native(vc_exec *x, const uint32_t *const *inputs, vc_mode_out *ou
   const vc_split *s = x->split;
   int rc = compile_native(x, err);
   out->compile_ns = x->native_compile_ns;
+  out->cache_hits = x->native_cache_hit;
   if (rc) return rc;
   dev_bufs d = {calloc(s->nbuffers ? s->nbuffers : 1, sizeof(vc_buf *)), s->nbuffers};
   if (!d.b) abort();

@@ -30,8 +30,10 @@ typedef struct vc_exec {
   const vc_split *split;
   vc_kern **seg_kern;
   uint64_t *seg_compile_ns;
+  bool *seg_cache_hit;       /* the segment's compile was a kernel-cache hit */
   vc_kern *native_kern;
   uint64_t native_compile_ns;
+  bool native_cache_hit;
   vc_native_desc native_desc;
 } vc_exec;
 
@@ -41,6 +43,7 @@ typedef struct vc_mode_out {
   uint64_t wall_ns, device_ns, compile_ns;
   uint64_t bytes_up, bytes_down;
   uint32_t launches, passes;
+  uint32_t cache_hits;       /* kernels of the mode that came from the kernel cache */
   bool converged;            /* a flag fixpoint whose last pass left the flag at 0 */
   vc_segment_timing *segs;   /* host-split, resident-split: one per pass × segment */
   uint32_t nsegs;

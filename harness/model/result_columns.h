@@ -29,6 +29,7 @@
   X(U64, wall_ns, wall_ns, 0)                                                 \
   X(U64, device_ns, device_ns, 0)                                             \
   X(U64, compile_ns, compile_ns, 0)                                           \
+  X(U32, cache_hits, cache_hits, 0)          /* kernels from the kernel cache */ \
   X(U64, bytes_up, bytes_up, 0)                                               \
   X(U64, bytes_down, bytes_down, 0)                                           \
   X(U32, launches, launches, 0)                                               \

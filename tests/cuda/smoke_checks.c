@@ -116,7 +116,7 @@ static void native_compiles(smoke *s) {
   vc_split_native_desc(split, &nd);
   vc_kernel_desc k = {.kind = VC_KERNEL_NATIVE, .prog = p, .native = &nd, .label = "native"};
   vc_kern *kern = NULL;
-  vc_compile_info ci = {0, NULL};
+  vc_compile_info ci = {0, NULL, false};
   int rc = s->be->compile(s->dev, &k, &kern, &ci, &e);
   smoke_report(s, rc == 0, "native kernel compiles", "%s", rc ? e.msg : "");
   if (rc == 0) {

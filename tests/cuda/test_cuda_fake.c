@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -579,6 +580,106 @@ static void native_blocks_and_deadline(void **state) {
 
 /* Refusals before a launch: no cooperative launch (before NVRTC runs), no
    co-resident block, an include folder without cooperative_groups.h. */
+/* barrier=inline: the native kernel's grid barrier written out, so that
+   NVRTC needs no cooperative_groups.h (no include folder at all); cg stays
+   the default. */
+static void native_inline_barrier(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("barrier=inline,include=/nonexistent/include");
+  native_run n;
+  vc_error e;
+  char ptx_path[] = "/tmp/vc-inline-XXXXXX";
+  int fd = mkstemp(ptx_path);
+  assert_true(fd >= 0);
+  close(fd);
+  setenv("FAKE_CUDA_PTX_OUT", ptx_path, 1);
+  assert_int_equal(native_compile(dev, &n, &e), 0);
+  unsetenv("FAKE_CUDA_PTX_OUT");
+  assert_non_null(n.kern);
+  /* NVRTC passes inline assembly through unchecked: ptxas checks it */
+  FILE *pf = fopen(ptx_path, "r");
+  assert_non_null(pf);
+  static char ptx[1 << 20];
+  size_t np = fread(ptx, 1, sizeof ptx - 1, pf);
+  fclose(pf);
+  ptx[np] = '\0';
+  assert_non_null(strstr(ptx, "atom.acq_rel.gpu.global.add.u32"));
+  assert_non_null(strstr(ptx, "ld.acquire.gpu.global.u32"));
+  if (VC_PTXAS[0]) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -arch=sm_90 %s -o /dev/null", VC_PTXAS, ptx_path);
+    assert_int_equal(system(cmd), 0);
+  } else {
+    print_message("no ptxas found at build time: the PTX is not assembled\n");
+  }
+  unlink(ptx_path);
+  vc_kernel_desc k = {.kind = VC_KERNEL_NATIVE, .prog = n.prog, .native = &n.nd,
+                      .label = "native"};
+  char *src = NULL;
+  assert_int_equal(be->emit(&k, dev, &src, &e), 0);
+  assert_null(strstr(src, "cooperative_groups"));
+  assert_non_null(strstr(src, "atom.acq_rel.gpu.global.add.u32"));
+  assert_non_null(strstr(src, "ld.acquire.gpu.global.u32"));
+  free(src);
+  vc_dev *cg = open_dev(NULL);
+  assert_int_equal(be->emit(&k, cg, &src, &e), 0);
+  assert_non_null(strstr(src, "cooperative_groups::this_grid().sync()"));
+  free(src);
+  be->close(cg);
+  native_free(dev, &n);
+  be->close(dev);
+  assert_int_equal(be->open(0, "barrier=spin", &dev, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "barrier=spin: expected cg or inline"));
+}
+
+/* cache=DIR: the second compile of a kernel is a hit, a damaged entry a
+   miss that is rewritten. */
+static void kernel_cache(void **state) {
+  (void)state;
+  char dir[] = "/tmp/vc-cuda-kc-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char opts[128];
+  snprintf(opts, sizeof opts, "cache=%s", dir);
+  vc_dev *dev = open_dev(opts);
+  vc_program *p = parse("(program c (workgroup 4) (grid 1) (buffer o u32 4 write)\n"
+                        "  (entry (store o (global_id x) 7u)))");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  bool hits[3];
+  for (int i = 0; i < 3; i++) {
+    vc_kern *kern = NULL;
+    vc_compile_info ci = {0, NULL, false};
+    vc_error e;
+    assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
+    hits[i] = ci.cache_hit;
+    free(ci.log);
+    be->free_kernel(dev, kern);
+    if (i == 1) { /* damage the one entry: its last byte */
+      char cmd[300];
+      snprintf(cmd, sizeof cmd,
+               "f=$(find %s -name '*.vck'); test $(echo \"$f\" | wc -l) = 1 && "
+               "printf 'X' | dd of=\"$f\" bs=1 seek=$(($(stat -c %%s \"$f\") - 2)) "
+               "conv=notrunc 2>/dev/null",
+               dir);
+      assert_int_equal(system(cmd), 0);
+    }
+  }
+  assert_false(hits[0]);
+  assert_true(hits[1]);
+  assert_false(hits[2]);
+  vc_kern *kern = NULL;
+  vc_compile_info ci = {0, NULL, false};
+  vc_error e;
+  assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
+  assert_true(ci.cache_hit); /* rewritten */
+  free(ci.log);
+  be->free_kernel(dev, kern);
+  be->close(dev);
+  vc_program_free(p);
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 static void native_refusals(void **state) {
   (void)state;
   vc_dev *dev = open_dev(NULL);
@@ -659,6 +760,8 @@ int main(void) {
       cmocka_unit_test(native_launch),
       cmocka_unit_test(native_blocks_and_deadline),
       cmocka_unit_test(native_refusals),
+      cmocka_unit_test(native_inline_barrier),
+      cmocka_unit_test(kernel_cache),
       cmocka_unit_test(no_device),
       cmocka_unit_test(everything_given_back),
   };

@@ -51,7 +51,7 @@ vc_add_test(test_cuda_fake SOURCES ${VC_CUDA_TESTS}/test_cuda_fake.c ${VC_CUDA_F
 target_include_directories(test_cuda_fake SYSTEM PRIVATE
   $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
 target_compile_definitions(test_cuda_fake PRIVATE
-  VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
+  VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>" VC_PTXAS="${VC_PTXAS}")
 add_dependencies(test_cuda_fake vc-fake-libcuda)
 
 # vc-cuda-smoke: built here, run on the GPU machine by hand.
@@ -77,3 +77,11 @@ foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload t
     add_dependencies(${t} vc-backend-cuda vc-cuda-smoke vc-fake-libcuda)
   endif()
 endforeach()
+
+# vc-nvrtc-bench: NVRTC compile times for docs/performance.md (by hand).
+add_executable(vc-nvrtc-bench ${VC_CUDA_TESTS}/bench_nvrtc.c)
+target_include_directories(vc-nvrtc-bench SYSTEM PRIVATE
+  $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
+target_link_libraries(vc-nvrtc-bench PRIVATE vc_warnings ${CMAKE_DL_LIBS})
+target_compile_options(vc-nvrtc-bench PRIVATE -Wno-pedantic)
+set_target_properties(vc-nvrtc-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -87,7 +87,7 @@ static int run_native(vc_dev *dev, const native_case *c, uint32_t **host, vc_nat
                       vc_error *err) {
   const vc_split *s = c->split;
   vc_kern *kern = NULL;
-  vc_compile_info ci = {0, NULL};
+  vc_compile_info ci = {0, NULL, false};
   int rc = be->compile(dev, &c->kd, &kern, &ci, err);
   free(ci.log);
   if (rc) return rc;

@@ -202,6 +202,41 @@ static void test_failed_migration_changes_nothing(void **state) {
   for (int i = 0; i < 6; i++) assert_int_equal(after[i], before[i]);
 }
 
+/* A file of version 2 (before results.cache_hits): read as it is, the
+   column reading 0; migrated when written, every row kept. The file is
+   made by this build and taken back to version 2's schema. */
+static void test_version_2_migrates(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "v2.db", path);
+  const fx_prog progs[] = {{"a", "ppd", 10, 0}, {"b", "ppp", 10, 0}};
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2});
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "ALTER TABLE results DROP COLUMN cache_hits; "
+                                "PRAGMA user_version=2;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  assert_int_equal(has_column(path, "results", "cache_hits"), 0);
+  vc_run_data *r = NULL;
+  vc_error err = {0};
+  assert_int_equal(vc_run_load(path, VC_RUN_LAST_COMPLETE, &r, &err), 0);
+  assert_int_equal(r->nprogs, 2);
+  assert_int_equal(r->progs[0].results[0].cache_hits, 0);
+  vc_run_free(r);
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 2);
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
+  assert_int_equal(VC_DB_SCHEMA_VERSION, 3);
+  assert_int_equal(has_column(path, "results", "cache_hits"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results WHERE run_id=1 AND "
+                                      "cache_hits=0"),
+                   6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_old_file_is_read_as_it_is, fx_tmp_setup,
@@ -210,6 +245,7 @@ int main(void) {
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_failed_migration_changes_nothing, fx_tmp_setup,
                                       fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_version_2_migrates, fx_tmp_setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@ vc_add_test(results_migrate SOURCES ${VC_RT}/test_migrate.c LIBS vc_results_fixt
 vc_add_test(results_readonly SOURCES ${VC_RT}/test_readonly.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 # The worker-to-runner wire, column by column.
 vc_add_test(test_wire SOURCES ${VC_RT}/test_wire.c LIBS vc_run LABELS results)
+# export --csv/--failures, and a failures file as compare's baseline.
+vc_add_test(results_csv SOURCES ${VC_RT}/test_csv.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 
 # The JUnit test parses the XML with libxml2; the render test decodes

@@ -49,3 +49,30 @@ add_test(NAME runner_nightly_promote
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nightly_promote_test.sh ${CMAKE_SOURCE_DIR}
           $<TARGET_FILE:vc_fake_conform>)
 set_tests_properties(runner_nightly_promote PROPERTIES LABELS "runner;ci")
+
+# The kernel cache end to end: warm hits, a corrupted entry rewritten, two
+# runs sharing a cache, --no-cache, the default folder.
+add_executable(test_kcache_run ${CMAKE_CURRENT_LIST_DIR}/test_kcache_run.c)
+target_include_directories(test_kcache_run PRIVATE ${CMOCKA_INCLUDE_DIR} ${CMAKE_SOURCE_DIR})
+target_link_libraries(test_kcache_run PRIVATE SQLite::SQLite3 ${CMOCKA_LIBRARY} vc_warnings)
+target_compile_options(test_kcache_run PRIVATE -Wno-cast-qual)
+target_compile_definitions(test_kcache_run PRIVATE VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(test_kcache_run vyre-conform)
+if(TARGET vc-backend-opencl)
+  add_dependencies(test_kcache_run vc-backend-opencl)
+  add_test(NAME opencl_kcache_pocl COMMAND test_kcache_run)
+  set_tests_properties(opencl_kcache_pocl PROPERTIES LABELS "integration;opencl"
+    ENVIRONMENT "KC_BACKEND=opencl" TIMEOUT 600)
+endif()
+if(TARGET vc-backend-vulkan)
+  add_dependencies(test_kcache_run vc-backend-vulkan)
+  add_test(NAME vk_kcache_lavapipe COMMAND test_kcache_run)
+  set_tests_properties(vk_kcache_lavapipe PROPERTIES LABELS "integration;vulkan"
+    ENVIRONMENT "KC_BACKEND=vulkan;VK_DRIVER_FILES=${VC_GATE_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1"
+    TIMEOUT 600)
+endif()
+
+# Kernel cache entries on their own.
+vc_add_test(runner_kcache SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kcache.c LIBS vc_base LABELS unit)
+# Caselist files (--caselist).
+vc_add_test(runner_caselist SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_caselist.c LIBS vc_lang LABELS unit)

@@ -33,6 +33,10 @@ typedef struct vc_native_opts {
      acquire/release). Without it: coherent buffers, memoryBarrierBuffer()
      and atomics. */
   bool vulkan_memory_model;
+  /* CUDA: the grid barrier written out (a counter in the control buffer,
+     acquire/release at gpu scope) instead of cooperative_groups' grid sync,
+     so that NVRTC does not parse cooperative_groups.h. */
+  bool cuda_inline_barrier;
 } vc_native_opts;
 
 /* The most portable options for a dialect: OpenCL C 1.2, GLSL without the

@@ -147,13 +147,15 @@ static void seg_dialect(const vc_native_opts *o, vc_cgen_dialect *d) {
 }
 
 static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
-  (void)nl;
   vc_sb_puts(out,
              "/* compile with --fmad=false -ftz=false --prec-div=true --prec-sqrt=true:\n"
              "   no contraction, denormals kept (docs/semantics.md); launch with\n"
-             "   cuLaunchCooperativeKernel (docs/native.md) */\n"
-             "#include <cooperative_groups.h>\n"
-             "/* grid barrier ordering: cooperative_groups grid sync */\n");
+             "   cuLaunchCooperativeKernel (docs/native.md) */\n");
+  if (nl->o->cuda_inline_barrier)
+    vc_sb_puts(out, "/* grid barrier ordering: a counter, acquire/release at gpu scope */\n");
+  else
+    vc_sb_puts(out, "#include <cooperative_groups.h>\n"
+                    "/* grid barrier ordering: cooperative_groups grid sync */\n");
 }
 
 static const char prims[] =
@@ -195,9 +197,47 @@ static const char runtime[] =
     "  cooperative_groups::this_grid().sync();\n"
     "}\n\n";
 
+/* The grid barrier written out (barrier=inline), the algorithm of
+   cooperative_groups' grid sync in CUDA 12/13 (details/sync.h): block 0
+   adds 0x80000000 - (np - 1), every other block 1, so that each barrier
+   adds exactly 2^31 to the word and flips its top bit; a block waits until
+   the bit differs from what its own add saw. The word needs no reset
+   between barriers, and a waiter cannot miss a flip (the next one needs
+   its own arrival). Ordering as in grid.sync(): __syncthreads() collects
+   the block's writes, a gpu-scope fence and an acq_rel add publish them,
+   acquire loads and a fence order what the block reads after, and a
+   second __syncthreads() hands that on to the block. VC_NC_ARRIVE is zero
+   at launch (the plugin writes the control words before every launch). */
+static const char runtime_inline[] =
+    "/* Every block of the cooperative launch participates. */\n"
+    "static __device__ unsigned int vc_nat_discover(unsigned int *ctrl) {\n"
+    "  (void)ctrl;\n"
+    "  return blockIdx.x;\n"
+    "}\n"
+    "static __device__ unsigned int vc_nat_count(unsigned int *ctrl) {\n"
+    "  (void)ctrl;\n"
+    "  return gridDim.x;\n"
+    "}\n"
+    "static __device__ void vc_nat_grid_barrier(unsigned int *ctrl, unsigned int lead,\n"
+    "                                           unsigned int np) {\n"
+    "  __syncthreads();\n"
+    "  if (lead != 0u) {\n"
+    "    unsigned int *w = &ctrl[1]; /* VC_NC_ARRIVE */\n"
+    "    unsigned int add = blockIdx.x == 0u ? 0x80000000u - (np - 1u) : 1u;\n"
+    "    unsigned int old, cur;\n"
+    "    __threadfence();\n"
+    "    asm volatile(\"atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\"\n"
+    "                 : \"=r\"(old) : \"l\"(w), \"r\"(add) : \"memory\");\n"
+    "    do {\n"
+    "      asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(cur) : \"l\"(w) : \"memory\");\n"
+    "    } while (((old ^ cur) & 0x80000000u) == 0u);\n"
+    "    __threadfence();\n"
+    "  }\n"
+    "  __syncthreads();\n"
+    "}\n\n";
+
 static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {
-  (void)nl;
-  vc_sb_puts(out, runtime);
+  vc_sb_puts(out, nl->o->cuda_inline_barrier ? runtime_inline : runtime);
 }
 
 /* Parameter k is plan buffer k's device address, the control buffer's last. */

@@ -1,0 +1,88 @@
+/* vyre-conform export DB[:RUN] [--run N] --csv FILE --failures FILE:
+ * a run as plain text (results/gate/results_csv.h, docs/gating.md), so
+ * that a baseline can live in git and be diffed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/base/exitcodes.h"
+#include "harness/cli/cmd_util.h"
+#include "harness/cli/commands_results.h"
+#include "results/gate/results_csv.h"
+#include "results/report/report.h"
+
+static const char usage[] =
+    "vyre-conform export DB[:RUN] [--run N] [--csv FILE] [--failures FILE]\n"
+    "\n"
+    "Writes run N of DB (default: the last complete run) as CSV,\n"
+    "program,mode,status,duration_ms, one line per program and mode (its repeats\n"
+    "summarised: the first failing repeat's status, the median wall time):\n"
+    "  --csv FILE       every program and mode\n"
+    "  --failures FILE  only those that failed; compare takes this file as a\n"
+    "                   baseline (docs/gating.md)\n"
+    "At least one of them; `-` writes to standard output.\n"
+    "Exit status: 0 written; 2 usage error; 4 a file cannot be written; 5 the\n"
+    "database cannot be read.";
+
+static int write_out(const char *path, const vc_strbuf *sb, vc_error *err) {
+  if (strcmp(path, "-") == 0) {
+    fputs(vc_sb_str(sb), stdout);
+    return fflush(stdout) == 0 ? 0 : vc_fail(err, VC_ERR_IO, "writing standard output");
+  }
+  return vc_cmd_write_file(path, sb, err);
+}
+
+int vc_cmd_export(int argc, char **argv) {
+  if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
+  const char *db = NULL, *csv = NULL, *failures = NULL, *run = NULL, *val;
+  for (int i = 1; i < argc; i++) {
+    if (vc_cmd_option(argc, argv, &i, "--csv", &val)) {
+      if (!val || !*val) return vc_cmd_usage_error("export", usage, "--csv needs a file");
+      csv = val;
+    } else if (vc_cmd_option(argc, argv, &i, "--failures", &val)) {
+      if (!val || !*val) return vc_cmd_usage_error("export", usage, "--failures needs a file");
+      failures = val;
+    } else if (vc_cmd_option(argc, argv, &i, "--run", &val)) {
+      if (!val || !*val || strspn(val, "0123456789") != strlen(val))
+        return vc_cmd_usage_error("export", usage, "--run takes a run id");
+      run = val;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return vc_cmd_usage_error("export", usage, "unknown option %s", argv[i]);
+    } else if (!db) {
+      db = argv[i];
+    } else {
+      return vc_cmd_usage_error("export", usage, "one database, not %s too", argv[i]);
+    }
+  }
+  if (!db) return vc_cmd_usage_error("export", usage, "a results database is needed");
+  if (!csv && !failures) return vc_cmd_usage_error("export", usage, "--csv or --failures is needed");
+  char spec[4200];
+  if (run) {
+    char path[4096];
+    int64_t id;
+    vc_run_spec_split(db, path, &id);
+    if (id) return vc_cmd_usage_error("export", usage, "the run is named twice (%s and --run)", db);
+  }
+  snprintf(spec, sizeof spec, "%s%s%s", db, run ? ":" : "", run ? run : "");
+  vc_error err = {0};
+  vc_run_data *r = NULL;
+  int status = VC_EXIT_OK;
+  if (vc_run_load_spec(spec, &r, &err)) goto fail;
+  vc_report_unfinished_stderr("export", r);
+  const char *paths[2] = {csv, failures};
+  for (int k = 0; k < 2; k++) {
+    if (!paths[k]) continue;
+    vc_strbuf sb;
+    vc_sb_init(&sb);
+    int rc = vc_results_csv(r, k == 1, &sb, &err);
+    if (!rc) rc = write_out(paths[k], &sb, &err);
+    vc_sb_free(&sb);
+    if (rc) goto fail;
+  }
+  vc_run_free(r);
+  return status;
+fail:
+  vc_cmd_error("export", &err);
+  vc_run_free(r);
+  return vc_cmd_exit_for(&err);
+}
