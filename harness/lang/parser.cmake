@@ -10,4 +10,5 @@ set(VC_PARSER_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/parse_expr.c
   ${CMAKE_CURRENT_LIST_DIR}/parse_stmt.c
   ${CMAKE_CURRENT_LIST_DIR}/parse.c
-  ${CMAKE_CURRENT_LIST_DIR}/print.c)
+  ${CMAKE_CURRENT_LIST_DIR}/print.c
+  ${CMAKE_CURRENT_LIST_DIR}/diag.c)
