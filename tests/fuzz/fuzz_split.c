@@ -43,6 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vc_diags_init(&d);
   vc_program *p = vc_parse("fuzz.vyre", (const char *)data, size, &d);
   if (p && small(p)) {
+    /* A mutated program no longer matches the values, passes or convergence
+       it states; only a split-on-oracle difference is a splitter bug. */
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < p->nexpects; i++) {
+      vc_expect_kind k = p->expects[i].kind;
+      if (k != VC_EXPECT_VALUES && k != VC_EXPECT_PASSES && k != VC_EXPECT_CONVERGES)
+        p->expects[keep++] = p->expects[i];
+    }
+    p->nexpects = keep;
     vc_check_result r;
     vc_oracle_opts o = {0};
     vc_check_program(p, &o, &r);
