@@ -17,6 +17,8 @@ enum { MAX_INVOCATIONS = 256, MAX_ELEMS = 4096, MAX_TRIP = 64, MAX_LOOP_DEPTH = 
 /* Loops with literal bounds of a few trips only: the oracle has no time
    budget, and the fuzzer must not spend its time in one long loop. */
 static bool small_loops(const vc_node *n, int depth) {
+  /* a while may run up to the oracle's 2^24-iteration limit: too slow here */
+  if (n->kind == VC_S_WHILE) return false;
   if (n->kind == VC_S_LOOP) {
     const vc_node *a = n->kids[0], *b = n->kids[1];
     if (depth >= MAX_LOOP_DEPTH || a->kind != VC_E_LIT || b->kind != VC_E_LIT) return false;
