@@ -171,7 +171,8 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       } else {
         inject_flip(p, o, m, &mo);
         vc_output_digest(p, (const uint32_t *const *)mo.outputs, r.output_digest);
-        vc_verdict_judge(p, orc->expected[rep], &mo, orc->passes, &r);
+        vc_verdict_judge(p, orc->expected[rep], &mo, orc->passes,
+                         o->flushes_denormals ? inputs : NULL, &r);
         if (orc->order_dependent[rep]) {
           r.nondeterministic = true;
           size_t used = strlen(r.reason);

@@ -82,3 +82,24 @@ void vc_compare_buffer(const vc_buffer *b, const uint32_t *e, const uint32_t *a,
   }
   out->div.max_ulp = max_ulp;
 }
+
+/* An f32 buffer's initial contents hold a denormal at element i. */
+static bool operand_denormal(const vc_program *p, uint32_t *const *inputs, uint64_t i) {
+  for (uint32_t k = 0; k < p->nbuffers; k++) {
+    const vc_buffer *b = &p->buffers[k];
+    if (b->type == VC_F32 && inputs[k] && i < b->count && is_denormal(inputs[k][i])) return true;
+  }
+  return false;
+}
+
+void vc_classify_flushed(const vc_program *p, uint32_t *const *inputs, uint32_t bi,
+                         const uint32_t *e, const uint32_t *a, vc_divergence *d) {
+  if (d->cls == VC_DIV_F32_NAN || d->cls == VC_DIV_NAN_PAYLOAD || !inputs) return;
+  const vc_buffer *b = &p->buffers[bi];
+  if (vc_type_is_64(b->type)) return;
+  uint64_t i = d->first_index;
+  uint32_t x = e[i], y = a[i];
+  /* An integer's bits are no evidence: small integers look like denormals. */
+  bool value = b->type == VC_F32 && (is_denormal(x) || is_denormal(y));
+  if (value || operand_denormal(p, inputs, i)) d->cls = VC_DIV_DENORMAL_FLUSH;
+}

@@ -64,3 +64,8 @@ void vc_fingerprint(const vc_backend *be, vc_dev *dev, char *out, size_t n) {
   vc_split_free(s);
   vc_program_free(p);
 }
+
+bool vc_fingerprint_flushes(const char *fp) {
+  return fp && (strstr(fp, "denorm-in=flush") || strstr(fp, "denorm-out=flush") ||
+                strstr(fp, "denorm-add=flush"));
+}

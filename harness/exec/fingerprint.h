@@ -6,6 +6,7 @@
 #ifndef VC_FINGERPRINT_H
 #define VC_FINGERPRINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backends/backend.h"
@@ -13,5 +14,9 @@
 /* Writes e.g. "nan=0x7fffffff denorm-in=preserve denorm-out=preserve
    sha256=1f2e..." into out, or "unavailable: REASON". */
 void vc_fingerprint(const vc_backend *be, vc_dev *dev, char *out, size_t n);
+/* Whether a fingerprint says the device flushes f32 denormals (inputs,
+   results or sums): its divergences are then classed by cause
+   (vc_classify_flushed). */
+bool vc_fingerprint_flushes(const char *fingerprint);
 
 #endif

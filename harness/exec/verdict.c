@@ -11,7 +11,7 @@
 /* ---- the status of one mode run ---- */
 
 void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
-                      uint32_t oracle_passes, vc_result *r) {
+                      uint32_t oracle_passes, uint32_t *const *flush_inputs, vc_result *r) {
   uint32_t nout = 0;
   for (uint32_t i = 0; i < p->nbuffers; i++) nout += p->buffers[i].access != VC_READ;
   r->divs = calloc(nout ? nout : 1, sizeof *r->divs);
@@ -24,7 +24,9 @@ void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_m
   vc_compare_outputs(p, expected, mo->outputs, vc_compare_buffer, true, diffs);
   for (uint32_t i = 0; i < p->nbuffers; i++) {
     if (p->buffers[i].access == VC_READ) continue;
-    const vc_buffer_diff *d = &diffs[i];
+    vc_buffer_diff *d = &diffs[i];
+    if (d->mismatches && flush_inputs)
+      vc_classify_flushed(p, flush_inputs, i, expected[i], mo->outputs[i], &d->div);
     if (d->mismatches || d->nan_payloads) r->divs[r->ndivs++] = d->div;
     bad_elems += d->mismatches;
     nan_payloads += d->nan_payloads;

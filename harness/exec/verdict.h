@@ -25,9 +25,10 @@
 
 /* Compares every output of one mode run with the oracle's (expected[i] per
    buffer); sets status pass or diverge, reason and divergences (r->divs is
-   allocated: the caller frees it). */
+   allocated: the caller frees it). flush_inputs: the program's inputs on a
+   device that flushes denormals (vc_classify_flushed), else NULL. */
 void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
-                      uint32_t oracle_passes, vc_result *r);
+                      uint32_t oracle_passes, uint32_t *const *flush_inputs, vc_result *r);
 /* A pass whose bytes, downloads or launches differ from the plan's
    prediction becomes an error: the plan or the mode driver is wrong. */
 void vc_verdict_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r);

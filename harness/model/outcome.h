@@ -51,7 +51,8 @@ typedef enum vc_status {
   X(F32_ULP, "f32-ulp", "f32 values differ by more than the allowed ulp")        \
   X(F32_NAN, "f32-nan", "one side is NaN, the other is not")                     \
   X(F32_SIGNED_ZERO, "f32-signed-zero", "-0 against +0")                         \
-  X(DENORMAL_FLUSH, "denormal-flush", "a denormal expected, zero found")         \
+  X(DENORMAL_FLUSH, "denormal-flush",                                          \
+    "a denormal expected, zero found; on a flushing device, a denormal value or operand") \
   X(NAN_PAYLOAD, "nan-payload", "NaN against NaN with other bits (allowed)")
 
 typedef enum vc_divclass {

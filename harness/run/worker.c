@@ -19,6 +19,7 @@ typedef struct worker_sink {
   vc_wbuf buf;
   const vc_runner_opts *o;
   const vc_corpus_file *file; /* the program in flight */
+  bool flushes;               /* the fingerprint says the device flushes denormals */
 } worker_sink;
 
 static void send(worker_sink *w, int type) {
@@ -105,7 +106,7 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   /* The runner decides what an interrupt means; the worker just stops when told. */
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
-  worker_sink w = {out_fd, {0}, o, NULL};
+  worker_sink w = {out_fd, {0}, o, NULL, false};
   vc_wbuf_init(&w.buf);
   vc_error e;
   vc_error_clear(&e);
@@ -122,6 +123,7 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   vc_put_bytes(&w.buf, &info, sizeof info);
   vc_put_str(&w.buf, fingerprint);
   send(&w, VC_MSG_DEVICE);
+  w.flushes = vc_fingerprint_flushes(fingerprint);
 
   vc_conform_sink sink = {&w, on_program, on_mode, on_result, on_phase};
   vc_wbuf job;
@@ -129,6 +131,7 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   int type;
   while (vc_msg_recv(in_fd, &type, &job) == 0 && type == VC_MSG_JOB) {
     vc_conform_opts co = o->conform;
+    co.flushes_denormals = w.flushes;
     const vc_corpus_file *f = read_job(&job, c, &co);
     if (!f) {
       vc_fail(&e, VC_ERR_INTERNAL, "a job names no program of the corpus");

@@ -20,6 +20,8 @@ vc_add_test(results_readonly SOURCES ${VC_RT}/test_readonly.c LIBS vc_results_fi
 vc_add_test(test_wire SOURCES ${VC_RT}/test_wire.c LIBS vc_run LABELS results)
 # export --csv/--failures, and a failures file as compare's baseline.
 vc_add_test(results_csv SOURCES ${VC_RT}/test_csv.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# Divergence classes by cause on a device that flushes denormals.
+vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 
 # The JUnit test parses the XML with libxml2; the render test decodes
