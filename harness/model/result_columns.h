@@ -39,7 +39,8 @@
   X(BOOL, nondeterministic, nondeterministic, 0) /* output changed between repeats */ \
   X(U32, participants, participants, 0)      /* native mode only ... */       \
   X(U32, virtual_per_participant, virtual_per_participant, 0)                 \
-  X(U64, device_barriers, device_barriers, 0) /* ... down to here */
+  X(U64, device_barriers, device_barriers, 0) /* ... down to here */        \
+  X(CHARS, captured_stderr, stderr, 1024)    /* the worker's fd 2 (its driver's too) during this result, cut */
 
 /* programs: one row per program of a run (vc_program_info). */
 #define VC_PROGRAM_COLUMNS(X)                                                 \

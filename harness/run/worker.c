@@ -11,6 +11,7 @@
 #include "harness/lang/corpus.h"
 #include "harness/exec/fingerprint.h"
 #include "harness/exec/plugin.h"
+#include "harness/run/capture.h"
 #include "harness/run/runner.h"
 #include "harness/run/wire.h"
 
@@ -20,6 +21,7 @@ typedef struct worker_sink {
   const vc_runner_opts *o;
   const vc_corpus_file *file; /* the program in flight */
   bool flushes;               /* the fingerprint says the device flushes denormals */
+  vc_capture err;             /* fd 2 during the program in flight */
 } worker_sink;
 
 static void send(worker_sink *w, int type) {
@@ -78,7 +80,9 @@ static void on_mode(void *ctx, vc_mode m, uint32_t repeat) {
 
 static void on_result(void *ctx, const vc_result *r) {
   worker_sink *w = ctx;
-  vc_put_result(&w->buf, r);
+  vc_result with = *r;
+  vc_capture_take(&w->err, with.captured_stderr, sizeof with.captured_stderr);
+  vc_put_result(&w->buf, &with);
   send(w, VC_MSG_RESULT);
 }
 
@@ -106,7 +110,7 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   /* The runner decides what an interrupt means; the worker just stops when told. */
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
-  worker_sink w = {out_fd, {0}, o, NULL, false};
+  worker_sink w = {out_fd, {0}, o, NULL, false, {-1, -1}};
   vc_wbuf_init(&w.buf);
   vc_error e;
   vc_error_clear(&e);
@@ -138,10 +142,12 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
       return fatal(&w, &e);
     }
     w.file = f;
+    vc_capture_start(&w.err);
     inject(&w, "setup");
     vc_error_clear(&e);
     int rc = vc_conform_parsed(f->path, f->digest, f->program, &f->diags, be, dev, &info, &co,
                                &sink, &e);
+    vc_capture_stop(&w.err);
     if (rc && rc != VC_ERR_TIMEOUT) return fatal(&w, &e);
     vc_put_u64(&w.buf, rc == VC_ERR_TIMEOUT); /* retire: the device is stuck */
     send(&w, VC_MSG_DONE);

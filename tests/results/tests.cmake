@@ -20,6 +20,14 @@ vc_add_test(results_readonly SOURCES ${VC_RT}/test_readonly.c LIBS vc_results_fi
 vc_add_test(test_wire SOURCES ${VC_RT}/test_wire.c LIBS vc_run LABELS results)
 # export --csv/--failures, and a failures file as compare's baseline.
 vc_add_test(results_csv SOURCES ${VC_RT}/test_csv.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# The worker's standard error, captured per result.
+vc_add_test(results_capture SOURCES ${VC_RT}/test_capture.c LIBS vc_run LABELS results)
+# ... and end to end: PoCL's debug log lands in every result's stderr column.
+if(TARGET vc-backend-opencl)
+  add_test(NAME results_stderr_pocl
+    COMMAND sh ${VC_RT}/stderr_pocl_test.sh $<TARGET_FILE:vyre-conform> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(results_stderr_pocl PROPERTIES LABELS "results;opencl;pocl" TIMEOUT 300)
+endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
