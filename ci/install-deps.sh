@@ -7,7 +7,7 @@ pkgs="build-essential cmake pkg-config clang \
 libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools \
 ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
 libcmocka-dev libsqlite3-dev sqlite3 valgrind chromium \
-libxml2-dev zlib1g-dev python3-yaml shellcheck"
+libxml2-dev libxml2-utils zlib1g-dev python3-yaml shellcheck"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

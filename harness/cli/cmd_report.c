@@ -1,4 +1,5 @@
-/* vyre-conform report DB: HTML, Markdown and JUnit reports of one run. */
+/* vyre-conform report DB: HTML, Markdown and JUnit reports of one run or of
+ * several (the qualification record of a device over its backends). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +10,47 @@
 #include "results/report/report.h"
 
 static const char usage[] =
-    "vyre-conform report DB[:RUN] [--run ID] [--html FILE] [--md FILE] [--junit FILE]\n"
-    "       (with no output named, the Markdown summary goes to standard output)";
+    "vyre-conform report DB[:RUN] [--run ID[,ID...]] [--baseline DB[:RUN]]\n"
+    "       [--expectations FILE|none] [--html FILE] [--md FILE] [--junit FILE]\n"
+    "       [--junit-limit N] [--junit-link TEMPLATE]\n"
+    "  The verdict (PASS, FAIL, PASS WITH KNOWN ISSUES), counts, known issues, the\n"
+    "  matrix and every failure of the runs named (default: the last complete run);\n"
+    "  several runs (one per backend, say) go side by side in one report.\n"
+    "  --baseline       what changed against that run: new failures, fixes, missing\n"
+    "  --expectations   judge by FILE (or none) instead of the file each run recorded\n"
+    "  --junit-limit N  write the first N new failures of the JUnit file in full\n"
+    "  --junit-link T   a line \"T\" in each new failure, {{testcase}}, {{mode}},\n"
+    "                   {{backend}} and {{run}} replaced\n"
+    "  (with no output named, the Markdown report goes to standard output)";
 
-typedef int (*writer_fn)(const vc_run_data *r, vc_strbuf *out, vc_error *err);
+typedef int (*writer_fn)(const vc_qual *q, vc_strbuf *out, vc_error *err);
+
+enum { MAX_RUNS = 16 };
 
 typedef struct report_args {
   const char *db;
-  long long run;
-  const char *html, *md, *junit;
+  long long runs[MAX_RUNS];
+  uint32_t nruns;
+  const char *html, *md, *junit, *baseline;
+  vc_report_opts opts;
 } report_args;
+
+static int parse_runs(const char *val, report_args *a) {
+  const char *p = val;
+  a->nruns = 0;
+  while (p && *p) {
+    char *end;
+    long long id = strtoll(p, &end, 10);
+    if (end == p || id < 1 || (*end && *end != ',') || a->nruns == MAX_RUNS)
+      return vc_cmd_usage_error("report", usage,
+                                "--run takes run ids, 1 or more, separated by commas (at most %d)",
+                                MAX_RUNS);
+    a->runs[a->nruns++] = id;
+    p = *end ? end + 1 : end;
+  }
+  if (!a->nruns) return vc_cmd_usage_error("report", usage, "--run takes a run id, 1 or more");
+  return 0;
+}
 
 static int parse_args(int argc, char **argv, report_args *a) {
   for (int i = 1; i < argc; i++) {
@@ -30,11 +62,22 @@ static int parse_args(int argc, char **argv, report_args *a) {
       slot = &a->md;
     else if (vc_cmd_option(argc, argv, &i, "--junit", &val))
       slot = &a->junit;
-    else if (vc_cmd_option(argc, argv, &i, "--run", &val)) {
+    else if (vc_cmd_option(argc, argv, &i, "--baseline", &val))
+      slot = &a->baseline;
+    else if (vc_cmd_option(argc, argv, &i, "--expectations", &val))
+      slot = &a->opts.expectations;
+    else if (vc_cmd_option(argc, argv, &i, "--junit-link", &val))
+      slot = &a->opts.junit_link;
+    else if (vc_cmd_option(argc, argv, &i, "--junit-limit", &val)) {
       char *end;
-      a->run = val ? strtoll(val, &end, 10) : 0;
-      if (!val || *end || a->run < 1)
-        return vc_cmd_usage_error("report", usage, "--run takes a run id, 1 or more");
+      long long n = val ? strtoll(val, &end, 10) : -1;
+      if (!val || !val[0] || *end || n < 0 || n > 1000000000)
+        return vc_cmd_usage_error("report", usage, "--junit-limit takes a count, 0 or more");
+      a->opts.junit_limit = (uint32_t)n;
+      continue;
+    } else if (vc_cmd_option(argc, argv, &i, "--run", &val)) {
+      int rc = parse_runs(val, a);
+      if (rc) return rc;
       continue;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return vc_cmd_usage_error("report", usage, "unknown option %s", argv[i]);
@@ -44,30 +87,45 @@ static int parse_args(int argc, char **argv, report_args *a) {
     } else {
       return vc_cmd_usage_error("report", usage, "one database, not %s too", argv[i]);
     }
-    if (!val || !val[0]) return vc_cmd_usage_error("report", usage, "%s needs a file", argv[i]);
+    if (!val || !val[0]) return vc_cmd_usage_error("report", usage, "%s needs a value", argv[i]);
     *slot = val;
   }
   if (!a->db) return vc_cmd_usage_error("report", usage, "the results database is missing");
   return 0;
 }
 
-static int write_one(const vc_run_data *r, writer_fn fn, const char *path, vc_error *err) {
+static int write_one(const vc_qual *q, writer_fn fn, const char *path, vc_error *err) {
   vc_strbuf sb;
   vc_sb_init(&sb);
-  int rc = fn(r, &sb, err);
+  int rc = fn(q, &sb, err);
   if (!rc && path) rc = vc_cmd_write_file(path, &sb, err);
   if (!rc && !path) fputs(vc_sb_str(&sb), stdout);
   vc_sb_free(&sb);
   return rc;
 }
 
-static int write_reports(const report_args *a, const vc_run_data *r, vc_error *err) {
+static int write_reports(const report_args *a, const vc_qual *q, vc_error *err) {
   int rc = 0;
-  if (!a->html && !a->md && !a->junit) return write_one(r, vc_report_markdown, NULL, err);
-  if (a->html) rc = write_one(r, vc_report_html, a->html, err);
-  if (!rc && a->md) rc = write_one(r, vc_report_markdown, a->md, err);
-  if (!rc && a->junit) rc = write_one(r, vc_report_junit, a->junit, err);
+  if (!a->html && !a->md && !a->junit) return write_one(q, vc_report_markdown, NULL, err);
+  if (a->html) rc = write_one(q, vc_report_html, a->html, err);
+  if (!rc && a->md) rc = write_one(q, vc_report_markdown, a->md, err);
+  if (!rc && a->junit) rc = write_one(q, vc_report_junit, a->junit, err);
   return rc;
+}
+
+static int load_runs(const report_args *a, vc_run_data **runs, uint32_t *n, vc_error *err) {
+  *n = 0;
+  if (!a->nruns) {
+    int rc = vc_run_load_spec(a->db, &runs[0], err);
+    if (!rc) *n = 1;
+    return rc;
+  }
+  for (uint32_t i = 0; i < a->nruns; i++) {
+    int rc = vc_run_load(a->db, a->runs[i], &runs[i], err);
+    if (rc) return rc;
+    *n = i + 1;
+  }
+  return 0;
 }
 
 int vc_cmd_report(int argc, char **argv) {
@@ -76,11 +134,22 @@ int vc_cmd_report(int argc, char **argv) {
   int status = parse_args(argc, argv, &a);
   if (status) return status;
   vc_error err = {0};
-  vc_run_data *r = NULL;
-  int rc = a.run ? vc_run_load(a.db, a.run, &r, &err) : vc_run_load_spec(a.db, &r, &err);
-  if (!rc) vc_report_unfinished_stderr("report", r);
-  if (!rc) rc = write_reports(&a, r, &err);
-  vc_run_free(r);
+  vc_run_data *runs[MAX_RUNS] = {0}, *base = NULL;
+  uint32_t n = 0;
+  int rc = load_runs(&a, runs, &n, &err);
+  if (!rc && a.baseline) rc = vc_run_load_spec(a.baseline, &base, &err);
+  a.opts.baseline = base;
+  for (uint32_t i = 0; !rc && i < n; i++) vc_report_unfinished_stderr("report", runs[i]);
+  vc_qual q;
+  bool built = false;
+  if (!rc) {
+    rc = vc_qual_build((const vc_run_data *const *)runs, n, &a.opts, &q, &err);
+    built = rc == 0;
+  }
+  if (!rc) rc = write_reports(&a, &q, &err);
+  if (built) vc_qual_free(&q);
+  for (uint32_t i = 0; i < n; i++) vc_run_free(runs[i]);
+  vc_run_free(base);
   if (rc) {
     vc_cmd_error("report", &err);
     return vc_cmd_exit_for(&err);

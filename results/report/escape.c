@@ -83,7 +83,16 @@ static void put_md(vc_strbuf *sb, const char *s, int n) {
     vc_sb_putn(sb, s, (size_t)n);
 }
 
+static void put_block(vc_strbuf *sb, const char *s, int n) {
+  unsigned char c = (unsigned char)s[0];
+  if (n == 0 || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+    vc_sb_putc(sb, '?');
+  else
+    vc_sb_putn(sb, s, (size_t)n);
+}
+
 void vc_esc_markup(vc_strbuf *sb, const char *s) { walk(sb, s, put_markup); }
+void vc_esc_md_block(vc_strbuf *sb, const char *s) { walk(sb, s, put_block); }
 
 void vc_esc_json(vc_strbuf *sb, const char *s) {
   vc_sb_putc(sb, '"');

@@ -12,5 +12,7 @@ void vc_esc_markup(vc_strbuf *sb, const char *s);
 void vc_esc_json(vc_strbuf *sb, const char *s);
 /* A Markdown table cell: | escaped, line breaks as spaces. */
 void vc_esc_md(vc_strbuf *sb, const char *s);
+/* The lines of a fenced code block: as they are, but for the repairs. */
+void vc_esc_md_block(vc_strbuf *sb, const char *s);
 
 #endif

@@ -7,11 +7,17 @@
 
 #include "harness/base/strbuf.h"
 #include "results/gate/cells.h"
+#include "results/report/qual.h"
 #include "results/store/load.h"
 
-int vc_report_html(const vc_run_data *r, vc_strbuf *out, vc_error *err);
-int vc_report_markdown(const vc_run_data *r, vc_strbuf *out, vc_error *err);
-int vc_report_junit(const vc_run_data *r, vc_strbuf *out, vc_error *err);
+/* Each report of the runs q judged (results/report/qual.h): the verdict
+   first, then the counts, the known issues, the matrix and the failures. */
+int vc_report_html(const vc_qual *q, vc_strbuf *out, vc_error *err);
+int vc_report_markdown(const vc_qual *q, vc_strbuf *out, vc_error *err);
+/* Known failures and unsupported cells are <skipped>, new failures
+   <failure> or <error>; q->opts->junit_limit and junit_link as
+   deqp-runner's junit command has them. */
+int vc_report_junit(const vc_qual *q, vc_strbuf *out, vc_error *err);
 
 /* The warning that r's file holds runs newer than r that did not complete
    (r->unfinished_newer), naming each with its status; nothing when none.

@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
   vc_strbuf sb;
   vc_sb_init(&sb);
   t0 = now_s();
-  vc_report_html(ra, &sb, &err);
+  fx_report1(vc_report_html, ra, &sb);
   double th = now_s() - t0;
   size_t html = sb.len;
   vc_sb_free(&sb);

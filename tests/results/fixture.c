@@ -65,7 +65,8 @@ vc_run_info fx_run_info(const fx_run *spec) {
   return (vc_run_info){
       .harness_version = spec->harness_version ? spec->harness_version : "0.1.0",
       .harness_commit = "0123456789ab",
-      .command_line = "vyre-conform --backend vulkan corpus/",
+      .command_line = spec->command_line ? spec->command_line
+                                         : "vyre-conform --backend vulkan corpus/",
       .host = "ci-runner-1",
       .corpus_path = "corpus/",
       .corpus_digest = spec->corpus_digest
@@ -74,7 +75,7 @@ vc_run_info fx_run_info(const fx_run *spec) {
       .shard = spec->shard ? spec->shard : "",
       .backend = spec->backend ? spec->backend : "vulkan",
       .modes = "native,host-split,resident-split",
-      .options = "repeat=1 timeout=60",
+      .options = spec->options ? spec->options : "repeat=1 timeout=60",
       .started_ns = 1764445623000000000LL,
   };
 }
@@ -230,9 +231,13 @@ int64_t fx_write_run(const char *path, const fx_run *spec) {
   for (uint32_t i = 0; i < spec->nprogs; i++) {
     const fx_prog *p = &spec->progs[i];
     uint32_t n = fx_results(p, repeats, res);
+    const fx_extra *x = spec->extras ? &spec->extras[i] : &(fx_extra){0};
+    for (uint32_t k = 0; k < n && x->err_text; k++)
+      if (vc_status_is_failure(res[k].status))
+        snprintf(res[k].captured_stderr, sizeof res[k].captured_stderr, "%s", x->err_text);
     vc_program_info pi = {.name = p->name,
-                          .path = "corpus/basic/x.vyre",
-                          .source_digest = "abcdef",
+                          .path = x->path ? x->path : "corpus/basic/x.vyre",
+                          .source_digest = x->source_digest ? x->source_digest : "abcdef",
                           .segments = 2,
                           .barriers = 1,
                           .invocations = 1024,
@@ -337,4 +342,22 @@ int fx_capture_err(int (*fn)(int, char **), int argc, const char *const *argv, c
   *errors = fx_read_file(path);
   unlink(path);
   return status;
+}
+
+int fx_report(fx_writer fn, const vc_run_data *const *runs, uint32_t nruns,
+              const char *expectations, const vc_report_opts *o, vc_strbuf *out) {
+  vc_report_opts opts = o ? *o : (vc_report_opts){0};
+  opts.expectations = expectations ? expectations : "none";
+  vc_qual q;
+  vc_error err = {0};
+  int rc = vc_qual_build(runs, nruns, &opts, &q, &err);
+  if (rc) fail_msg("judging the runs: %s", err.msg);
+  rc = fn(&q, out, &err);
+  if (rc) fail_msg("writing the report: %s", err.msg);
+  vc_qual_free(&q);
+  return rc;
+}
+
+int fx_report1(fx_writer fn, const vc_run_data *r, vc_strbuf *out) {
+  return fx_report(fn, &r, 1, NULL, NULL, out);
 }

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "results/report/report.h"
 #include "results/store/record.h"
 
 typedef struct fx_dir {
@@ -39,6 +40,13 @@ typedef struct fx_prog {
   double jitter_ms;
 } fx_prog;
 
+/* More of a program, for the reports (fx_run.extras, one per program). */
+typedef struct fx_extra {
+  const char *path;          /* NULL: "corpus/basic/x.vyre" */
+  const char *source_digest; /* NULL: "abcdef" */
+  const char *err_text;      /* the failing results' captured stderr; NULL: "" */
+} fx_extra;
+
 typedef struct fx_run {
   const char *shard;           /* NULL: "" */
   const char *corpus_digest;   /* NULL: a fixed digest */
@@ -47,6 +55,9 @@ typedef struct fx_run {
   const char *end_status;      /* NULL: "complete"; "": left running */
   const char *device_name;     /* NULL: "llvmpipe (LLVM 15.0.6, 256 bits)" */
   uint32_t repeats;            /* 0: 1 */
+  const char *command_line;    /* NULL: "vyre-conform --backend vulkan corpus/" */
+  const char *options;         /* NULL: "repeat=1 timeout=60" */
+  const fx_extra *extras;      /* NULL, or one per program */
   const fx_prog *progs;
   uint32_t nprogs;
 } fx_run;
@@ -63,6 +74,15 @@ void fx_device(vc_device_info *d, const char *name);
 /* Fills up to 3*repeats results for p; returns how many. divs and segs are
    static storage shared by all results. */
 uint32_t fx_results(const fx_prog *p, uint32_t repeats, vc_result *out);
+
+/* A report (vc_report_html, _markdown or _junit) of the runs, judged by the
+   expectations file given (NULL: none), with the JUnit options of o (may be
+   NULL); appends to out and returns the writer's status. */
+typedef int (*fx_writer)(const vc_qual *q, vc_strbuf *out, vc_error *err);
+int fx_report(fx_writer fn, const vc_run_data *const *runs, uint32_t nruns,
+              const char *expectations, const vc_report_opts *o, vc_strbuf *out);
+/* The same of one run, without expectations. */
+int fx_report1(fx_writer fn, const vc_run_data *r, vc_strbuf *out);
 
 /* SHA-256 of a file's bytes, to check that a refused file was left untouched. */
 void fx_file_digest(const char *path, char hex[65]);

@@ -74,7 +74,7 @@ static void test_report_renders(void **state) {
   assert_int_equal(vc_run_load(db, VC_RUN_LAST_COMPLETE, &r, &err), 0);
   vc_strbuf sb;
   vc_sb_init(&sb);
-  assert_int_equal(vc_report_html(r, &sb, &err), 0);
+  assert_int_equal(fx_report1(vc_report_html, r, &sb), 0);
   fx_write_file(html, vc_sb_str(&sb), sb.len);
   vc_sb_free(&sb);
   vc_run_free(r);

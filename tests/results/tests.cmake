@@ -39,6 +39,9 @@ find_package(ZLIB)
 if(LibXml2_FOUND)
   vc_add_test(results_report SOURCES ${VC_RT}/test_report.c
     LIBS vc_results_fixture vc_results_cmd LibXml2::LibXml2 LABELS results)
+  # the JUnit report is validated by xmllint against this schema (libxml2-utils)
+  target_compile_definitions(results_report PRIVATE
+    VC_JUNIT_XSD="${VC_RT}/data/junit-10.xsd")
 else()
   add_test(NAME results_report COMMAND sh -c "echo 'results_report needs libxml2-dev'; exit 1")
 endif()
