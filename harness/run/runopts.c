@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/mutant.h"
 #include "results/store/record.h"
 
 static const char *const keys[] = {
@@ -99,6 +100,16 @@ void vc_run_settings_text(const vc_runner_opts *o, vc_strbuf *sb) {
     }
     vc_sb_free(&v);
   }
+  /* Provenance, not settings (a resumed run ignores them): the report says
+     a run with planted faults is no qualification (docs/reports.md). */
+  const char *planted[2] = {getenv("VYRE_CONFORM_MUTANT"), getenv("VYRE_CONFORM_FAULT")};
+  if (vc_mutants_built()) vc_sb_printf(sb, "%smutant-build=1", first ? "" : " "), first = false;
+  for (int i = 0; i < 2; i++)
+    if (planted[i] && planted[i][0]) {
+      vc_sb_printf(sb, "%s%s=", first ? "" : " ", i ? "fault" : "mutant");
+      put_quoted(sb, planted[i]);
+      first = false;
+    }
 }
 
 void vc_run_restored_free(vc_run_restored *r) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "harness/exec/verdict.h"
@@ -88,6 +89,23 @@ static void planted(const vc_run_data *r, char *out, size_t n) {
   }
 }
 
+void vc_qual_strip_cache(char *s) {
+  /* "cache=DIR" is where compiled kernels are kept (the run command adds
+     it): no option of the device's behaviour */
+  char *p = s;
+  while ((p = strstr(p, "cache="))) {
+    bool at_item = p == s || p[-1] == ',' || p[-1] == '=' || p[-1] == '"';
+    if (!at_item) {
+      p++;
+      continue;
+    }
+    char *end = p + strcspn(p, ",\" ");
+    if (*end == ',') end++;
+    else if (p > s && p[-1] == ',') p--;
+    memmove(p, end, strlen(end) + 1);
+  }
+}
+
 /* The settings a plain qualification run would not have. */
 static void nondefault(const vc_run_data *r, char *out, size_t n) {
   static const char *const plain[] = {"backend=", "path=", "expectations=", "repeat=1",
@@ -115,7 +133,8 @@ static void nondefault(const vc_run_data *r, char *out, size_t n) {
     if (!skip) {
       char tok[512];
       snprintf(tok, sizeof tok, "%.*s", (int)(end - p), p);
-      append(out, n, " ", tok);
+      vc_qual_strip_cache(tok);
+      if (strcmp(tok, "device-options=") != 0) append(out, n, " ", tok);
     }
     p = end;
   }
@@ -127,8 +146,10 @@ static void device_line(const vc_run_data *r, char *out, size_t n) {
     return;
   }
   const vc_device_info *d = &r->device;
-  snprintf(out, n, "%s \xc2\xb7 %s %s \xc2\xb7 driver %s %s \xc2\xb7 %s backend", d->device_name,
-           d->api, d->api_version, d->driver_name, d->driver_version, r->info.backend);
+  bool same = strcasecmp(d->api, r->info.backend) == 0;
+  snprintf(out, n, "%s \xc2\xb7 %s %s \xc2\xb7 driver %s %s%s%s", d->device_name, d->api,
+           d->api_version, d->driver_name, d->driver_version, same ? "" : " \xc2\xb7 backend ",
+           same ? "" : r->info.backend);
 }
 
 /* ---- expectations ---- */

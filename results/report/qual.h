@@ -98,6 +98,9 @@ void vc_qual_folder(const vc_run_data *r, const vc_program_info *p, char *out, s
 /* The value of one key of the run's stored settings (runs.options,
    harness/run/runopts.h), unquoted; false when absent. */
 bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n);
+/* Removes the kernel cache's "cache=DIR" item from a device-options text,
+   in place: where kernels are kept changes no result. */
+void vc_qual_strip_cache(char *s);
 /* The cell's index in its run's summary. */
 static inline uint32_t vc_qual_cell_index(const vc_qrun *qr, const vc_cell *c) {
   return (uint32_t)(c - qr->sum.cells.items);

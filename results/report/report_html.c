@@ -23,8 +23,9 @@ static const char style[] =
     "h3{font-size:14px;margin:18px 0 4px}"
     "table{border-collapse:collapse;margin:6px 0 14px;max-width:100%}"
     "th,td{border:1px solid #bbb;padding:2px 7px;text-align:left;font-size:13px;"
-    "vertical-align:top;overflow-wrap:anywhere}th{background:#eef1f5}"
-    "td.n{text-align:right}"
+    "vertical-align:top;overflow-wrap:break-word}th{background:#eef1f5}"
+    "td.n{text-align:right}td.w,table.kv td{overflow-wrap:anywhere}"
+    "table.counts th{white-space:nowrap;font-size:12px}"
     ".verdict{border:3px solid;border-radius:6px;padding:8px 14px;margin:0 0 10px}"
     ".verdict .word{font-size:30px;font-weight:bold;letter-spacing:1px}"
     ".verdict p{margin:3px 0;font-size:14px}"
@@ -105,10 +106,10 @@ static void counts_line(vc_strbuf *sb, const vc_qrun *qr) {
     uns += qr->modes[m].counts[VC_ST_UNSUPPORTED];
   }
   vc_sb_printf(sb,
-               " &mdash; run %lld: %u programs &times; modes, %u pass, <b>%u new failure%s</b>, "
-               "%u known, %u unsupported",
-               (long long)qr->run->id, cells, pass, qr->nnew, qr->nnew == 1 ? "" : "s",
-               qr->nknown, uns);
+               " &mdash; run %lld: %u cells (%u programs &times; %u modes), %u pass, <b>%u new "
+               "failure%s</b>, %u known, %u unsupported",
+               (long long)qr->run->id, cells, qr->run->nprogs, qr->sum.cells.nmodes, pass, qr->nnew,
+               qr->nnew == 1 ? "" : "s", qr->nknown, uns);
 }
 
 static void verdict_box(vc_strbuf *sb, const vc_qual *q) {
@@ -116,7 +117,8 @@ static void verdict_box(vc_strbuf *sb, const vc_qual *q) {
                verdict_class(q->verdict), vc_verdict_word(q->verdict));
   for (uint32_t i = 0; i < q->nruns; i++) {
     const vc_qrun *qr = &q->runs[i];
-    vc_sb_printf(sb, "<p><b>%s</b> ", vc_verdict_word(qr->verdict));
+    vc_sb_puts(sb, "<p>");
+    if (q->nruns > 1) vc_sb_printf(sb, "<b>%s</b> ", vc_verdict_word(qr->verdict));
     vc_esc_markup(sb, qr->device_line);
     counts_line(sb, qr);
     vc_sb_puts(sb, " (");
@@ -145,13 +147,13 @@ static void provenance(vc_strbuf *sb, const vc_qual *q) {
     vc_esc_markup(sb, r->info.backend);
     vc_sb_puts(sb, "</td><td>");
     vc_esc_markup(sb, r->status);
-    vc_sb_puts(sb, "</td><td>");
+    vc_sb_puts(sb, "</td><td class=\"w\">");
     vc_esc_markup(sb, r->info.harness_version);
     vc_sb_puts(sb, " ");
     vc_esc_markup(sb, r->info.harness_commit);
-    vc_sb_printf(sb, "</td><td>%s</td><td>", started);
+    vc_sb_printf(sb, "</td><td>%s</td><td class=\"w\">", started);
     vc_esc_markup(sb, qr->exps_text);
-    vc_sb_puts(sb, "</td><td>");
+    vc_sb_puts(sb, "</td><td class=\"w\">");
     vc_esc_markup(sb, qr->nondefault[0] ? qr->nondefault : "none");
     vc_sb_puts(sb, "</td></tr>\n");
   }
@@ -205,7 +207,7 @@ static void summary_table(vc_strbuf *sb, const vc_qrun *qr) {
   const vc_run_data *r = qr->run;
   vc_sb_printf(sb, "<h3>Run %lld, ", (long long)r->id);
   vc_esc_markup(sb, r->info.backend);
-  vc_sb_puts(sb, "</h3>\n<table><tr><th>mode</th><th>programs</th><th>pass</th>"
+  vc_sb_puts(sb, "</h3>\n<table class=\"counts\"><tr><th>mode</th><th>programs</th><th>pass</th>"
                  "<th>new failures</th><th>known failures</th>");
   for (int s = 0; s < VC_STATUS_COUNT; s++)
     if (s != VC_ST_PASS) vc_sb_printf(sb, "<th>%s</th>", vc_status_name((vc_status)s));
@@ -575,7 +577,7 @@ static void run_table(vc_strbuf *sb, const vc_run_data *r) {
   vc_fmt_utc(ended, r->ended_ns);
   vc_fmt_ns(took,
             r->ended_ns > r->info.started_ns ? (uint64_t)(r->ended_ns - r->info.started_ns) : 0);
-  vc_sb_puts(sb, "<table>\n");
+  vc_sb_puts(sb, "<table class=\"kv\">\n");
   kv(sb, "status", r->status);
   kv(sb, "started", started);
   kv(sb, "ended", ended);
@@ -602,7 +604,7 @@ static void device_table(vc_strbuf *sb, const vc_run_data *r) {
   }
   const vc_device_info *d = &r->device;
   char text[128];
-  vc_sb_puts(sb, "<table>\n");
+  vc_sb_puts(sb, "<table class=\"kv\">\n");
   kv(sb, "name", d->device_name);
   kv(sb, "API", d->api);
   kv(sb, "API version", d->api_version);

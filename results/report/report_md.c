@@ -72,12 +72,13 @@ static void verdict(vc_strbuf *sb, const vc_qual *q) {
       pass += qr->modes[m].counts[VC_ST_PASS];
       uns += qr->modes[m].counts[VC_ST_UNSUPPORTED];
     }
-    vc_sb_printf(sb, "- **%s** ", vc_verdict_word(qr->verdict));
+    vc_sb_puts(sb, "- ");
+    if (q->nruns > 1) vc_sb_printf(sb, "**%s** ", vc_verdict_word(qr->verdict));
     vc_esc_md(sb, qr->device_line);
-    vc_sb_printf(sb, " &mdash; run %lld: %u programs × modes, %u pass, **%u new failure%s**, "
-                     "%u known, %u unsupported (",
-                 (long long)qr->run->id, cells, pass, qr->nnew, qr->nnew == 1 ? "" : "s",
-                 qr->nknown, uns);
+    vc_sb_printf(sb, " &mdash; run %lld: %u cells (%u programs × %u modes), %u pass, **%u new "
+                     "failure%s**, %u known, %u unsupported (",
+                 (long long)qr->run->id, cells, qr->run->nprogs, qr->sum.cells.nmodes, pass,
+                 qr->nnew, qr->nnew == 1 ? "" : "s", qr->nknown, uns);
     vc_esc_md(sb, qr->why);
     vc_sb_puts(sb, ")\n");
   }

@@ -93,7 +93,7 @@ static void device_args(const vc_run_data *r, vc_strbuf *out) {
     vc_sb_puts(out, " --device ");
     shell_word(out, v);
   }
-  if (vc_qual_option(r, "device-options", v, sizeof v) && v[0]) {
+  if (vc_qual_option(r, "device-options", v, sizeof v) && (vc_qual_strip_cache(v), v[0])) {
     vc_sb_puts(out, " --device-options ");
     shell_word(out, v);
   }
