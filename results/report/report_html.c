@@ -278,6 +278,26 @@ static void known_list(vc_strbuf *sb, const vc_qrun *qr, uint32_t ri) {
   vc_sb_puts(sb, "</ul>\n");
 }
 
+/* The new failures, each a link to its section. */
+static void new_list(vc_strbuf *sb, const vc_qrun *qr, uint32_t ri) {
+  if (!qr->nnew) return;
+  vc_sb_printf(sb, "<p>New failures (%u): ", qr->nnew);
+  uint32_t shown = 0;
+  for (uint32_t s = 0; s < qr->nsections && shown < 40; s++) {
+    uint32_t i = qr->section_cell[s];
+    if (qr->qcells[i].judged != VC_JUDGED_NEW) break;
+    const vc_cell *c = &qr->sum.cells.items[i];
+    vc_sb_printf(sb, "%s<a href=\"#f-%u-%u\">", shown ? ", " : "", ri, s);
+    vc_esc_markup(sb, c->prog->info.name);
+    vc_sb_puts(sb, " ");
+    vc_esc_markup(sb, c->mode);
+    vc_sb_printf(sb, "</a> (%s)", vc_status_name(c->status));
+    shown++;
+  }
+  if (qr->nnew > shown) vc_sb_printf(sb, " and %u more", qr->nnew - shown);
+  vc_sb_puts(sb, "</p>\n");
+}
+
 /* Unsupported cells by reason. */
 static void unsupported_list(vc_strbuf *sb, const vc_qrun *qr) {
   const vc_cells *c = &qr->sum.cells;
@@ -326,6 +346,7 @@ static void summaries(vc_strbuf *sb, const vc_qual *q) {
   vc_sb_puts(sb, ") by whether an expectation covers every part of them.</p>\n");
   for (uint32_t i = 0; i < q->nruns; i++) {
     summary_table(sb, &q->runs[i]);
+    new_list(sb, &q->runs[i], i);
     known_list(sb, &q->runs[i], i);
     unsupported_list(sb, &q->runs[i]);
   }

@@ -176,6 +176,22 @@ static void per_mode(vc_strbuf *sb, const vc_qrun *qr) {
       if (s != VC_ST_PASS) vc_sb_printf(sb, " %u |", qm->counts[s]);
     vc_sb_printf(sb, " %s | %s |\n", wall, dev);
   }
+  if (qr->nnew) {
+    vc_sb_printf(sb, "\nNew failures (%u): ", qr->nnew);
+    uint32_t shown = 0;
+    for (uint32_t s = 0; s < qr->nsections && shown < 40; s++, shown++) {
+      uint32_t i = qr->section_cell[s];
+      if (qr->qcells[i].judged != VC_JUDGED_NEW) break;
+      const vc_cell *c = &qr->sum.cells.items[i];
+      vc_sb_puts(sb, shown ? ", `" : "`");
+      vc_esc_md(sb, c->prog->info.name);
+      vc_sb_puts(sb, "` ");
+      vc_esc_md(sb, c->mode);
+      vc_sb_printf(sb, " (%s)", vc_status_name(c->status));
+    }
+    if (qr->nnew > shown) vc_sb_printf(sb, " and %u more", qr->nnew - shown);
+    vc_sb_putc(sb, '\n');
+  }
   if (qr->nknown) {
     vc_sb_puts(sb, "\nKnown failures, excused by ");
     vc_esc_md(sb, qr->exps.file);

@@ -122,6 +122,9 @@ static void test_html(void **state) {
     assert_non_null(strstr(html, link));
     assert_non_null(strstr(html, anchor));
   }
+  /* the new failures listed under the counts, each a link */
+  assert_non_null(strstr(html, "<p>New failures (" ));
+  assert_non_null(strstr(html, "<a href=\"#f-0-0\">barrier_chain native</a> (diverge)"));
   /* the legend says what the colours say */
   assert_non_null(strstr(html, "<span class=\"key s-new\">new failure: STATUS</span>"));
   /* repeats merged, the reproduction and emit commands, the captured stderr */
