@@ -30,8 +30,8 @@ static const char *element(vc_status s, vc_judged j) {
   if (s == VC_ST_DIVERGE || s == VC_ST_UNTRUSTWORTHY || s == VC_ST_INVALID) return "failure";
   if (s == VC_ST_ERROR || s == VC_ST_CRASH || s == VC_ST_TIMEOUT) return "error";
   if (vc_status_is_failure(s)) return "failure"; /* a failing status added later */
-  if (s == VC_ST_PASS) return NULL;
-  return "skipped"; /* unsupported, skip, and any passing status but pass */
+  if (s == VC_ST_UNSUPPORTED || s == VC_ST_SKIP) return "skipped";
+  return NULL; /* pass, and any other status that does not fail: it ran */
 }
 
 static void count(suite_counts *sc, const vc_cell *c, const vc_qcell *qc) {
