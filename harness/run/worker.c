@@ -110,8 +110,9 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   /* The runner decides what an interrupt means; the worker just stops when told. */
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
-  worker_sink w = {out_fd, {0}, o, NULL, false, {-1, -1}};
+  worker_sink w = {out_fd, {0}, o, NULL, false, {0}};
   vc_wbuf_init(&w.buf);
+  vc_capture_start(&w.err);
   vc_error e;
   vc_error_clear(&e);
   vc_plugin plugin;
@@ -142,12 +143,11 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
       return fatal(&w, &e);
     }
     w.file = f;
-    vc_capture_start(&w.err);
+    vc_capture_skip(&w.err); /* what opening the device wrote belongs to no result */
     inject(&w, "setup");
     vc_error_clear(&e);
     int rc = vc_conform_parsed(f->path, f->digest, f->program, &f->diags, be, dev, &info, &co,
                                &sink, &e);
-    vc_capture_stop(&w.err);
     if (rc && rc != VC_ERR_TIMEOUT) return fatal(&w, &e);
     vc_put_u64(&w.buf, rc == VC_ERR_TIMEOUT); /* retire: the device is stuck */
     send(&w, VC_MSG_DONE);
@@ -157,5 +157,6 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   vc_wbuf_free(&w.buf);
   be->close(dev);
   vc_plugin_unload(&plugin);
+  vc_capture_stop(&w.err);
   return 0;
 }

@@ -1,5 +1,6 @@
 /* The worker's standard error, captured per result: what fd 2 got between
- * two takes, bounded, and passed on to the real standard error too. */
+ * two takes, bounded, and passed on to the real standard error too, to
+ * the last byte when the process dies. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -59,11 +62,16 @@ static void test_each_take_gets_what_came_since(void **state) {
   fprintf(stderr, "second\n");
   vc_capture_take(&c, out, sizeof out);
   assert_string_equal(out, "second\n");
+  fprintf(stderr, "skipped\n");
+  vc_capture_skip(&c);
+  vc_capture_take(&c, out, sizeof out);
+  assert_string_equal(out, "");
   fprintf(stderr, "left over\n");
   vc_capture_stop(&c);
   fprintf(stderr, "after\n");
   fflush(stderr);
-  assert_string_equal(passed_on(), "worker: stdio\ndriver: fd 2\nsecond\nleft over\nafter\n");
+  assert_string_equal(passed_on(),
+                      "worker: stdio\ndriver: fd 2\nsecond\nskipped\nleft over\nafter\n");
 }
 
 static void test_long_text_is_cut_and_says_so(void **state) {
@@ -86,10 +94,43 @@ static void test_long_text_is_cut_and_says_so(void **state) {
   assert_int_equal(strlen(passed_on()), 100); /* passed on whole, up to its NUL */
 }
 
+/* A worker killed right after a driver's last message: the message still
+   reaches the real standard error. */
+static void test_last_words_survive_a_kill(void **state) {
+  (void)state;
+  int p[2];
+  assert_int_equal(pipe(p), 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    dup2(p[1], 2);
+    close(p[0]);
+    close(p[1]);
+    vc_capture c;
+    vc_capture_start(&c);
+    if (write(2, "driver: assertion failed, aborting\n", 35) != 35) _exit(3);
+    raise(SIGKILL);
+    _exit(4);
+  }
+  close(p[1]);
+  char got[256];
+  size_t n = 0;
+  ssize_t r;
+  while (n < sizeof got - 1 && (r = read(p[0], got + n, sizeof got - 1 - n)) > 0) n += (size_t)r;
+  got[n] = '\0';
+  close(p[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  assert_string_equal(got, "driver: assertion failed, aborting\n");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_each_take_gets_what_came_since, setup, teardown),
       cmocka_unit_test_setup_teardown(test_long_text_is_cut_and_says_so, setup, teardown),
+      cmocka_unit_test(test_last_words_survive_a_kill),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
