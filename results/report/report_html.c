@@ -703,7 +703,6 @@ static int details(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
     vc_sb_printf(sb, "<h2>Run %lld, ", (long long)r->id);
     vc_esc_markup(sb, r->info.backend);
     vc_sb_puts(sb, ": run, device and charts</h2>\n");
-    vc_report_unfinished_html(r, sb);
     run_table(sb, r);
     device_table(sb, r);
     rc = charts(sb, &q->runs[i], err);

@@ -48,7 +48,7 @@ static void count(suite_counts *sc, const vc_cell *c, const vc_qcell *qc) {
 }
 
 /* TEMPLATE with {{testcase}}, {{mode}}, {{backend}} and {{run}} replaced. */
-static void link(vc_strbuf *sb, const char *tpl, const vc_run_data *r, const vc_cell *c) {
+static void link_line(vc_strbuf *sb, const char *tpl, const vc_run_data *r, const vc_cell *c) {
   char run[24];
   snprintf(run, sizeof run, "%lld", (long long)r->id);
   const char *keys[] = {"{{testcase}}", "{{mode}}", "{{backend}}", "{{run}}"};
@@ -133,7 +133,7 @@ static void testcase(vc_strbuf *sb, junit_state *st, const vc_qrun *qr, const vc
   }
   vc_sb_puts(sb, ">");
   if (o && o->junit_link && qc->judged == VC_JUDGED_NEW) {
-    link(sb, o->junit_link, r, c);
+    link_line(sb, o->junit_link, r, c);
     vc_sb_putc(sb, '\n');
   }
   if (full)
@@ -159,7 +159,7 @@ static void property(vc_strbuf *sb, const char *name, const char *value) {
   vc_sb_puts(sb, "\"/>\n");
 }
 
-static void properties(vc_strbuf *sb, const vc_qual *q, const vc_qrun *qr) {
+static void properties(vc_strbuf *sb, const vc_qrun *qr) {
   const vc_run_data *r = qr->run;
   char text[600];
   vc_sb_puts(sb, "    <properties>\n");
@@ -180,7 +180,6 @@ static void properties(vc_strbuf *sb, const vc_qual *q, const vc_qrun *qr) {
   property(sb, "options", r->info.options);
   property(sb, "command line", r->info.command_line);
   property(sb, "planted faults", qr->injected[0] ? qr->injected : "none");
-  (void)q;
   vc_sb_puts(sb, "    </properties>\n");
 }
 
@@ -207,7 +206,7 @@ static void suite(vc_strbuf *sb, junit_state *st, const vc_qrun *qr, const char 
   vc_sb_printf(sb, "\" id=\"%lld\" package=\"vyre-conform.", (long long)r->id);
   vc_esc_markup(sb, r->info.backend);
   vc_sb_puts(sb, "\">\n");
-  properties(sb, st->q, qr);
+  properties(sb, qr);
   for (uint32_t i = 0; i < c->n; i++)
     if (strcmp(c->items[i].mode, mode) == 0) testcase(sb, st, qr, &c->items[i]);
   vc_sb_puts(sb, "  </testsuite>\n");
