@@ -121,9 +121,12 @@ static void verdict_box(vc_strbuf *sb, const vc_qual *q) {
     if (q->nruns > 1) vc_sb_printf(sb, "<b>%s</b> ", vc_verdict_word(qr->verdict));
     vc_esc_markup(sb, qr->device_line);
     counts_line(sb, qr);
-    vc_sb_puts(sb, " (");
-    vc_esc_markup(sb, qr->why);
-    vc_sb_puts(sb, ")</p>\n");
+    if (strcmp(qr->run->status, "complete") != 0) { /* the counts do not say it */
+      vc_sb_puts(sb, "; <b>");
+      vc_esc_markup(sb, qr->why);
+      vc_sb_puts(sb, "</b>");
+    }
+    vc_sb_puts(sb, "</p>\n");
   }
   vc_sb_puts(sb, "</div>\n");
 }

@@ -76,11 +76,15 @@ static void verdict(vc_strbuf *sb, const vc_qual *q) {
     if (q->nruns > 1) vc_sb_printf(sb, "**%s** ", vc_verdict_word(qr->verdict));
     vc_esc_md(sb, qr->device_line);
     vc_sb_printf(sb, " &mdash; run %lld: %u cells (%u programs × %u modes), %u pass, **%u new "
-                     "failure%s**, %u known, %u unsupported (",
+                     "failure%s**, %u known, %u unsupported",
                  (long long)qr->run->id, cells, qr->run->nprogs, qr->sum.cells.nmodes, pass,
                  qr->nnew, qr->nnew == 1 ? "" : "s", qr->nknown, uns);
-    vc_esc_md(sb, qr->why);
-    vc_sb_puts(sb, ")\n");
+    if (strcmp(qr->run->status, "complete") != 0) { /* the counts do not say it */
+      vc_sb_puts(sb, "; **");
+      vc_esc_md(sb, qr->why);
+      vc_sb_puts(sb, "**");
+    }
+    vc_sb_putc(sb, '\n');
   }
   vc_sb_putc(sb, '\n');
   for (uint32_t i = 0; i < q->nruns; i++)
