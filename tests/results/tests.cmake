@@ -27,6 +27,10 @@ if(TARGET vc-backend-opencl)
   add_test(NAME results_stderr_pocl
     COMMAND sh ${VC_RT}/stderr_pocl_test.sh $<TARGET_FILE:vyre-conform> ${CMAKE_SOURCE_DIR})
   set_tests_properties(results_stderr_pocl PROPERTIES LABELS "results;opencl;pocl" TIMEOUT 300)
+  # The reports of a real PoCL run with a planted flip (xmllint validates the JUnit).
+  add_test(NAME results_report_pocl
+    COMMAND sh ${VC_RT}/report_pocl_test.sh $<TARGET_FILE:vyre-conform> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(results_report_pocl PROPERTIES LABELS "results;opencl;pocl" TIMEOUT 300)
 endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)
