@@ -26,6 +26,7 @@ has "$tmp/r.html" 'Buffer <b>add_ab</b> (f32): 1 element differ, first at 3'
 has "$tmp/r.html" '<tr class="bad"><td>3 &#x2260;</td><td>-0</td><td>-1.40129846e-45 (denormal)</td><td>0x80000000</td><td>0x80000001</td></tr>'
 has "$tmp/r.html" "vyre-conform --backend opencl --mode host-split --expectations none --db repro.db $src/corpus/semantics/f32_signed_zero.vyre"
 has "$tmp/r.md" '# [PLANTED FAULTS: NOT A QUALIFICATION] FAIL'
+# shellcheck disable=SC2016 # backticks of Markdown, not a command
 has "$tmp/r.md" '### `f32_signed_zero` host-split opencl: NEW FAILURE, diverge'
 xmllint --noout --nonet --schema "$src/tests/results/data/junit-10.xsd" "$tmp/r.xml" \
   || fail "the JUnit file does not validate"
