@@ -1,0 +1,10 @@
+# The independent model of docs/semantics.md (tests/detection/semantics_model.py)
+# agrees with every value corpus/semantics states in (expect (buffer ...)),
+# and every output there has one: goldens that do not come from the oracle.
+find_program(VC_PYTHON3 python3)
+if(VC_PYTHON3)
+  file(GLOB VC_SEMANTICS_PROGRAMS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/corpus/semantics/*.vyre)
+  add_test(NAME semantics_model_agrees
+    COMMAND ${VC_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/semantics_model.py --check ${VC_SEMANTICS_PROGRAMS})
+  set_tests_properties(semantics_model_agrees PROPERTIES LABELS "detection;unit")
+endif()
