@@ -1,3 +1,10 @@
+# Detection power (docs/detection.md): the catalogue's named killers exist
+# (programs in corpus/, registered unit tests), come from two themes or say
+# why not, and agree with docs/detection.md. No device.
+vc_add_test(test_named_killers
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_named_killers.c
+  LIBS vc_model
+  LABELS detection unit)
 # The independent model of docs/semantics.md (tests/detection/semantics_model.py)
 # agrees with every value corpus/semantics states in (expect (buffer ...)),
 # and every output there has one: goldens that do not come from the oracle.
