@@ -48,7 +48,7 @@ static int is_file(const char *path) {
 /* Is a test of this name registered in some area's tests.cmake
    (vc_add_test(NAME ...), vc_vk_test(NAME ...))? */
 static int unit_test_registered(const char *src, const char *name) {
-  char dir[1024], path[1200], spaced[MAX_TOKEN + 4], ended[MAX_TOKEN + 4];
+  char dir[1024], path[1024 + 256 + 16], spaced[MAX_TOKEN + 4], ended[MAX_TOKEN + 4];
   snprintf(dir, sizeof dir, "%s/tests", src);
   snprintf(spaced, sizeof spaced, "(%s ", name);
   snprintf(ended, sizeof ended, "(%s\n", name);
