@@ -11,6 +11,9 @@ vc_add_test(test_named_killers
 find_program(VC_PYTHON3 python3)
 if(VC_PYTHON3)
   file(GLOB VC_SEMANTICS_PROGRAMS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/corpus/semantics/*.vyre)
+  # and the other programs whose stated values come from the model
+  list(APPEND VC_SEMANTICS_PROGRAMS ${CMAKE_SOURCE_DIR}/corpus/values/f32_scaled_sums.vyre
+    ${CMAKE_SOURCE_DIR}/corpus/values/spill_across_empty_segments.vyre)
   add_test(NAME semantics_model_agrees
     COMMAND ${VC_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/semantics_model.py --check ${VC_SEMANTICS_PROGRAMS})
   set_tests_properties(semantics_model_agrees PROPERTIES LABELS "detection;unit")
