@@ -18,3 +18,7 @@ if(VC_PYTHON3)
     COMMAND ${VC_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/semantics_model.py --check ${VC_SEMANTICS_PROGRAMS})
   set_tests_properties(semantics_model_agrees PROPERTIES LABELS "detection;unit")
 endif()
+# ci/mutants --named's usage errors and `vyre-conform mutants --killers`.
+add_test(NAME mutants_named_usage
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/mutants_usage.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+set_tests_properties(mutants_named_usage PROPERTIES LABELS "detection;unit")
