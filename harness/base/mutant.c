@@ -4,11 +4,12 @@
 #include <string.h>
 
 typedef struct row {
-  const char *name, *kind, *where, *what;
+  const char *name, *kind, *where, *what, *killers, *why;
 } row;
 
 static const row rows[VC_MUT_COUNT] = {
-#define VC_MUT_ROW(id, name, kind, where, what) {name, #kind, where, what},
+#define VC_MUT_ROW(id, name, kind, where, what, killers, why) \
+  {name, #kind, where, what, killers, why},
     VC_MUTANT_TABLE(VC_MUT_ROW)
 #undef VC_MUT_ROW
 };
@@ -79,6 +80,18 @@ int vc_mutants_check_env(FILE *err_out) {
 void vc_mutants_list(FILE *out) {
   for (int i = 0; i < VC_MUT_COUNT; i++)
     fprintf(out, "%-26s %-6s %-12s %s\n", rows[i].name, rows[i].kind, rows[i].where, rows[i].what);
+}
+
+void vc_mutants_list_killers(FILE *out) {
+  for (int i = 0; i < VC_MUT_COUNT; i++) fprintf(out, "%s\t%s\n", rows[i].name, rows[i].killers);
+}
+
+const char *vc_mutant_killers(vc_mutant_id id) {
+  return id >= 0 && id < VC_MUT_COUNT ? rows[id].killers : "";
+}
+
+const char *vc_mutant_why_one_theme(vc_mutant_id id) {
+  return id >= 0 && id < VC_MUT_COUNT ? rows[id].why : "";
 }
 
 const char *vc_mutant_name(vc_mutant_id id) {

@@ -30,7 +30,13 @@ bool vc_mutants_built(void);
 int vc_mutants_check_env(FILE *err_out);
 /* Prints the catalogue: "name kind where description", one a line. */
 void vc_mutants_list(FILE *out);
+/* Prints "name<TAB>killers", one fault a line (ci/mutants --named). */
+void vc_mutants_list_killers(FILE *out);
 /* The name of mutant id. */
 const char *vc_mutant_name(vc_mutant_id id);
+/* Its killers column: THEME/NAME, unit:TEST and gpu:THEME/NAME, spaced. */
+const char *vc_mutant_killers(vc_mutant_id id);
+/* Why its CPU killers come from fewer than two themes, or "". */
+const char *vc_mutant_why_one_theme(vc_mutant_id id);
 
 #endif

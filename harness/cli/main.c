@@ -44,7 +44,8 @@ static void usage(FILE *out) {
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n`vyre-conform COMMAND --help` describes each; docs/usage.md has the guide.\n"
                "  --version  print the version and the commit it was built from\n"
-               "  mutants    list the planted faults of a -DVC_MUTANTS=ON build (docs/detection.md)\n");
+               "  mutants    list the planted faults of a -DVC_MUTANTS=ON build (docs/detection.md);\n"
+               "             --killers: each with the programs and tests that kill it\n");
 }
 
 int vc_usage_error(const char *cmd, const char *msg) {
@@ -73,7 +74,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; i++) /* --fault NAME: a driver fault, mutant builds only */
     if (strcmp(argv[i], "--fault") == 0) { setenv("VYRE_CONFORM_FAULT", argv[i + 1], 1); memmove(argv + i, argv + i + 2, (size_t)(argc - i - 1) * sizeof *argv); argc -= 2; break; }
   if (vc_mutants_check_env(stderr)) return VC_EXIT_USAGE;
-  if (strcmp(argv[1], "mutants") == 0) return vc_mutants_list(stdout), VC_EXIT_OK;
+  if (strcmp(argv[1], "mutants") == 0) { /* --killers: the named killers, for ci/mutants --named */
+    if (argc > 2 && strcmp(argv[2], "--killers") == 0) return vc_mutants_list_killers(stdout), VC_EXIT_OK;
+    if (argc > 2) return fprintf(stderr, "usage: vyre-conform mutants [--killers]\n"), VC_EXIT_USAGE;
+    return vc_mutants_list(stdout), VC_EXIT_OK;
+  }
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return VC_EXIT_OK;
