@@ -25,6 +25,7 @@ typedef struct vc_conform_opts {
   const char *flip_mode;       /* flip the low bit of element flip_index of */
   const char *flip_buffer;     /* buffer flip_buffer in mode flip_mode's output */
   uint64_t flip_index;
+  vc_device_gate gate;         /* each mode run's device phase (modes.h); none: zeroes */
 } vc_conform_opts;
 
 /* The steps of one program before its device modes, in order (parsing is

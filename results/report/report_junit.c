@@ -1,6 +1,7 @@
 /* JUnit XML: a testsuite per mode, a testcase per program. diverge,
  * untrustworthy and invalid are failures, error/crash/timeout are errors, unsupported and skip
- * are skipped; a program's time is its median wall time over repeats. */
+ * are skipped, pass and flake (passed on a rerun) pass; a program's time is its median wall
+ * time over repeats. */
 #include <stdio.h>
 #include <string.h>
 
