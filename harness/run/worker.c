@@ -2,12 +2,15 @@
  * streaming every piece of every result back as soon as it exists. The
  * programs were parsed by the runner before the fork: a job names one by
  * its index, so no file is parsed twice. */
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/clock.h"
 #include "harness/lang/corpus.h"
 #include "harness/exec/fingerprint.h"
 #include "harness/exec/plugin.h"
@@ -83,6 +86,24 @@ static void on_result(void *ctx, const vc_result *r) {
   send(w, VC_MSG_RESULT);
 }
 
+/* VYRE_CONFORM_DEVICE_LOG=FILE, for testing the harness: every device
+   phase appends "enter NS PID" and "leave NS PID" lines (NS: the monotonic
+   clock, shared by the processes), one write each, so a test can check
+   that no more than --device-jobs phases overlap. */
+static void device_log(const char *what) {
+  const char *path = getenv("VYRE_CONFORM_DEVICE_LOG");
+  if (!path || !*path) return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0) return;
+  char line[96];
+  int n = snprintf(line, sizeof line, "%s %llu %d\n", what, (unsigned long long)vc_now_ns(),
+                   (int)getpid());
+  if (write(fd, line, (size_t)n) != n) {
+    /* a test's log only: a short write shows there as a missing line */
+  }
+  close(fd);
+}
+
 /* The device token: the runner grants it over the pipes, so that a worker
    that dies holding it costs nothing but its program (the runner sees the
    pipe close and hands the token on). */
@@ -96,11 +117,15 @@ static int device_enter(void *ctx, vc_error *err) {
   int rc = vc_msg_recv(w->in_fd, &type, &msg);
   vc_wbuf_free(&msg);
   if (rc != 0 || type != VC_MSG_GRANT) _exit(0); /* the runner quit or went away */
+  device_log("enter");
   inject(w, "device"); /* a fault while holding the device */
   return 0;
 }
 
-static void device_leave(void *ctx) { send(ctx, VC_MSG_RELEASE); }
+static void device_leave(void *ctx) {
+  device_log("leave");
+  send(ctx, VC_MSG_RELEASE);
+}
 
 static int fatal(worker_sink *w, const vc_error *e) {
   vc_put_u64(&w->buf, (uint64_t)e->code);

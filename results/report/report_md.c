@@ -1,5 +1,5 @@
 /* The Markdown summary, which is also the qualification record: device and
- * versions, per-mode counts and median times, the results digest, failures. */
+ * versions, per-mode counts and median times, the results digest, failures, flakes. */
 #include <stdio.h>
 
 #include "results/report/escape.h"
@@ -90,6 +90,27 @@ static void failures(vc_strbuf *sb, const vc_cells *c) {
   if (!n) vc_sb_puts(sb, "None.\n");
 }
 
+/* Results that failed and then passed on a rerun (--flake-reruns): they do
+   not fail the run, but a device that flakes is worth knowing about. */
+static void flakes(vc_strbuf *sb, const vc_cells *c) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < c->n; i++) {
+    const vc_cell *cell = &c->items[i];
+    for (uint32_t k = 0; k < cell->n; k++) {
+      const vc_result *x = &cell->results[k];
+      if (x->status != VC_ST_FLAKE) continue;
+      if (!n++) vc_sb_puts(sb, "\n## Flakes\n\n");
+      vc_sb_puts(sb, "- `");
+      vc_esc_md(sb, cell->prog->info.name);
+      vc_sb_puts(sb, "` ");
+      vc_esc_md(sb, cell->mode);
+      vc_sb_printf(sb, " #%u: ", x->repeat + 1);
+      vc_esc_md(sb, x->attempt_log[0] ? x->attempt_log : x->reason);
+      vc_sb_putc(sb, '\n');
+    }
+  }
+}
+
 int vc_report_markdown(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   vc_run_summary sum;
   int rc = vc_run_summary_build(r, &sum, err);
@@ -101,6 +122,7 @@ int vc_report_markdown(const vc_run_data *r, vc_strbuf *out, vc_error *err) {
   identity(out, r, digest);
   per_mode(out, r, sum.modes, sum.cells.nmodes);
   failures(out, &sum.cells);
+  flakes(out, &sum.cells);
   vc_run_summary_free(&sum);
   return 0;
 }

@@ -177,6 +177,33 @@ static void test_markdown(void **state) {
   vc_run_free(r);
 }
 
+/* A flake (failed, then passed on a rerun) is counted in its own column,
+   listed under Flakes with its attempts, not among the failures, and passes
+   in JUnit. */
+static void test_flakes_are_listed_and_pass(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "flake.db", path);
+  const fx_prog flaky[] = {{"a", "fpp", 4, 0}, {"b", "ppp", 6, 0}};
+  fx_write_run(path, &(fx_run){.progs = flaky, .nprogs = 2});
+  vc_run_data *r = load(path);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_error err = {0};
+  assert_int_equal(vc_report_markdown(r, &sb, &err), 0);
+  const char *md = vc_sb_str(&sb);
+  assert_non_null(strstr(md, "| native | 2 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 |"));
+  assert_non_null(strstr(md, "## Failures\n\nNone.\n"));
+  assert_non_null(strstr(md, "## Flakes\n\n- `a` native #1: "));
+  vc_sb_free(&sb);
+  vc_sb_init(&sb);
+  assert_int_equal(vc_report_junit(r, &sb, &err), 0);
+  assert_null(strstr(vc_sb_str(&sb), "<failure"));
+  assert_null(strstr(vc_sb_str(&sb), "<error"));
+  vc_sb_free(&sb);
+  vc_run_free(r);
+}
+
 /* A mode where nothing ran to a verdict has no medians, not zero ones. */
 static void test_markdown_without_verdicts(void **state) {
   (void)state;
@@ -391,6 +418,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_hostile_text_is_escaped, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_markdown, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_markdown_without_verdicts, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_flakes_are_listed_and_pass, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_junit_parses_with_matching_counts, setup,
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_digest, setup, fx_tmp_teardown),

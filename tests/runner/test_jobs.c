@@ -202,6 +202,71 @@ static void jobs_do_not_change_the_database(void **state) {
   same_database("f1.db", "f2.db");
 }
 
+/* The most device phases open at once in dir/NAME, a VYRE_CONFORM_DEVICE_LOG
+   file; *phases: how many there were. */
+typedef struct phase_event {
+  unsigned long long ns;
+  int delta;
+} phase_event;
+
+static int cmp_event(const void *a, const void *b) {
+  const phase_event *x = a, *y = b;
+  if (x->ns != y->ns) return x->ns < y->ns ? -1 : 1;
+  return x->delta - y->delta; /* a leave before an enter at the same instant */
+}
+
+static int most_open(const char *name, int *phases) {
+  char path[512], what[16];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "r");
+  assert_non_null(f);
+  phase_event ev[1024];
+  int n = 0, pid;
+  unsigned long long ns;
+  while (n < 1024 && fscanf(f, "%15s %llu %d", what, &ns, &pid) == 3)
+    ev[n++] = (phase_event){ns, strcmp(what, "enter") == 0 ? 1 : -1};
+  fclose(f);
+  qsort(ev, (size_t)n, sizeof *ev, cmp_event);
+  int open = 0, most = 0;
+  *phases = 0;
+  for (int i = 0; i < n; i++) {
+    open += ev[i].delta;
+    *phases += ev[i].delta > 0;
+    if (open > most) most = open;
+  }
+  assert_int_equal(open, 0);
+  return most;
+}
+
+/* With several workers, one program's device phase runs at a time by
+   default (every mode of every program: 12 phases), at most M with
+   --device-jobs M. On a terminal the status line shows elapsed time, ETA,
+   the counts and what is in flight. */
+static void device_phases_do_not_overlap(void **state) {
+  (void)state;
+  assert_int_equal(run("--backend opencl --jobs 3 --no-cache --db d1.db --progress tty corpus"), 0);
+  assert_true(file_contains("out.txt", ", ETA "));
+  assert_true(file_contains("out.txt", "running: a_spill setup"));
+  assert_true(file_contains("out.txt", "[4/4] 0:"));
+  assert_true(file_contains("out.txt", "; 4 passed, 0 failed, 0 running:"));
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && VYRE_CONFORM_DEVICE_LOG=%s/one.log %s/vyre-conform --backend opencl "
+           "--jobs 3 --no-cache --db d3.db corpus >out.txt 2>&1",
+           dir, dir, VC_BINARY_DIR);
+  assert_int_equal(system(cmd), 0);
+  int phases = 0;
+  assert_int_equal(most_open("one.log", &phases), 1);
+  assert_int_equal(phases, 12);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && VYRE_CONFORM_DEVICE_LOG=%s/two.log %s/vyre-conform --backend opencl "
+           "--jobs 3 --device-jobs 2 --no-cache --db d4.db corpus >out.txt 2>&1",
+           dir, dir, VC_BINARY_DIR);
+  assert_int_equal(system(cmd), 0);
+  assert_true(most_open("two.log", &phases) <= 2);
+  assert_int_equal(phases, 12);
+}
+
 /* A worker that crashes while it holds the device token (in a mode's
    device phase) costs its program's mode only: the token comes back, the
    other programs all run (a lost token would stall the run until the test's
@@ -339,6 +404,7 @@ static void flake_reruns(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(jobs_do_not_change_the_database),
+      cmocka_unit_test(device_phases_do_not_overlap),
       cmocka_unit_test(crash_holding_the_device_frees_it),
       cmocka_unit_test(interrupt_records_what_finished),
       cmocka_unit_test(flake_reruns),
