@@ -14,6 +14,7 @@
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/version.h"
+#include "harness/run/program_acc.h"
 #include "harness/run/progress.h"
 #include "harness/run/runopts.h"
 #include "harness/base/strbuf.h"
@@ -97,196 +98,6 @@ static int recv_until(worker *w, uint64_t deadline_ns, int *type, vc_wbuf *msg) 
   }
 }
 
-/* Results of the program in flight, kept until it is recorded. */
-typedef struct program_acc {
-  char name[256], path[4096], digest[65], tags[512];
-  vc_program_info info;
-  vc_result *res;
-  char (*modes)[32];
-  uint32_t n, cap;
-  int cur_mode; /* mode in flight, -1 before any */
-  uint32_t cur_repeat;
-  char phase[32]; /* the step in flight while cur_mode is -1 */
-  uint32_t attempt; /* 0, then one more per flake rerun; rows carry attempt + 1 */
-} program_acc;
-
-static void acc_free_results(program_acc *a) {
-  for (uint32_t i = 0; i < a->n; i++) {
-    free(a->res[i].divs);
-    free(a->res[i].segs);
-  }
-  a->n = 0;
-}
-
-static void acc_reset(program_acc *a, const vc_corpus_file *f) {
-  acc_free_results(a);
-  a->cur_mode = -1;
-  a->cur_repeat = 0;
-  a->attempt = 0;
-  snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
-  memset(&a->info, 0, sizeof a->info);
-  vc_corpus_program_name(f, a->name, sizeof a->name);
-  snprintf(a->path, sizeof a->path, "%s", f->path);
-  memcpy(a->digest, f->digest, sizeof a->digest);
-  a->tags[0] = '\0';
-  a->info.name = a->name;
-  a->info.path = a->path;
-  a->info.source_digest = a->digest;
-  a->info.tags = a->tags;
-}
-
-static void acc_free(program_acc *a) {
-  acc_free_results(a);
-  free(a->res);
-  free(a->modes);
-  memset(a, 0, sizeof *a);
-}
-
-static vc_result *acc_add(program_acc *a) {
-  if (a->n == a->cap) {
-    a->cap = a->cap ? a->cap * 2 : 8;
-    a->res = realloc(a->res, a->cap * sizeof *a->res);
-    a->modes = realloc(a->modes, a->cap * sizeof *a->modes);
-    if (!a->res || !a->modes) abort();
-    /* mode names live in a->modes: re-point after the move */
-    for (uint32_t i = 0; i < a->n; i++) a->res[i].mode = a->modes[i];
-  }
-  vc_result *r = &a->res[a->n++];
-  memset(r, 0, sizeof *r);
-  r->mode = a->modes[a->n - 1];
-  r->attempts = a->attempt + 1;
-  return r;
-}
-
-/* Only the results of the attempt in flight count: a flake rerun runs a
-   mode again. */
-static bool acc_has(const program_acc *a, const char *mode, uint32_t repeat) {
-  for (uint32_t i = 0; i < a->n; i++)
-    if (strcmp(a->res[i].mode, mode) == 0 && a->res[i].repeat == repeat &&
-        a->res[i].attempts == a->attempt + 1)
-      return true;
-  return false;
-}
-
-static bool acc_has_mode(const program_acc *a, const char *mode) {
-  for (uint32_t i = 0; i < a->n; i++)
-    if (strcmp(a->res[i].mode, mode) == 0 && a->res[i].attempts == a->attempt + 1) return true;
-  return false;
-}
-
-/* A new result of mode (or step) `mode`, its status for the caller (a
-   verdict) to set. */
-static vc_result *acc_new(program_acc *a, const char *mode, uint32_t repeat) {
-  vc_result *res = acc_add(a);
-  snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
-  res->repeat = repeat;
-  return res;
-}
-
-/* After a worker died, was killed, failed or retired with a stuck device:
-   the step in flight gets `st` (unless it has its result). A step before the
-   modes is recorded under its own name and the modes, which need it, are
-   not run. A mode in flight costs that mode (its later repeats are not run);
-   the modes without a result yet are put in rerun, for a fresh worker.
-   verdict.c decides every status. Returns the number put in rerun. */
-static uint32_t acc_after_failure(program_acc *a, const vc_mode *modes, uint32_t nmodes,
-                                  uint32_t repeat, vc_status st, const char *reason,
-                                  vc_mode *rerun) {
-  uint32_t nrerun = 0;
-  if (a->cur_mode < 0) {
-    vc_verdict_worker_stopped(st, reason, true, acc_new(a, a->phase, 0));
-    for (uint32_t m = 0; m < nmodes; m++)
-      for (uint32_t r = 0; r < repeat; r++)
-        if (!acc_has(a, vc_mode_name(modes[m]), r))
-          vc_verdict_after_step(a->phase, st, acc_new(a, vc_mode_name(modes[m]), r));
-    return 0;
-  }
-  const char *cur = vc_mode_name((vc_mode)a->cur_mode);
-  if (!acc_has(a, cur, a->cur_repeat))
-    vc_verdict_worker_stopped(st, reason, true, acc_new(a, cur, a->cur_repeat));
-  for (uint32_t r = a->cur_repeat + 1; r < repeat; r++)
-    if (!acc_has(a, cur, r)) vc_verdict_after_repeat(a->cur_repeat, st, acc_new(a, cur, r));
-  for (uint32_t m = 0; m < nmodes; m++)
-    if ((int)modes[m] != a->cur_mode && !acc_has_mode(a, vc_mode_name(modes[m])))
-      rerun[nrerun++] = modes[m];
-  return nrerun;
-}
-
-/* After flake reruns: one row per mode and repeat, in the first attempt's
-   place, the latest attempt's, with every attempt's outcome in its
-   attempt_log; a row that failed and then passed is `flake`. */
-static void acc_collapse_attempts(program_acc *a) {
-  if (a->attempt == 0) return;
-  bool *drop = calloc(a->n ? a->n : 1, sizeof *drop);
-  if (!drop) abort();
-  for (uint32_t i = 0; i < a->n; i++) {
-    if (drop[i]) continue;
-    uint32_t last = i, group = 1;
-    bool failed = false;
-    char first_failure[200] = "";
-    vc_result *r0 = &a->res[i];
-    /* later attempts' rows come later: the group is in attempt order */
-    for (uint32_t j = i + 1; j < a->n; j++)
-      if (!drop[j] && a->res[j].repeat == r0->repeat && strcmp(a->res[j].mode, r0->mode) == 0)
-        last = j, group++;
-    if (group == 1) continue;
-    char log[512] = "";
-    size_t u = 0;
-    for (uint32_t j = i; j < a->n; j++) {
-      const vc_result *x = &a->res[j];
-      if (drop[j] || x->repeat != r0->repeat || strcmp(x->mode, r0->mode) != 0) continue;
-      if (u < sizeof log)
-        u += (size_t)snprintf(log + u, sizeof log - u, "%s%u %s%s%.120s", u ? "; " : "",
-                              x->attempts, vc_status_name(x->status), x->reason[0] ? ": " : "",
-                              x->reason);
-      if (j == last) continue;
-      drop[j] = true;
-      if (vc_status_is_failure(x->status) && !failed) {
-        failed = true;
-        snprintf(first_failure, sizeof first_failure, "%s: %.150s", vc_status_name(x->status),
-                 x->reason);
-      }
-    }
-    vc_result *fin = &a->res[last];
-    memcpy(fin->attempt_log, log, sizeof fin->attempt_log);
-    if (failed && !vc_status_is_failure(fin->status)) {
-      fin->status = VC_ST_FLAKE;
-      snprintf(fin->reason, sizeof fin->reason, "passed on attempt %u; attempt 1: %s",
-               fin->attempts, first_failure);
-    }
-    /* the final row takes the first attempt's place; the old one is dropped */
-    vc_result t = a->res[i];
-    a->res[i] = a->res[last];
-    a->res[last] = t;
-    drop[i] = false;
-    drop[last] = true;
-  }
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < a->n; i++) {
-    if (drop[i]) {
-      free(a->res[i].divs);
-      free(a->res[i].segs);
-      continue;
-    }
-    a->res[n] = a->res[i];
-    memcpy(a->modes[n], a->modes[i], sizeof a->modes[0]);
-    a->res[n].mode = a->modes[n];
-    n++;
-  }
-  a->n = n;
-  free(drop);
-}
-
-/* Results of one mode whose output changed between repeats are flagged. */
-static void mark_nondeterministic(program_acc *a) {
-  for (uint32_t i = 0; i < a->n; i++)
-    for (uint32_t j = i + 1; j < a->n; j++)
-      if (strcmp(a->res[i].mode, a->res[j].mode) == 0 && a->res[i].output_digest[0] &&
-          a->res[j].output_digest[0] &&
-          strcmp(a->res[i].output_digest, a->res[j].output_digest) != 0)
-        a->res[i].nondeterministic = a->res[j].nondeterministic = true;
-}
-
 /* A program this run does: its results until it is recorded. */
 typedef enum item_state {
   IT_NEW,      /* not started */
@@ -301,7 +112,7 @@ typedef struct item {
   item_state state;
   vc_mode pending[VC_MODE_COUNT];
   uint32_t npending;
-  program_acc a;
+  vc_program_acc a;
 } item;
 
 /* A worker and the job it runs. */
@@ -441,7 +252,7 @@ static int record_device(run_state *s) {
   return 0;
 }
 
-static void crash_reason(int st, const program_acc *a, char *out, size_t n) {
+static void crash_reason(int st, const vc_program_acc *a, char *out, size_t n) {
   const char *mode = a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase;
   if (WIFSIGNALED(st))
     snprintf(out, n, "worker killed by signal %d (%s) during %s", WTERMSIG(st),
@@ -459,7 +270,7 @@ static vc_exp_config device_config(const run_state *s) {
    all: a program that hangs would otherwise cost the whole timeout. The
    skipped modes are recorded here; the others are put in modes, in the
    selected order, for the worker to run. Returns their number. */
-static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *a,
+static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, vc_program_acc *a,
                             vc_mode *modes) {
   const vc_conform_opts *co = &s->o->conform;
   uint32_t n = 0;
@@ -483,7 +294,8 @@ static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *
       modes[n++] = co->modes[m];
       continue;
     }
-    for (uint32_t r = 0; r < co->repeat; r++) vc_verdict_skipped(s->expect, x, acc_new(a, mode, r));
+    for (uint32_t r = 0; r < co->repeat; r++)
+      vc_verdict_skipped(s->expect, x, vc_acc_new(a, mode, r));
   }
   return n;
 }
@@ -491,7 +303,7 @@ static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *
 /* Records the program, then judges each result against the expectations and
    shows it: the run's exit status is the sum of these verdicts. */
 static int record_and_judge(run_state *s, item *it) {
-  program_acc *a = &it->a;
+  vc_program_acc *a = &it->a;
   vc_error e;
   vc_error_clear(&e);
   if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
@@ -505,7 +317,7 @@ static int record_and_judge(run_state *s, item *it) {
   vc_progress_results(&s->prog, it->pos, a->name, a->res, v, a->n);
   free(v);
   it->state = IT_RECORDED;
-  acc_free(a);
+  vc_acc_free(a);
   return 0;
 }
 
@@ -533,7 +345,7 @@ static int send_job(run_state *s, slot *sl, const item *it) {
    one when the last was stopped). Returns 0 or an exit status that ends the
    run. */
 static int start_job(run_state *s, slot *sl, item *it) {
-  program_acc *a = &it->a;
+  vc_program_acc *a = &it->a;
   sl->it = it;
   memcpy(sl->modes, it->pending, it->npending * sizeof *sl->modes);
   sl->nmodes = it->npending;
@@ -550,7 +362,7 @@ static int start_job(run_state *s, slot *sl, item *it) {
 /* The modes of the latest attempt with a result that fails the run and that
    a rerun may clear: a device mode (not a step before the modes, not an
    invalid program: neither changes on a rerun). Returns their number. */
-static uint32_t flaky_candidates(run_state *s, const program_acc *a, vc_mode *modes) {
+static uint32_t flaky_candidates(run_state *s, const vc_program_acc *a, vc_mode *modes) {
   vc_exp_config cfg = device_config(s);
   uint32_t n = 0;
   for (uint32_t i = 0; i < a->n; i++) {
@@ -570,7 +382,7 @@ static uint32_t flaky_candidates(run_state *s, const program_acc *a, vc_mode *mo
    --flake-reruns times, each in a fresh worker), else finished. */
 static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nrerun) {
   item *it = sl->it;
-  program_acc *a = &it->a;
+  vc_program_acc *a = &it->a;
   sl->it = NULL;
   sl->wait_since = 0;
   vc_progress_stop(&s->prog, (uint32_t)(sl - s->slots));
@@ -586,8 +398,8 @@ static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nre
     it->state = IT_QUEUED;
     return;
   }
-  acc_collapse_attempts(a);
-  mark_nondeterministic(a);
+  vc_acc_collapse_attempts(a);
+  vc_acc_mark_nondeterministic(a);
   it->state = IT_FINISHED;
 }
 
@@ -613,20 +425,20 @@ static void grant_tokens(run_state *s) {
 }
 
 static void on_timeout(run_state *s, slot *sl) {
-  program_acc *a = &sl->it->a;
+  vc_program_acc *a = &sl->it->a;
   vc_mode rerun[VC_MODE_COUNT];
   slot_stop(s, sl, SIGKILL);
   char why[256];
   snprintf(why, sizeof why, "no result within %u s (--timeout) during %s; worker killed",
            s->o->timeout_s, a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
-  uint32_t nrerun = acc_after_failure(a, sl->modes, sl->nmodes, s->o->conform.repeat,
-                                      VC_ST_TIMEOUT, why, rerun);
+  uint32_t nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, s->o->conform.repeat,
+                                         VC_ST_TIMEOUT, why, rerun);
   job_ended(s, sl, rerun, nrerun);
 }
 
 /* One message from the slot's worker (its pipe is readable). */
 static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
-  program_acc *a = &sl->it->a;
+  vc_program_acc *a = &sl->it->a;
   const uint32_t repeat = s->o->conform.repeat;
   vc_mode rerun[VC_MODE_COUNT];
   uint32_t nrerun = 0;
@@ -635,7 +447,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     int st = slot_stop(s, sl, SIGKILL);
     char why[256];
     crash_reason(st, a, why, sizeof why);
-    nrerun = acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_CRASH, why, rerun);
+    nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_CRASH, why, rerun);
     job_ended(s, sl, rerun, nrerun);
     return;
   }
@@ -663,7 +475,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     if (sl->holds) s->tokens_out--;
     sl->holds = false;
   } else if (type == VC_MSG_RESULT) {
-    vc_result *res = acc_add(a);
+    vc_result *res = vc_acc_add(a);
     vc_get_result(msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
     res->mode = a->modes[a->n - 1];
     res->attempts = a->attempt + 1;
@@ -671,7 +483,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     if (vc_get_u64(msg)) {
       /* It retires: a launch did not finish and the device is stuck. */
       slot_stop(s, sl, SIGKILL);
-      nrerun = acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_TIMEOUT,
+      nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_TIMEOUT,
                                  "a launch did not finish in time", rerun);
     }
     if (sl->holds) s->tokens_out--; /* a worker that forgot to give it back */
@@ -682,7 +494,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     char why[512];
     snprintf(why, sizeof why, "worker failed: %s", vc_get_str(msg));
     slot_stop(s, sl, SIGKILL);
-    nrerun = acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_ERROR, why, rerun);
+    nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_ERROR, why, rerun);
     job_ended(s, sl, rerun, nrerun);
   }
 }
@@ -732,7 +544,7 @@ static item *next_item(run_state *s, item *items, uint32_t n, uint32_t from, uin
     if (items[i].state == IT_QUEUED) return &items[i];
   while (*next_new < n) {
     item *it = &items[(*next_new)++];
-    acc_reset(&it->a, &s->c->files[it->idx]);
+    vc_acc_reset(&it->a, &s->c->files[it->idx]);
     it->npending = apply_skips(s, &s->c->files[it->idx], &it->a, it->pending);
     if (it->npending) return it;
     it->state = IT_FINISHED;
@@ -771,7 +583,7 @@ static int run_items(run_state *s, item *items, uint32_t n) {
     for (uint32_t i = next_rec; i < n && status == VC_EXIT_INTERRUPTED; i++)
       if (items[i].state == IT_FINISHED && record_and_judge(s, &items[i])) status = VC_EXIT_DB;
   }
-  for (uint32_t i = 0; i < n; i++) acc_free(&items[i].a);
+  for (uint32_t i = 0; i < n; i++) vc_acc_free(&items[i].a);
   return status;
 }
 

@@ -278,7 +278,8 @@ static void crash_holding_the_device_frees_it(void **state) {
   assert_int_equal(rc, VC_EXIT_FAIL);
   assert_int_equal(query("t.db", "select count(*) from results r join programs p on "
                                  "r.program_id = p.id where p.name='b_plain' and "
-                                 "r.status='crash' and r.reason like '%signal 11%during host-split%'"),
+                                 "r.status='crash' and "
+                                 "r.reason like '%signal 11%during host-split%'"),
                    1);
   /* b_plain's native ran in a fresh worker; it crashed there too */
   assert_int_equal(query("t.db", "select count(*) from results where status='crash'"), 2);
@@ -373,7 +374,8 @@ static void flake_reruns(void **state) {
                    5);
   assert_int_equal(query("k.db", "select count(*) from results"), 8);
   assert_true(file_contains("out.txt", "3 flakes (failed, then passed on a rerun)"));
-  assert_true(file_contains("out.txt", "flakes: b_plain host-split, c_third host-split, d_mirror host-split"));
+  assert_true(
+      file_contains("out.txt", "flakes: b_plain host-split, c_third host-split, d_mirror host-split"));
 
   assert_int_equal(run("--backend opencl --mode host-split --db p.db --flake-reruns 2 "
                        "--inject-flip host-split:o:2 corpus"),
