@@ -344,7 +344,8 @@ static void interrupt_records_what_finished(void **state) {
   free(names);
   assert_int_equal(query("i.db", "select count(*) from results where status='pass'"), 3);
 
-  assert_int_equal(run("--db i.db --resume 1 --jobs 2"), 0);
+  /* --jobs may differ from the run's: it changes the speed, not the results */
+  assert_int_equal(run("--db i.db --resume 1 --jobs 1"), 0);
   assert_true(file_contains("out.txt", "3 programs done already"));
   names = rows("i.db", "select name from programs order by id");
   assert_string_equal(names, "a_spill\nc_third\nd_mirror\nb_plain\n");
