@@ -193,10 +193,13 @@ static void jobs_do_not_change_the_database(void **state) {
                                   "options like '%device-jobs=1%'"),
                    1);
 
-  const char faults[] = "--inject-crash a_spill@resident-split --inject-flip native:o:1 "
-                        "--flake-reruns 0 corpus";
+  /* a_spill's first mode hangs until its timeout: with two jobs the other
+     worker finishes the programs after it first, and they wait for it */
+  const char faults[] = "--inject-hang a_spill@native --timeout 3 --inject-crash "
+                        "c_third@resident-split --inject-flip native:o:1 --flake-reruns 0 corpus";
   assert_int_equal(run("--backend opencl --jobs 1 --db f1.db %s", faults), VC_EXIT_FAIL);
   assert_int_equal(run("--backend opencl --jobs 2 --db f2.db %s", faults), VC_EXIT_FAIL);
+  assert_int_equal(query("f1.db", "select count(*) from results where status='timeout'"), 1);
   assert_int_equal(query("f1.db", "select count(*) from results where status='crash'"), 1);
   assert_int_equal(query("f1.db", "select count(*) from results where status='diverge'"), 3);
   same_database("f1.db", "f2.db");
