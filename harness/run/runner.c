@@ -121,6 +121,8 @@ typedef struct slot {
   item *it;            /* the program in flight; NULL: idle */
   vc_mode modes[VC_MODE_COUNT];
   uint32_t nmodes;
+  uint64_t start_ns;   /* the job's start */
+  uint64_t waited_ns;  /* of it, waiting for device tokens */
   uint64_t deadline;   /* 0: no timeout */
   uint64_t wait_since; /* waiting for a device token since (ns); 0: not waiting */
   bool holds;          /* holds a device token */
@@ -341,6 +343,13 @@ static int send_job(run_state *s, slot *sl, const item *it) {
   return rc;
 }
 
+/* --timeout after the job's start, not counting the time it waited for a
+   device token; 0: no timeout. */
+static uint64_t job_deadline(const run_state *s, const slot *sl) {
+  uint32_t t = s->o->timeout_s;
+  return t ? sl->start_ns + sl->waited_ns + (uint64_t)t * 1000000000u : 0;
+}
+
 /* One attempt at a program: its pending modes in the slot's worker (a fresh
    one when the last was stopped). Returns 0 or an exit status that ends the
    run. */
@@ -355,7 +364,9 @@ static int start_job(run_state *s, slot *sl, item *it) {
   snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
   vc_progress_start(&s->prog, (uint32_t)(sl - s->slots), it->pos, a->name);
   int rc = send_job(s, sl, it);
-  sl->deadline = s->o->timeout_s ? vc_now_ns() + (uint64_t)s->o->timeout_s * 1000000000u : 0;
+  sl->start_ns = vc_now_ns();
+  sl->waited_ns = 0;
+  sl->deadline = job_deadline(s, sl);
   return rc;
 }
 
@@ -414,8 +425,8 @@ static void grant_tokens(run_state *s) {
       if (sl->it && sl->wait_since && (!best || sl->wait_since < best->wait_since)) best = sl;
     }
     if (!best) return;
-    uint64_t now = vc_now_ns();
-    if (best->deadline) best->deadline += now - best->wait_since;
+    best->waited_ns += vc_now_ns() - best->wait_since;
+    best->deadline = job_deadline(s, best);
     best->wait_since = 0;
     best->holds = true;
     s->tokens_out++;

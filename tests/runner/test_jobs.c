@@ -300,6 +300,21 @@ static void crash_holding_the_device_frees_it(void **state) {
   assert_int_equal(query("t.db", "select count(*) from runs where status='complete'"), 1);
 }
 
+/* a_spill hangs in every device phase, holding the token until its 3 s
+   timeout: the others wait for the token for longer than their own 3 s,
+   which the wait does not count against. */
+static void waiting_for_the_device_is_not_timed(void **state) {
+  (void)state;
+  int rc = run("--backend opencl --jobs 2 --device-jobs 1 --timeout 3 --flake-reruns 0 --db w.db "
+               "--inject-hang a_spill@device corpus");
+  assert_int_equal(rc, VC_EXIT_FAIL);
+  assert_int_equal(query("w.db", "select count(*) from results r join programs p on "
+                                 "r.program_id = p.id where p.name = 'a_spill' and "
+                                 "r.status = 'timeout'"),
+                   3);
+  assert_int_equal(query("w.db", "select count(*) from results where status = 'pass'"), 9);
+}
+
 static void nap_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
@@ -422,6 +437,7 @@ int main(void) {
       cmocka_unit_test(jobs_do_not_change_the_database),
       cmocka_unit_test(device_phases_do_not_overlap),
       cmocka_unit_test(crash_holding_the_device_frees_it),
+      cmocka_unit_test(waiting_for_the_device_is_not_timed),
       cmocka_unit_test(interrupt_records_what_finished),
       cmocka_unit_test(flake_reruns),
   };
