@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "harness/base/clock.h"
 
@@ -52,11 +54,20 @@ static void draw(vc_progress *p) {
                  (now - p->start_ns) / p->done * (uint64_t)(p->total - p->done));
   uint32_t running = 0;
   for (uint32_t k = 0; k < p->nflight; k++) running += p->flight[k].busy;
+  char line[1024];
+  size_t u = (size_t)snprintf(line, sizeof line,
+                              "[%u/%u] %s, ETA %s; %u passed, %u failed, %u running:", p->done,
+                              p->total, el, eta, p->passed, p->failed, running);
+  for (uint32_t k = 0; k < p->nflight && u < sizeof line; k++)
+    if (p->flight[k].busy)
+      u += (size_t)snprintf(line + u, sizeof line - u, " %s %s", p->flight[k].name,
+                            p->flight[k].step);
+  /* a line that wraps could not be rewritten in place */
+  struct winsize ws;
+  size_t width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 100;
+  if (width - 1 < sizeof line) line[width - 1] = '\0';
   clear_line(p);
-  fprintf(stderr, "[%u/%u] %s, ETA %s; %u passed, %u failed, %u running:", p->done, p->total, el,
-          eta, p->passed, p->failed, running);
-  for (uint32_t k = 0; k < p->nflight; k++)
-    if (p->flight[k].busy) fprintf(stderr, " %s %s", p->flight[k].name, p->flight[k].step);
+  fputs(line, stderr);
   fflush(stderr);
 }
 
