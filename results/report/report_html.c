@@ -24,6 +24,7 @@ static const char style[] =
     "td.untrustworthy{background:#d7a6e0}"
     "td.error,td.crash,td.timeout{background:#e57373;color:#fff}"
     "td.invalid{background:#ffd699}td.unsupported{background:#d6d6d6}td.skip{background:#f2f2f2}"
+    "td.flake{background:#e6ee9c}"
     "table.hex td{font-family:monospace}table.hex td.bad{background:#f6b3b3;font-weight:bold}"
     "pre{background:#f5f5f5;padding:6px;white-space:pre-wrap}.digest{font-family:monospace}"
     "svg.chart{display:block;margin:12px 0}"
@@ -274,15 +275,20 @@ static void result_heading(vc_strbuf *sb, const vc_prog_data *p, const vc_result
     vc_esc_markup(sb, x->reason);
     vc_sb_puts(sb, "</p>\n");
   }
+  if (x->attempt_log[0]) {
+    vc_sb_puts(sb, "<p>attempts: ");
+    vc_esc_markup(sb, x->attempt_log);
+    vc_sb_puts(sb, "</p>\n");
+  }
 }
 
 static void failures(vc_strbuf *sb, const vc_run_data *r) {
   uint32_t shown = 0;
-  vc_sb_puts(sb, "<h2>Divergences and failures</h2>\n");
+  vc_sb_puts(sb, "<h2>Divergences, failures and flakes</h2>\n");
   for (uint32_t p = 0; p < r->nprogs; p++)
     for (uint32_t i = 0; i < r->progs[p].nresults; i++) {
       const vc_result *x = &r->progs[p].results[i];
-      if (!vc_status_is_failure(x->status) && !x->ndivs) continue;
+      if (!vc_status_is_failure(x->status) && !x->ndivs && x->status != VC_ST_FLAKE) continue;
       result_heading(sb, &r->progs[p], x);
       for (uint32_t k = 0; k < x->ndivs; k++) divergence(sb, &x->divs[k]);
       shown++;

@@ -178,8 +178,8 @@ static void test_markdown(void **state) {
 }
 
 /* A flake (failed, then passed on a rerun) is counted in its own column,
-   listed under Flakes with its attempts, not among the failures, and passes
-   in JUnit. */
+   listed under Flakes with its attempts, not among the failures, passes in
+   JUnit, and has its heading and colour in the HTML report. */
 static void test_flakes_are_listed_and_pass(void **state) {
   (void)state;
   char path[512];
@@ -200,6 +200,11 @@ static void test_flakes_are_listed_and_pass(void **state) {
   assert_int_equal(vc_report_junit(r, &sb, &err), 0);
   assert_null(strstr(vc_sb_str(&sb), "<failure"));
   assert_null(strstr(vc_sb_str(&sb), "<error"));
+  vc_sb_free(&sb);
+  vc_sb_init(&sb);
+  assert_int_equal(vc_report_html(r, &sb, &err), 0);
+  assert_non_null(strstr(vc_sb_str(&sb), "<h3>a &mdash; native, repeat 0: flake</h3>"));
+  assert_non_null(strstr(vc_sb_str(&sb), "td.flake{"));
   vc_sb_free(&sb);
   vc_run_free(r);
 }
