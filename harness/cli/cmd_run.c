@@ -1,5 +1,7 @@
 /* vyre-conform [run] --backend B [options] PATH... */
+#define _GNU_SOURCE /* sched_getaffinity: --jobs defaults to the CPUs this process may use */
 #include <fnmatch.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +45,7 @@ static const char help[] =
     "                       (none needed; one given must equal the run's), skipping\n"
     "                       the programs it finished\n"
     "  --jobs N             programs prepared and run at once, each in its own\n"
-    "                       worker process (the number of CPUs)\n"
+    "                       worker process (the CPUs it may use, as nproc counts)\n"
     "  --device-jobs M      programs in their device phase at once (1: a launch has\n"
     "                       the device to itself; more only for CPU devices)\n"
     "  --flake-reruns N     rerun a mode that fails unexpectedly up to N times in a\n"
@@ -179,7 +181,10 @@ int vc_cmd_run(int argc, char **argv) {
   r.conform.repeat = 1;
   r.timeout_s = 600;
   r.db_path = "vyre-conform.db";
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  /* as nproc counts them: the CPUs this process may run on */
+  cpu_set_t set;
+  long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                          : sysconf(_SC_NPROCESSORS_ONLN);
   r.jobs = cpus > 0 ? (uint32_t)(cpus > 256 ? 256 : cpus) : 1;
   r.device_jobs = 1;
   r.flake_reruns = 2;
