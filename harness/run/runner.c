@@ -112,7 +112,7 @@ typedef struct item {
   item_state state;
   vc_mode pending[VC_MODE_COUNT];
   uint32_t npending;
-  vc_program_acc a;
+  vc_program_acc *a; /* from its start until it is recorded */
 } item;
 
 /* A worker and the job it runs. */
@@ -305,7 +305,7 @@ static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, vc_program_ac
 /* Records the program, then judges each result against the expectations and
    shows it: the run's exit status is the sum of these verdicts. */
 static int record_and_judge(run_state *s, item *it) {
-  vc_program_acc *a = &it->a;
+  vc_program_acc *a = it->a;
   vc_error e;
   vc_error_clear(&e);
   if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
@@ -320,6 +320,8 @@ static int record_and_judge(run_state *s, item *it) {
   free(v);
   it->state = IT_RECORDED;
   vc_acc_free(a);
+  free(a);
+  it->a = NULL;
   return 0;
 }
 
@@ -329,7 +331,7 @@ static int send_job(run_state *s, slot *sl, const item *it) {
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   vc_put_u64(&msg, it->idx);
-  vc_put_u64(&msg, it->a.attempt);
+  vc_put_u64(&msg, it->a->attempt);
   vc_put_u64(&msg, sl->nmodes);
   for (uint32_t i = 0; i < sl->nmodes; i++) vc_put_u64(&msg, (uint64_t)sl->modes[i]);
   int rc = ensure_worker(s, sl);
@@ -354,7 +356,7 @@ static uint64_t job_deadline(const run_state *s, const slot *sl) {
    one when the last was stopped). Returns 0 or an exit status that ends the
    run. */
 static int start_job(run_state *s, slot *sl, item *it) {
-  vc_program_acc *a = &it->a;
+  vc_program_acc *a = it->a;
   sl->it = it;
   memcpy(sl->modes, it->pending, it->npending * sizeof *sl->modes);
   sl->nmodes = it->npending;
@@ -393,7 +395,7 @@ static uint32_t flaky_candidates(run_state *s, const vc_program_acc *a, vc_mode 
    --flake-reruns times, each in a fresh worker), else finished. */
 static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nrerun) {
   item *it = sl->it;
-  vc_program_acc *a = &it->a;
+  vc_program_acc *a = it->a;
   sl->it = NULL;
   sl->wait_since = 0;
   vc_progress_stop(&s->prog, (uint32_t)(sl - s->slots));
@@ -436,7 +438,7 @@ static void grant_tokens(run_state *s) {
 }
 
 static void on_timeout(run_state *s, slot *sl) {
-  vc_program_acc *a = &sl->it->a;
+  vc_program_acc *a = sl->it->a;
   vc_mode rerun[VC_MODE_COUNT];
   slot_stop(s, sl, SIGKILL);
   char why[256];
@@ -449,7 +451,7 @@ static void on_timeout(run_state *s, slot *sl) {
 
 /* One message from the slot's worker (its pipe is readable). */
 static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
-  vc_program_acc *a = &sl->it->a;
+  vc_program_acc *a = sl->it->a;
   const uint32_t repeat = s->o->conform.repeat;
   vc_mode rerun[VC_MODE_COUNT];
   uint32_t nrerun = 0;
@@ -555,8 +557,12 @@ static item *next_item(run_state *s, item *items, uint32_t n, uint32_t from, uin
     if (items[i].state == IT_QUEUED) return &items[i];
   while (*next_new < n) {
     item *it = &items[(*next_new)++];
-    vc_acc_reset(&it->a, &s->c->files[it->idx]);
-    it->npending = apply_skips(s, &s->c->files[it->idx], &it->a, it->pending);
+    /* kept from its start until it is recorded: a corpus of thousands
+       holds only the programs in flight and those waiting to be recorded */
+    it->a = calloc(1, sizeof *it->a);
+    if (!it->a) abort();
+    vc_acc_reset(it->a, &s->c->files[it->idx]);
+    it->npending = apply_skips(s, &s->c->files[it->idx], it->a, it->pending);
     if (it->npending) return it;
     it->state = IT_FINISHED;
   }
@@ -594,7 +600,11 @@ static int run_items(run_state *s, item *items, uint32_t n) {
     for (uint32_t i = next_rec; i < n && status == VC_EXIT_INTERRUPTED; i++)
       if (items[i].state == IT_FINISHED && record_and_judge(s, &items[i])) status = VC_EXIT_DB;
   }
-  for (uint32_t i = 0; i < n; i++) vc_acc_free(&items[i].a);
+  for (uint32_t i = 0; i < n; i++)
+    if (items[i].a) {
+      vc_acc_free(items[i].a);
+      free(items[i].a);
+    }
   return status;
 }
 
