@@ -1,5 +1,7 @@
 /* vyre-conform [run] --backend B [options] PATH... */
+#define _GNU_SOURCE /* sched_getaffinity: --jobs defaults to the CPUs this process may use */
 #include <fnmatch.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,12 @@ static const char help[] =
     "  --resume RUN         continue an unfinished run with its own options and PATH\n"
     "                       (none needed; one given must equal the run's), skipping\n"
     "                       the programs it finished\n"
+    "  --jobs N             programs prepared and run at once, each in its own\n"
+    "                       worker process (the CPUs it may use, as nproc counts)\n"
+    "  --device-jobs M      programs in their device phase at once (1: a launch has\n"
+    "                       the device to itself; more only for CPU devices)\n"
+    "  --flake-reruns N     rerun a mode that fails unexpectedly up to N times in a\n"
+    "                       fresh worker; one that then passes is recorded flake (2)\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
     "  --cache DIR          compiled kernels are kept and reused in DIR (default\n"
     "                       $XDG_CACHE_HOME/vyre-conform, else ~/.cache/vyre-conform)\n"
@@ -55,7 +63,8 @@ static const char help[] =
     "                       the device; `none`: no expectations\n"
     "\n"
     "For testing the harness itself:\n"
-    "  --inject-flip M:BUF:I  flip a bit of element I of BUF in mode M's output\n"
+    "  --inject-flip M:BUF:I[@N]  flip a bit of element I of BUF in mode M's output\n"
+    "                       (@N: on the first N attempts only, a flake)\n"
     "  --inject-crash GLOB[@STEP]  the worker crashes on programs matching GLOB,\n"
     "                       at STEP: setup (the default), reference, oracle or a mode\n"
     "  --inject-hang GLOB[@STEP]   the same, hanging\n"
@@ -87,11 +96,26 @@ enum {
   O_CASELIST,
   O_CACHE,
   O_NOCACHE,
+  O_JOBS,
+  O_DEVJOBS,
+  O_FLAKE,
   O_COUNT
 };
 
-static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc_error *err) {
+static int parse_flip(const char *s, vc_conform_opts *c, uint32_t *attempts, char *buf, size_t n,
+                      vc_error *err) {
   snprintf(buf, n, "%s", s);
+  char *at = strchr(buf, '@');
+  *attempts = 0;
+  if (at) {
+    char *end;
+    unsigned long k = strtoul(at + 1, &end, 10);
+    if (!at[1] || *end || k == 0 || k > 1000)
+      return vc_fail(err, VC_ERR_USAGE, "--inject-flip: '@%s' is not a number of attempts (1..1000)",
+                     at + 1);
+    *attempts = (uint32_t)k;
+    *at = '\0';
+  }
   char *a = strchr(buf, ':'), *b = a ? strchr(a + 1, ':') : NULL;
   if (!a || !b) return vc_fail(err, VC_ERR_USAGE, "--inject-flip wants MODE:BUFFER:INDEX");
   *a = *b = '\0';
@@ -145,7 +169,10 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_HANG] = VC_OPT("inject-hang", true, false),
                           [O_CASELIST] = VC_OPT("caselist", true, true),
                           [O_CACHE] = VC_OPT("cache", true, false),
-                          [O_NOCACHE] = VC_OPT("no-cache", false, false)};
+                          [O_NOCACHE] = VC_OPT("no-cache", false, false),
+                          [O_JOBS] = VC_OPT("jobs", true, false),
+                          [O_DEVJOBS] = VC_OPT("device-jobs", true, false),
+                          [O_FLAKE] = VC_OPT("flake-reruns", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -154,6 +181,13 @@ int vc_cmd_run(int argc, char **argv) {
   r.conform.repeat = 1;
   r.timeout_s = 600;
   r.db_path = "vyre-conform.db";
+  /* as nproc counts them: the CPUs this process may run on */
+  cpu_set_t set;
+  long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                          : sysconf(_SC_NPROCESSORS_ONLN);
+  r.jobs = cpus > 0 ? (uint32_t)(cpus > 256 ? 256 : cpus) : 1;
+  r.device_jobs = 1;
+  r.flake_reruns = 2;
   r.conform.nmodes = VC_MODE_COUNT;
   for (int m = 0; m < VC_MODE_COUNT; m++) r.conform.modes[m] = (vc_mode)m;
   char flipbuf[256];
@@ -235,9 +269,15 @@ int vc_cmd_run(int argc, char **argv) {
       goto usage;
     }
   }
+  if ((o = vc_args_get(opts, O_COUNT, "jobs")) && vc_args_u32(o, 1, 256, &r.jobs, &e)) goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "device-jobs")) && vc_args_u32(o, 1, 256, &r.device_jobs, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "flake-reruns")) &&
+      vc_args_u32(o, 0, 100, &r.flake_reruns, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "expectations"))) r.expectations = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
-      parse_flip(o->value, &r.conform, flipbuf, sizeof flipbuf, &e))
+      parse_flip(o->value, &r.conform, &r.flip_attempts, flipbuf, sizeof flipbuf, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;

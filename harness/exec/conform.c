@@ -134,6 +134,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
                      const vc_conform_opts *o, const vc_conform_sink *sink) {
   vc_exec x;
   vc_exec_init(&x, be, dev, p, split);
+  x.gate = o->gate;
   bool stuck = false;
   for (uint32_t mi = 0; mi < o->nmodes; mi++) {
     vc_mode m = o->modes[mi];

@@ -26,6 +26,7 @@ typedef struct vc_conform_opts {
   const char *flip_buffer;     /* buffer flip_buffer in mode flip_mode's output */
   uint64_t flip_index;
   bool flushes_denormals;      /* the device's fingerprint says so: classes by cause */
+  vc_device_gate gate;         /* each mode run's device phase (modes.h); none: zeroes */
 } vc_conform_opts;
 
 /* The steps of one program before its device modes, in order (parsing is

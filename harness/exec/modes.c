@@ -104,8 +104,9 @@ static void alloc_outputs(const vc_split *s, vc_mode_out *out) {
   if (!out->outputs) abort();
 }
 
-/* What both split modes do first: compile every segment kernel, and make
-   room for one timing row per segment of each pass. */
+/* What both split modes do first: the figures of every segment kernel's
+   compile (done by vc_exec_run before the device phase), and room for one
+   timing row per segment of each pass. */
 static int split_begin(vc_exec *x, vc_mode_out *out, uint32_t *maxp, uint32_t *cap, vc_error *err) {
   int rc = compile_segments(x, &out->compile_ns, &out->cache_hits, err);
   if (rc) return rc;
@@ -338,10 +339,23 @@ static void note_converged(const vc_exec *x, vc_mode_out *out) {
                    out->outputs[fx->flag] && out->outputs[fx->flag][0] == 0;
 }
 
+/* A mode's kernels, compiled before its device phase so that compiles of
+   programs in other workers overlap with it. */
+static int compile_mode(vc_exec *x, vc_mode m, vc_mode_out *out, vc_error *err) {
+  if (m != VC_MODE_NATIVE) return compile_segments(x, &out->compile_ns, &out->cache_hits, err);
+  int rc = compile_native(x, err);
+  out->compile_ns = x->native_compile_ns;
+  out->cache_hits = x->native_cache_hit;
+  return rc;
+}
+
 int vc_exec_run(vc_exec *x, vc_mode m, const uint32_t *const *inputs, vc_mode_out *out,
                 vc_error *err) {
   memset(out, 0, sizeof *out);
-  int rc;
+  if (m >= VC_MODE_COUNT) return vc_fail(err, VC_ERR_USAGE, "unknown mode %d", (int)m);
+  int rc = compile_mode(x, m, out, err);
+  if (rc) return rc;
+  if (x->gate.enter && (rc = x->gate.enter(x->gate.ctx, err))) return rc;
   switch (m) {
   case VC_MODE_HOST_SPLIT:
     rc = run_host_split(x, inputs, out, err);
@@ -353,8 +367,10 @@ int vc_exec_run(vc_exec *x, vc_mode m, const uint32_t *const *inputs, vc_mode_ou
     rc = run_native(x, inputs, out, err);
     break;
   default:
-    return vc_fail(err, VC_ERR_USAGE, "unknown mode %d", (int)m);
+    rc = vc_fail(err, VC_ERR_USAGE, "unknown mode %d", (int)m);
+    break;
   }
+  if (x->gate.leave) x->gate.leave(x->gate.ctx);
   if (!rc) note_converged(x, out);
   return rc;
 }

@@ -21,6 +21,19 @@
 #include "harness/model/outcome.h"
 
 
+/* The device phase of one mode run: from its first upload to its last
+   download, every launch between, its kernels compiled before it. A caller
+   that runs several programs at once grants the device here (a native
+   launch must have it to itself, and timings must mean what they mean
+   alone). enter returns 0, or an error code with its message in err that
+   ends the mode run; leave follows every enter that returned 0. NULL
+   functions: no gate. */
+typedef struct vc_device_gate {
+  int (*enter)(void *ctx, vc_error *err);
+  void (*leave)(void *ctx);
+  void *ctx;
+} vc_device_gate;
+
 /* One program on one open device; kernels are compiled once, on first use,
    and shared by every mode and repeat. */
 typedef struct vc_exec {
@@ -35,6 +48,7 @@ typedef struct vc_exec {
   uint64_t native_compile_ns;
   bool native_cache_hit;
   vc_native_desc native_desc;
+  vc_device_gate gate;       /* set by the caller after vc_exec_init */
 } vc_exec;
 
 typedef struct vc_mode_out {

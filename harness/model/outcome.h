@@ -25,7 +25,9 @@ typedef enum vc_mode {
 
 /* X(ENUM, name, fails the run). untrustworthy: a native run whose own check
    failed (a barrier or fixpoint count, a wait cut short), whatever its bytes;
-   unsupported: refused by the device's limits before launch. */
+   unsupported: refused by the device's limits before launch; flake: failed
+   unexpectedly, then passed on a rerun (--flake-reruns; its attempts are in
+   the attempt_log column). */
 #define VC_STATUS_TABLE(X)                  \
   X(PASS, "pass", false)                    \
   X(DIVERGE, "diverge", true)               \
@@ -35,7 +37,8 @@ typedef enum vc_mode {
   X(TIMEOUT, "timeout", true)               \
   X(UNSUPPORTED, "unsupported", false)      \
   X(SKIP, "skip", false)                    \
-  X(INVALID, "invalid", true)
+  X(INVALID, "invalid", true)               \
+  X(FLAKE, "flake", false)
 
 typedef enum vc_status {
 #define VC_X(e, n, f) VC_ST_##e,

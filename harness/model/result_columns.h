@@ -40,7 +40,9 @@
   X(U32, participants, participants, 0)      /* native mode only ... */       \
   X(U32, virtual_per_participant, virtual_per_participant, 0)                 \
   X(U64, device_barriers, device_barriers, 0) /* ... down to here */        \
-  X(CHARS, captured_stderr, stderr, 1024)    /* the worker's fd 2 (its driver's too) during this result, cut */
+  X(CHARS, captured_stderr, stderr, 1024)    /* the worker's fd 2 (its driver's too) during this result, cut */ \
+  X(U32, attempts, attempts, 0)              /* runs it took: 1, more after flake reruns */ \
+  X(CHARS, attempt_log, attempt_log, 512)    /* with reruns: "1 diverge: why; 2 pass" */
 
 /* programs: one row per program of a run (vc_program_info). */
 #define VC_PROGRAM_COLUMNS(X)                                                 \

@@ -1,19 +1,26 @@
 #include "harness/run/progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "harness/base/clock.h"
 
 void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *db_path,
-                      int64_t run_id, uint32_t total) {
+                      int64_t run_id, uint32_t total, uint32_t slots) {
   memset(p, 0, sizeof *p);
   p->tty = tty;
   p->backend = backend;
   p->db_path = db_path;
   p->run_id = run_id;
   p->total = total;
-  p->start_ns = vc_now_ns();
+  p->start_ns = p->last_beat_ns = vc_now_ns();
+  vc_sb_init(&p->flake_list);
+  p->nflight = slots ? slots : 1;
+  p->flight = calloc(p->nflight, sizeof *p->flight);
+  if (!p->flight) abort();
   printf("vyre-conform: run %lld, %u program%s on %s, results in %s\n", (long long)run_id, total,
          total == 1 ? "" : "s", backend, db_path);
   fflush(stdout);
@@ -30,23 +37,89 @@ static void clear_line(const vc_progress *p) {
   if (p->tty) fputs("\r\033[K", stderr);
 }
 
-void vc_progress_program(vc_progress *p, uint32_t index, uint32_t total, const char *name) {
-  snprintf(p->current, sizeof p->current, "[%u/%u] %s", index + 1, total, name);
-  if (p->tty) {
-    clear_line(p);
-    fprintf(stderr, "%s", p->current);
-    fflush(stderr);
-  }
+static void put_duration(char *out, size_t n, uint64_t ns) {
+  uint64_t s = ns / 1000000000u;
+  snprintf(out, n, "%llu:%02llu", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
 }
 
-void vc_progress_mode(vc_progress *p, const char *mode, uint32_t repeat) {
+/* The terminal's status line: elapsed, ETA, counts, and what is in flight. */
+static void draw(vc_progress *p) {
   if (!p->tty) return;
+  uint64_t now = vc_now_ns();
+  p->last_draw_ns = now;
+  char el[32], eta[32] = "?";
+  put_duration(el, sizeof el, now - p->start_ns);
+  if (p->done)
+    put_duration(eta, sizeof eta,
+                 (now - p->start_ns) / p->done * (uint64_t)(p->total - p->done));
+  uint32_t running = 0;
+  for (uint32_t k = 0; k < p->nflight; k++) running += p->flight[k].busy;
+  char line[1024];
+  size_t u = (size_t)snprintf(line, sizeof line,
+                              "[%u/%u] %s, ETA %s; %u passed, %u failed, %u running:", p->done,
+                              p->total, el, eta, p->passed, p->failed, running);
+  for (uint32_t k = 0; k < p->nflight && u < sizeof line; k++)
+    if (p->flight[k].busy)
+      u += (size_t)snprintf(line + u, sizeof line - u, " %s %s", p->flight[k].name,
+                            p->flight[k].step);
+  /* a line that wraps could not be rewritten in place */
+  struct winsize ws;
+  size_t width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col ? ws.ws_col : 100;
+  if (width - 1 < sizeof line) line[width - 1] = '\0';
   clear_line(p);
-  if (repeat)
-    fprintf(stderr, "%s %s #%u", p->current, mode, repeat + 1);
-  else
-    fprintf(stderr, "%s %s", p->current, mode);
+  fputs(line, stderr);
   fflush(stderr);
+}
+
+void vc_progress_start(vc_progress *p, uint32_t slot, uint32_t pos, const char *name) {
+  if (slot >= p->nflight) return;
+  vc_in_flight *f = &p->flight[slot];
+  f->busy = true;
+  f->pos = pos;
+  snprintf(f->name, sizeof f->name, "%s", name);
+  snprintf(f->step, sizeof f->step, "setup");
+  f->start_ns = vc_now_ns();
+  draw(p);
+}
+
+void vc_progress_mode(vc_progress *p, uint32_t slot, const char *step, uint32_t repeat) {
+  if (slot >= p->nflight) return;
+  vc_in_flight *f = &p->flight[slot];
+  if (repeat)
+    snprintf(f->step, sizeof f->step, "%s #%u", step, repeat + 1);
+  else
+    snprintf(f->step, sizeof f->step, "%s", step);
+  draw(p);
+}
+
+void vc_progress_stop(vc_progress *p, uint32_t slot) {
+  if (slot < p->nflight) p->flight[slot].busy = false;
+}
+
+void vc_progress_tick(vc_progress *p) {
+  uint64_t now = vc_now_ns();
+  if (p->tty) {
+    if (now - p->last_draw_ns >= 250000000u) draw(p);
+    return;
+  }
+  /* Plain: a program that hangs would otherwise print nothing until its
+     timeout; a line at least every 10 s says what is in flight. */
+  if (now - p->last_beat_ns < 10000000000u) return;
+  p->last_beat_ns = now;
+  bool any = false;
+  for (uint32_t k = 0; k < p->nflight; k++) {
+    const vc_in_flight *f = &p->flight[k];
+    if (!f->busy) continue;
+    printf("%s [%u/%u] %s %s for %.0f s", any ? "," : "running:", f->pos + 1, p->total, f->name,
+           f->step, (double)(now - f->start_ns) / 1e9);
+    any = true;
+  }
+  if (any) {
+    char el[32];
+    put_duration(el, sizeof el, now - p->start_ns);
+    printf(" (%u of %u recorded, %s elapsed)\n", p->done, p->total, el);
+    fflush(stdout);
+  }
 }
 
 /* What the verdict adds to a result's status on its line. */
@@ -75,19 +148,30 @@ static const char *row_name(int row) {
 }
 
 static bool worth_a_line(const vc_result *r, const vc_verdict *v) {
-  return vc_status_is_failure(r->status) || r->nondeterministic || *verdict_note(v) ||
-         v->excuse == VC_EXCUSE_SKIPPED;
+  return vc_status_is_failure(r->status) || r->status == VC_ST_FLAKE || r->nondeterministic ||
+         *verdict_note(v) || v->excuse == VC_EXCUSE_SKIPPED;
 }
 
-void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, const vc_verdict *v,
-                         uint32_t n) {
+void vc_progress_results(vc_progress *p, uint32_t pos, const char *name, const vc_result *r,
+                         const vc_verdict *v, uint32_t n) {
   p->done++;
+  bool fails = false;
   for (uint32_t i = 0; i < n; i++) {
     int m = row_of(r[i].mode);
     if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && v[i].excuse != VC_EXCUSE_EXPECTED)
       p->counts[m][r[i].status]++;
     p->nondeterministic += r[i].nondeterministic;
+    fails |= v[i].fails;
+    if (r[i].status == VC_ST_FLAKE) {
+      p->flakes++;
+      vc_sb_printf(&p->flake_list, "%s%s %s", p->flake_list.len ? ", " : "", name, r[i].mode);
+      if (r[i].repeat) vc_sb_printf(&p->flake_list, " #%u", r[i].repeat + 1);
+    }
   }
+  if (fails)
+    p->failed++;
+  else
+    p->passed++;
   if (p->tty) {
     for (uint32_t i = 0; i < n; i++) {
       if (!worth_a_line(&r[i], &v[i])) continue;
@@ -97,9 +181,10 @@ void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, c
              r[i].reason);
     }
     fflush(stdout);
+    draw(p);
     return;
   }
-  printf("%s", p->current);
+  printf("[%u/%u] %s", pos + 1, p->total, name);
   for (uint32_t i = 0; i < n; i++) {
     if (i && strcmp(r[i].mode, r[i - 1].mode) == 0 && r[i].status == r[i - 1].status) continue;
     printf(" %s:%s%s%s", r[i].mode, vc_status_name(r[i].status),
@@ -107,7 +192,8 @@ void vc_progress_results(vc_progress *p, const char *name, const vc_result *r, c
   }
   putchar('\n');
   for (uint32_t i = 0; i < n; i++)
-    if (vc_status_is_failure(r[i].status) || v[i].excuse == VC_EXCUSE_SKIPPED)
+    if (vc_status_is_failure(r[i].status) || r[i].status == VC_ST_FLAKE ||
+        v[i].excuse == VC_EXCUSE_SKIPPED)
       printf("    %s #%u%s: %s\n", r[i].mode, r[i].repeat + 1, verdict_note(&v[i]),
              r[i].reason);
   fflush(stdout);
@@ -139,8 +225,15 @@ void vc_progress_summary(vc_progress *p, const vc_run_verdict *rv, const char *e
   if (p->nondeterministic)
     printf("; %u nondeterministic result%s", p->nondeterministic,
            p->nondeterministic == 1 ? "" : "s");
+  if (p->flakes)
+    printf("; %u flake%s (failed, then passed on a rerun)", p->flakes, p->flakes == 1 ? "" : "s");
   printf("; run %lld in %s\n", (long long)p->run_id, p->db_path);
+  if (p->flakes) printf("flakes: %s\n", vc_sb_str(&p->flake_list));
   fflush(stdout);
 }
 
-void vc_progress_free(vc_progress *p) { memset(p, 0, sizeof *p); }
+void vc_progress_free(vc_progress *p) {
+  vc_sb_free(&p->flake_list);
+  free(p->flight);
+  memset(p, 0, sizeof *p);
+}

@@ -14,6 +14,7 @@
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/version.h"
+#include "harness/run/program_acc.h"
 #include "harness/run/progress.h"
 #include "harness/run/runopts.h"
 #include "harness/base/strbuf.h"
@@ -41,7 +42,11 @@ typedef struct worker {
   int to, from; /* pipe ends: jobs to the worker, messages from it */
 } worker;
 
-static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w, vc_error *err) {
+/* close_fds: the runner's ends of the other workers' pipes, which the child
+   closes: a worker must see end of file when the runner goes away, not be
+   kept waiting by a sibling's copy of the runner's end. */
+static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w,
+                        const int *close_fds, uint32_t nclose, vc_error *err) {
   int down[2], up[2];
   if (pipe(down) || pipe(up)) return vc_fail(err, VC_ERR_IO, "pipe: %s", strerror(errno));
   fflush(NULL);
@@ -50,6 +55,7 @@ static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w, 
   if (pid == 0) {
     close(down[1]);
     close(up[0]);
+    for (uint32_t i = 0; i < nclose; i++) close(close_fds[i]);
     _exit(vc_worker_main(down[0], up[1], o, c));
   }
   close(down[0]);
@@ -92,130 +98,44 @@ static int recv_until(worker *w, uint64_t deadline_ns, int *type, vc_wbuf *msg) 
   }
 }
 
-/* Results of the program in flight, kept until it is recorded. */
-typedef struct program_acc {
-  char name[256], path[4096], digest[65], tags[512];
-  vc_program_info info;
-  vc_result *res;
-  char (*modes)[32];
-  uint32_t n, cap;
-  int cur_mode; /* mode in flight, -1 before any */
-  uint32_t cur_repeat;
-  char phase[32]; /* the step in flight while cur_mode is -1 */
-} program_acc;
+/* A program this run does: its results until it is recorded. */
+typedef enum item_state {
+  IT_NEW,      /* not started */
+  IT_QUEUED,   /* modes in pending wait for a worker (a fresh one after a cut or a rerun) */
+  IT_RUNNING,  /* a job of it is in a worker */
+  IT_FINISHED, /* every result in, waiting for the programs before it to be recorded */
+  IT_RECORDED
+} item_state;
 
-static void acc_free_results(program_acc *a) {
-  for (uint32_t i = 0; i < a->n; i++) {
-    free(a->res[i].divs);
-    free(a->res[i].segs);
-  }
-  a->n = 0;
-}
+typedef struct item {
+  uint32_t idx, pos; /* its index in the corpus; its place among the programs this run does */
+  item_state state;
+  vc_mode pending[VC_MODE_COUNT];
+  uint32_t npending;
+  vc_program_acc *a; /* from its start until it is recorded */
+} item;
 
-static void acc_reset(program_acc *a, const vc_corpus_file *f) {
-  acc_free_results(a);
-  a->cur_mode = -1;
-  a->cur_repeat = 0;
-  snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
-  memset(&a->info, 0, sizeof a->info);
-  vc_corpus_program_name(f, a->name, sizeof a->name);
-  snprintf(a->path, sizeof a->path, "%s", f->path);
-  memcpy(a->digest, f->digest, sizeof a->digest);
-  a->tags[0] = '\0';
-  a->info.name = a->name;
-  a->info.path = a->path;
-  a->info.source_digest = a->digest;
-  a->info.tags = a->tags;
-}
-
-static void acc_free(program_acc *a) {
-  acc_free_results(a);
-  free(a->res);
-  free(a->modes);
-  memset(a, 0, sizeof *a);
-}
-
-static vc_result *acc_add(program_acc *a) {
-  if (a->n == a->cap) {
-    a->cap = a->cap ? a->cap * 2 : 8;
-    a->res = realloc(a->res, a->cap * sizeof *a->res);
-    a->modes = realloc(a->modes, a->cap * sizeof *a->modes);
-    if (!a->res || !a->modes) abort();
-    /* mode names live in a->modes: re-point after the move */
-    for (uint32_t i = 0; i < a->n; i++) a->res[i].mode = a->modes[i];
-  }
-  vc_result *r = &a->res[a->n++];
-  memset(r, 0, sizeof *r);
-  r->mode = a->modes[a->n - 1];
-  return r;
-}
-
-static bool acc_has(const program_acc *a, const char *mode, uint32_t repeat) {
-  for (uint32_t i = 0; i < a->n; i++)
-    if (strcmp(a->res[i].mode, mode) == 0 && a->res[i].repeat == repeat) return true;
-  return false;
-}
-
-static bool acc_has_mode(const program_acc *a, const char *mode) {
-  for (uint32_t i = 0; i < a->n; i++)
-    if (strcmp(a->res[i].mode, mode) == 0) return true;
-  return false;
-}
-
-/* A new result of mode (or step) `mode`, its status for the caller (a
-   verdict) to set. */
-static vc_result *acc_new(program_acc *a, const char *mode, uint32_t repeat) {
-  vc_result *res = acc_add(a);
-  snprintf(a->modes[a->n - 1], sizeof a->modes[0], "%s", mode);
-  res->repeat = repeat;
-  return res;
-}
-
-/* After a worker died, was killed, failed or retired with a stuck device:
-   the step in flight gets `st` (unless it has its result). A step before the
-   modes is recorded under its own name and the modes, which need it, are
-   not run. A mode in flight costs that mode (its later repeats are not run);
-   the modes without a result yet are put in rerun, for a fresh worker.
-   verdict.c decides every status. Returns the number put in rerun. */
-static uint32_t acc_after_failure(program_acc *a, const vc_mode *modes, uint32_t nmodes,
-                                  uint32_t repeat, vc_status st, const char *reason,
-                                  vc_mode *rerun) {
-  uint32_t nrerun = 0;
-  if (a->cur_mode < 0) {
-    vc_verdict_worker_stopped(st, reason, true, acc_new(a, a->phase, 0));
-    for (uint32_t m = 0; m < nmodes; m++)
-      for (uint32_t r = 0; r < repeat; r++)
-        if (!acc_has(a, vc_mode_name(modes[m]), r))
-          vc_verdict_after_step(a->phase, st, acc_new(a, vc_mode_name(modes[m]), r));
-    return 0;
-  }
-  const char *cur = vc_mode_name((vc_mode)a->cur_mode);
-  if (!acc_has(a, cur, a->cur_repeat))
-    vc_verdict_worker_stopped(st, reason, true, acc_new(a, cur, a->cur_repeat));
-  for (uint32_t r = a->cur_repeat + 1; r < repeat; r++)
-    if (!acc_has(a, cur, r)) vc_verdict_after_repeat(a->cur_repeat, st, acc_new(a, cur, r));
-  for (uint32_t m = 0; m < nmodes; m++)
-    if ((int)modes[m] != a->cur_mode && !acc_has_mode(a, vc_mode_name(modes[m])))
-      rerun[nrerun++] = modes[m];
-  return nrerun;
-}
-
-/* Results of one mode whose output changed between repeats are flagged. */
-static void mark_nondeterministic(program_acc *a) {
-  for (uint32_t i = 0; i < a->n; i++)
-    for (uint32_t j = i + 1; j < a->n; j++)
-      if (strcmp(a->res[i].mode, a->res[j].mode) == 0 && a->res[i].output_digest[0] &&
-          a->res[j].output_digest[0] &&
-          strcmp(a->res[i].output_digest, a->res[j].output_digest) != 0)
-        a->res[i].nondeterministic = a->res[j].nondeterministic = true;
-}
+/* A worker and the job it runs. */
+typedef struct slot {
+  worker w;
+  item *it;            /* the program in flight; NULL: idle */
+  vc_mode modes[VC_MODE_COUNT];
+  uint32_t nmodes;
+  uint64_t start_ns;   /* the job's start */
+  uint64_t waited_ns;  /* of it, waiting for device tokens */
+  uint64_t deadline;   /* 0: no timeout */
+  uint64_t wait_since; /* waiting for a device token since (ns); 0: not waiting */
+  bool holds;          /* holds a device token */
+} slot;
 
 typedef struct run_state {
   const vc_runner_opts *o;
   const vc_corpus *c; /* the parsed selection the workers inherit */
   vc_db *db;
   int64_t run_id;
-  worker w;
+  slot *slots;
+  uint32_t nslots;
+  uint32_t tokens_out; /* device tokens held, at most o->device_jobs */
   bool have_device;
   vc_device_info device;
   char fingerprint[256];
@@ -230,21 +150,47 @@ typedef struct run_state {
   int exit_code;
 } run_state;
 
+/* Ends a slot's worker (how: 0 asks it to quit, a signal kills it) and takes
+   back its device token: the token lives in the runner, so a worker that
+   dies holding it loses it with its process. Returns the wait status. */
+static int slot_stop(run_state *s, slot *sl, int how) {
+  if (sl->holds) s->tokens_out--;
+  sl->holds = false;
+  sl->wait_since = 0;
+  return stop_worker(&sl->w, how);
+}
+
+static void kill_all(run_state *s) {
+  for (uint32_t k = 0; k < s->nslots; k++) slot_stop(s, &s->slots[k], SIGKILL);
+}
+
 static int db_fail(run_state *s, const vc_error *e) {
   fprintf(stderr, "vyre-conform: %s\n", e->msg);
-  stop_worker(&s->w, SIGKILL);
+  kill_all(s);
   return VC_EXIT_DB;
 }
 
-/* Starts a worker and waits for its device. Returns 0, or an exit status. */
-static int ensure_worker(run_state *s) {
-  if (s->w.pid > 0) return 0;
+/* Starts the slot's worker and waits for its device. Returns 0, or an exit
+   status. */
+static int ensure_worker(run_state *s, slot *sl) {
+  if (sl->w.pid > 0) return 0;
   vc_error e;
   vc_error_clear(&e);
-  if (start_worker(s->o, s->c, &s->w, &e)) {
+  int *fds = malloc(2 * s->nslots * sizeof *fds);
+  if (!fds) abort();
+  uint32_t nfds = 0;
+  for (uint32_t k = 0; k < s->nslots; k++)
+    if (&s->slots[k] != sl && s->slots[k].w.pid > 0) {
+      fds[nfds++] = s->slots[k].w.to;
+      fds[nfds++] = s->slots[k].w.from;
+    }
+  int started = start_worker(s->o, s->c, &sl->w, fds, nfds, &e);
+  free(fds);
+  if (started) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     return VC_EXIT_FAIL;
   }
+  worker *w = &sl->w;
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   int type = 0;
@@ -252,7 +198,7 @@ static int ensure_worker(run_state *s) {
      broken driver and counts against the first program's timeout. */
   uint64_t deadline =
       vc_now_ns() + (uint64_t)(s->o->timeout_s ? s->o->timeout_s : 600) * 1000000000u;
-  int rc = recv_until(&s->w, deadline, &type, &msg);
+  int rc = recv_until(w, deadline, &type, &msg);
   int status = 0;
   if (rc == 0 && type == VC_MSG_DEVICE) {
     vc_device_info info;
@@ -268,17 +214,17 @@ static int ensure_worker(run_state *s) {
     vc_errcode code = (vc_errcode)vc_get_u64(&msg);
     fprintf(stderr, "vyre-conform: backend %s, device %u: %s\n", s->o->backend, s->o->device,
             vc_get_str(&msg));
-    stop_worker(&s->w, SIGKILL);
+    slot_stop(s, sl, SIGKILL);
     /* Options the plugin refuses are the user's mistake, not a missing device. */
     status = code == VC_ERR_USAGE ? VC_EXIT_USAGE
              : code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI
                  ? VC_EXIT_NO_BACKEND
                  : VC_EXIT_FAIL;
   } else if (rc == -3) {
-    stop_worker(&s->w, SIGKILL);
+    slot_stop(s, sl, SIGKILL);
     status = VC_EXIT_INTERRUPTED;
   } else {
-    int st = stop_worker(&s->w, SIGKILL);
+    int st = slot_stop(s, sl, SIGKILL);
     fprintf(stderr, "vyre-conform: backend %s: the worker process %s while opening device %u\n",
             s->o->backend,
             rc == -2          ? "hung"
@@ -299,7 +245,7 @@ static int record_device(run_state *s) {
     if (strcmp(s->resumed_device, s->device.device_name) == 0) return 0;
     fprintf(stderr, "vyre-conform: run %lld ran on %s, this device is %s\n", (long long)s->run_id,
             s->resumed_device, s->device.device_name);
-    stop_worker(&s->w, SIGKILL);
+    kill_all(s);
     return VC_EXIT_USAGE;
   }
   vc_error e;
@@ -308,7 +254,7 @@ static int record_device(run_state *s) {
   return 0;
 }
 
-static void crash_reason(int st, const program_acc *a, char *out, size_t n) {
+static void crash_reason(int st, const vc_program_acc *a, char *out, size_t n) {
   const char *mode = a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase;
   if (WIFSIGNALED(st))
     snprintf(out, n, "worker killed by signal %d (%s) during %s", WTERMSIG(st),
@@ -326,7 +272,7 @@ static vc_exp_config device_config(const run_state *s) {
    all: a program that hangs would otherwise cost the whole timeout. The
    skipped modes are recorded here; the others are put in modes, in the
    selected order, for the worker to run. Returns their number. */
-static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *a,
+static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, vc_program_acc *a,
                             vc_mode *modes) {
   const vc_conform_opts *co = &s->o->conform;
   uint32_t n = 0;
@@ -350,14 +296,16 @@ static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *
       modes[n++] = co->modes[m];
       continue;
     }
-    for (uint32_t r = 0; r < co->repeat; r++) vc_verdict_skipped(s->expect, x, acc_new(a, mode, r));
+    for (uint32_t r = 0; r < co->repeat; r++)
+      vc_verdict_skipped(s->expect, x, vc_acc_new(a, mode, r));
   }
   return n;
 }
 
 /* Records the program, then judges each result against the expectations and
    shows it: the run's exit status is the sum of these verdicts. */
-static int record_and_judge(run_state *s, program_acc *a) {
+static int record_and_judge(run_state *s, item *it) {
+  vc_program_acc *a = it->a;
   vc_error e;
   vc_error_clear(&e);
   if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
@@ -368,125 +316,296 @@ static int record_and_judge(run_state *s, program_acc *a) {
     v[i] = vc_verdict_of(s->expect, &cfg, s->today, a->name, &a->res[i]);
     vc_run_verdict_add(&s->verdict, &v[i]);
   }
-  vc_progress_results(&s->prog, a->name, a->res, v, a->n);
+  vc_progress_results(&s->prog, it->pos, a->name, a->res, v, a->n);
   free(v);
+  it->state = IT_RECORDED;
+  vc_acc_free(a);
+  free(a);
+  it->a = NULL;
   return 0;
 }
 
-/* Sends one job: the program's index in the corpus, then the modes. */
-static int send_job(run_state *s, uint32_t idx, const vc_mode *modes, uint32_t nmodes) {
+/* Sends one job: the program's index in the corpus, the attempt, then the
+   modes. */
+static int send_job(run_state *s, slot *sl, const item *it) {
   vc_wbuf msg;
   vc_wbuf_init(&msg);
-  vc_put_u64(&msg, idx);
-  vc_put_u64(&msg, nmodes);
-  for (uint32_t i = 0; i < nmodes; i++) vc_put_u64(&msg, (uint64_t)modes[i]);
-  int rc = ensure_worker(s);
-  if (!rc && vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0) {
+  vc_put_u64(&msg, it->idx);
+  vc_put_u64(&msg, it->a->attempt);
+  vc_put_u64(&msg, sl->nmodes);
+  for (uint32_t i = 0; i < sl->nmodes; i++) vc_put_u64(&msg, (uint64_t)sl->modes[i]);
+  int rc = ensure_worker(s, sl);
+  if (!rc && vc_msg_send(sl->w.to, VC_MSG_JOB, &msg) != 0) {
     /* The worker went away between programs: start another and try once more. */
-    stop_worker(&s->w, SIGKILL);
-    if ((rc = ensure_worker(s)) == 0 && vc_msg_send(s->w.to, VC_MSG_JOB, &msg) != 0)
+    slot_stop(s, sl, SIGKILL);
+    if ((rc = ensure_worker(s, sl)) == 0 && vc_msg_send(sl->w.to, VC_MSG_JOB, &msg) != 0)
       rc = VC_EXIT_FAIL;
   }
   vc_wbuf_free(&msg);
   return rc;
 }
 
-/* One attempt at a program: the given modes in the current (or a fresh)
-   worker. Modes that a crash, timeout or stuck device left without a
-   result are put in rerun (*nrerun of them). Returns 0 or an exit status
-   that ends the run. */
-static int run_job(run_state *s, program_acc *a, uint32_t idx, const vc_mode *modes,
-                   uint32_t nmodes, vc_mode *rerun, uint32_t *nrerun) {
-  *nrerun = 0;
-  a->cur_mode = -1;
-  snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
-  int rc = send_job(s, idx, modes, nmodes);
-  if (rc) return rc;
-  const uint32_t repeat = s->o->conform.repeat;
-  uint64_t deadline = s->o->timeout_s ? vc_now_ns() + (uint64_t)s->o->timeout_s * 1000000000u : 0;
-  vc_wbuf msg;
-  vc_wbuf_init(&msg);
-  for (;;) {
-    int type = 0;
-    int r = recv_until(&s->w, deadline, &type, &msg);
-    if (r == -3) {
-      stop_worker(&s->w, SIGKILL);
-      vc_wbuf_free(&msg);
-      return VC_EXIT_INTERRUPTED;
-    }
-    if (r == -2) {
-      stop_worker(&s->w, SIGKILL);
-      char why[256];
-      snprintf(why, sizeof why, "no result within %u s (--timeout) during %s; worker killed",
-               s->o->timeout_s,
-               a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
-      *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_TIMEOUT, why, rerun);
-      break;
-    }
-    if (r != 0) {
-      int st = stop_worker(&s->w, SIGKILL);
-      char why[256];
-      crash_reason(st, a, why, sizeof why);
-      *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_CRASH, why, rerun);
-      break;
-    }
-    if (type == VC_MSG_PROGRAM) {
-      vc_program_info pi;
-      vc_get_program_info(&msg, &pi);
-      snprintf(a->name, sizeof a->name, "%s", pi.name);
-      snprintf(a->tags, sizeof a->tags, "%s", pi.tags);
-      a->info = pi;
-      a->info.name = a->name;
-      a->info.path = a->path;
-      a->info.source_digest = a->digest;
-      a->info.tags = a->tags;
-    } else if (type == VC_MSG_PHASE) {
-      snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(&msg)));
-    } else if (type == VC_MSG_MODE) {
-      a->cur_mode = (int)vc_get_u64(&msg);
-      a->cur_repeat = (uint32_t)vc_get_u64(&msg);
-      vc_progress_mode(&s->prog, vc_mode_name((vc_mode)a->cur_mode), a->cur_repeat);
-    } else if (type == VC_MSG_RESULT) {
-      vc_result *res = acc_add(a);
-      vc_get_result(&msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
-      res->mode = a->modes[a->n - 1];
-    } else if (type == VC_MSG_DONE) {
-      if (vc_get_u64(&msg)) {
-        /* It retires: a launch did not finish and the device is stuck. */
-        stop_worker(&s->w, SIGKILL);
-        *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_TIMEOUT,
-                                    "a launch did not finish in time", rerun);
-      }
-      break;
-    } else if (type == VC_MSG_FATAL) {
-      vc_get_u64(&msg);
-      char why[512];
-      snprintf(why, sizeof why, "worker failed: %s", vc_get_str(&msg));
-      stop_worker(&s->w, SIGKILL);
-      *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_ERROR, why, rerun);
-      break;
-    }
-  }
-  vc_wbuf_free(&msg);
-  return 0;
+/* --timeout after the job's start, not counting the time it waited for a
+   device token; 0: no timeout. */
+static uint64_t job_deadline(const run_state *s, const slot *sl) {
+  uint32_t t = s->o->timeout_s;
+  return t ? sl->start_ns + sl->waited_ns + (uint64_t)t * 1000000000u : 0;
 }
 
-/* Runs one program; records it unless the run is interrupted. Returns 0 or
-   an exit status that ends the run. */
-static int run_one(run_state *s, const vc_corpus_file *f, program_acc *a, uint32_t idx,
-                   uint32_t pos, uint32_t total) {
-  acc_reset(a, f);
-  vc_mode modes[VC_MODE_COUNT], rerun[VC_MODE_COUNT];
-  uint32_t nmodes = apply_skips(s, f, a, modes);
-  vc_progress_program(&s->prog, pos, total, a->name);
-  /* Each attempt leaves out at least the mode that cut it short. */
-  while (nmodes) {
-    int rc = run_job(s, a, idx, modes, nmodes, rerun, &nmodes);
-    if (rc) return rc;
-    memcpy(modes, rerun, nmodes * sizeof *modes);
+/* One attempt at a program: its pending modes in the slot's worker (a fresh
+   one when the last was stopped). Returns 0 or an exit status that ends the
+   run. */
+static int start_job(run_state *s, slot *sl, item *it) {
+  vc_program_acc *a = it->a;
+  sl->it = it;
+  memcpy(sl->modes, it->pending, it->npending * sizeof *sl->modes);
+  sl->nmodes = it->npending;
+  it->npending = 0;
+  it->state = IT_RUNNING;
+  a->cur_mode = -1;
+  snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
+  vc_progress_start(&s->prog, (uint32_t)(sl - s->slots), it->pos, a->name);
+  int rc = send_job(s, sl, it);
+  sl->start_ns = vc_now_ns();
+  sl->waited_ns = 0;
+  sl->deadline = job_deadline(s, sl);
+  return rc;
+}
+
+/* The modes of the latest attempt with a result that fails the run and that
+   a rerun may clear: a device mode (not a step before the modes, not an
+   invalid program: neither changes on a rerun). Returns their number. */
+static uint32_t flaky_candidates(run_state *s, const vc_program_acc *a, vc_mode *modes) {
+  vc_exp_config cfg = device_config(s);
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < a->n; i++) {
+    const vc_result *r = &a->res[i];
+    int m = vc_mode_from_name(r->mode);
+    if (r->attempts != a->attempt + 1 || m < 0 || r->status == VC_ST_INVALID) continue;
+    if (!vc_verdict_of(s->expect, &cfg, s->today, a->name, r).fails) continue;
+    bool have = false;
+    for (uint32_t k = 0; k < n; k++) have |= (int)modes[k] == m;
+    if (!have) modes[n++] = (vc_mode)m;
   }
-  mark_nondeterministic(a);
-  return record_and_judge(s, a);
+  return n;
+}
+
+/* A job ended: its modes without a result go to a fresh worker; a program
+   with every result in is rerun where it failed unexpectedly (up to
+   --flake-reruns times, each in a fresh worker), else finished. */
+static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nrerun) {
+  item *it = sl->it;
+  vc_program_acc *a = it->a;
+  sl->it = NULL;
+  sl->wait_since = 0;
+  vc_progress_stop(&s->prog, (uint32_t)(sl - s->slots));
+  if (nrerun) {
+    memcpy(it->pending, rerun, nrerun * sizeof *rerun);
+    it->npending = nrerun;
+    it->state = IT_QUEUED;
+    return;
+  }
+  if (a->attempt < s->o->flake_reruns && (it->npending = flaky_candidates(s, a, it->pending))) {
+    if (sl->w.pid > 0) slot_stop(s, sl, 0); /* a fresh worker for the rerun */
+    a->attempt++;
+    it->state = IT_QUEUED;
+    return;
+  }
+  vc_acc_collapse_attempts(a);
+  vc_acc_mark_nondeterministic(a);
+  it->state = IT_FINISHED;
+}
+
+/* Hands free device tokens to the waiting workers, longest waiting first.
+   The wait does not count against a program's timeout. */
+static void grant_tokens(run_state *s) {
+  uint32_t cap = s->o->device_jobs ? s->o->device_jobs : 1;
+  while (s->tokens_out < cap) {
+    slot *best = NULL;
+    for (uint32_t k = 0; k < s->nslots; k++) {
+      slot *sl = &s->slots[k];
+      if (sl->it && sl->wait_since && (!best || sl->wait_since < best->wait_since)) best = sl;
+    }
+    if (!best) return;
+    best->waited_ns += vc_now_ns() - best->wait_since;
+    best->deadline = job_deadline(s, best);
+    best->wait_since = 0;
+    best->holds = true;
+    s->tokens_out++;
+    /* a worker gone meanwhile shows as end of file on its pipe */
+    vc_msg_send(best->w.to, VC_MSG_GRANT, NULL);
+  }
+}
+
+static void on_timeout(run_state *s, slot *sl) {
+  vc_program_acc *a = sl->it->a;
+  vc_mode rerun[VC_MODE_COUNT];
+  slot_stop(s, sl, SIGKILL);
+  char why[256];
+  snprintf(why, sizeof why, "no result within %u s (--timeout) during %s; worker killed",
+           s->o->timeout_s, a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
+  uint32_t nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, s->o->conform.repeat,
+                                         VC_ST_TIMEOUT, why, rerun);
+  job_ended(s, sl, rerun, nrerun);
+}
+
+/* One message from the slot's worker (its pipe is readable). */
+static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
+  vc_program_acc *a = sl->it->a;
+  const uint32_t repeat = s->o->conform.repeat;
+  vc_mode rerun[VC_MODE_COUNT];
+  uint32_t nrerun = 0;
+  int type = 0;
+  if (vc_msg_recv(sl->w.from, &type, msg) != 0) {
+    int st = slot_stop(s, sl, SIGKILL);
+    char why[256];
+    crash_reason(st, a, why, sizeof why);
+    nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_CRASH, why, rerun);
+    job_ended(s, sl, rerun, nrerun);
+    return;
+  }
+  if (type == VC_MSG_PROGRAM) {
+    vc_program_info pi;
+    vc_get_program_info(msg, &pi);
+    snprintf(a->name, sizeof a->name, "%s", pi.name);
+    snprintf(a->tags, sizeof a->tags, "%s", pi.tags);
+    a->info = pi;
+    a->info.name = a->name;
+    a->info.path = a->path;
+    a->info.source_digest = a->digest;
+    a->info.tags = a->tags;
+  } else if (type == VC_MSG_PHASE) {
+    snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(msg)));
+    vc_progress_mode(&s->prog, (uint32_t)(sl - s->slots), a->phase, 0);
+  } else if (type == VC_MSG_MODE) {
+    a->cur_mode = (int)vc_get_u64(msg);
+    a->cur_repeat = (uint32_t)vc_get_u64(msg);
+    vc_progress_mode(&s->prog, (uint32_t)(sl - s->slots), vc_mode_name((vc_mode)a->cur_mode),
+                     a->cur_repeat);
+  } else if (type == VC_MSG_WANT) {
+    sl->wait_since = vc_now_ns();
+  } else if (type == VC_MSG_RELEASE) {
+    if (sl->holds) s->tokens_out--;
+    sl->holds = false;
+  } else if (type == VC_MSG_RESULT) {
+    vc_result *res = vc_acc_add(a);
+    vc_get_result(msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
+    res->mode = a->modes[a->n - 1];
+    res->attempts = a->attempt + 1;
+  } else if (type == VC_MSG_DONE) {
+    if (vc_get_u64(msg)) {
+      /* It retires: a launch did not finish and the device is stuck. */
+      slot_stop(s, sl, SIGKILL);
+      nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_TIMEOUT,
+                                 "a launch did not finish in time", rerun);
+    }
+    if (sl->holds) s->tokens_out--; /* a worker that forgot to give it back */
+    sl->holds = false;
+    job_ended(s, sl, rerun, nrerun);
+  } else if (type == VC_MSG_FATAL) {
+    vc_get_u64(msg);
+    char why[512];
+    snprintf(why, sizeof why, "worker failed: %s", vc_get_str(msg));
+    slot_stop(s, sl, SIGKILL);
+    nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_ERROR, why, rerun);
+    job_ended(s, sl, rerun, nrerun);
+  }
+}
+
+/* Waits up to a second (less before a deadline) for the busy workers, then
+   handles what came and the deadlines that passed. */
+static void wait_for_workers(run_state *s, vc_wbuf *msg) {
+  struct pollfd *p = calloc(s->nslots, sizeof *p);
+  uint32_t *which = calloc(s->nslots, sizeof *which);
+  if (!p || !which) abort();
+  uint32_t n = 0;
+  uint64_t now = vc_now_ns();
+  int ms = 1000; /* wake up to notice interrupts and to show progress */
+  for (uint32_t k = 0; k < s->nslots; k++) {
+    slot *sl = &s->slots[k];
+    if (!sl->it) continue;
+    if (sl->deadline && !sl->wait_since) {
+      int left = sl->deadline > now ? (int)((sl->deadline - now) / 1000000u) + 1 : 0;
+      if (left < ms) ms = left;
+    }
+    p[n] = (struct pollfd){sl->w.from, POLLIN, 0};
+    which[n++] = k;
+  }
+  int r = poll(p, n, ms);
+  now = vc_now_ns();
+  for (uint32_t i = 0; r > 0 && i < n; i++) {
+    slot *sl = &s->slots[which[i]];
+    if (p[i].revents && sl->it) on_message(s, sl, msg);
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    slot *sl = &s->slots[which[i]];
+    /* a worker with a message waiting is read first: its result may be in */
+    if (sl->it && !(r > 0 && p[i].revents) && !sl->wait_since && sl->deadline &&
+        now >= sl->deadline)
+      on_timeout(s, sl);
+  }
+  free(p);
+  free(which);
+  vc_progress_tick(&s->prog);
+}
+
+/* The next program to give a worker: one whose modes wait for a fresh
+   worker, else the next not started (whose skipped modes are recorded
+   here; one with nothing left to run is finished at once). */
+static item *next_item(run_state *s, item *items, uint32_t n, uint32_t from, uint32_t *next_new) {
+  for (uint32_t i = from; i < *next_new; i++)
+    if (items[i].state == IT_QUEUED) return &items[i];
+  while (*next_new < n) {
+    item *it = &items[(*next_new)++];
+    /* kept from its start until it is recorded: a corpus of thousands
+       holds only the programs in flight and those waiting to be recorded */
+    it->a = calloc(1, sizeof *it->a);
+    if (!it->a) abort();
+    vc_acc_reset(it->a, &s->c->files[it->idx]);
+    it->npending = apply_skips(s, &s->c->files[it->idx], it->a, it->pending);
+    if (it->npending) return it;
+    it->state = IT_FINISHED;
+  }
+  return NULL;
+}
+
+/* Runs the programs, up to one per slot at once, and records them in their
+   order. An interrupt stops every worker and records the programs that
+   finished. Returns 0 or an exit status that ends the run. */
+static int run_items(run_state *s, item *items, uint32_t n) {
+  uint32_t next_new = 0, next_rec = 0;
+  int status = 0;
+  vc_wbuf msg;
+  vc_wbuf_init(&msg);
+  while (!status && next_rec < n) {
+    if (g_interrupted) {
+      status = VC_EXIT_INTERRUPTED;
+      break;
+    }
+    for (uint32_t k = 0; k < s->nslots && !status; k++) {
+      if (s->slots[k].it) continue;
+      item *it = next_item(s, items, n, next_rec, &next_new);
+      if (!it) break;
+      status = start_job(s, &s->slots[k], it);
+    }
+    while (!status && next_rec < n && items[next_rec].state == IT_FINISHED)
+      status = record_and_judge(s, &items[next_rec++]);
+    if (status || next_rec == n) break;
+    grant_tokens(s);
+    wait_for_workers(s, &msg);
+  }
+  vc_wbuf_free(&msg);
+  if (status == VC_EXIT_INTERRUPTED) {
+    kill_all(s);
+    for (uint32_t i = next_rec; i < n && status == VC_EXIT_INTERRUPTED; i++)
+      if (items[i].state == IT_FINISHED && record_and_judge(s, &items[i])) status = VC_EXIT_DB;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (items[i].a) {
+      vc_acc_free(items[i].a);
+      free(items[i].a);
+    }
+  return status;
 }
 
 /* Two files that declare the same program name are refused (results are
@@ -731,7 +850,7 @@ static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
   vc_corpus_redigest(c); /* the digest covers what runs, not what was found */
   rc = load_expectations(o, s, expect, s->expect_path, sizeof s->expect_path);
   if (rc) return rc;
-  return ensure_worker(s);
+  return ensure_worker(s, &s->slots[0]);
 }
 
 int vc_run_corpus(const vc_runner_opts *o) {
@@ -744,17 +863,22 @@ int vc_run_corpus(const vc_runner_opts *o) {
   s.o = o;
   s.c = &c;
   s.today = vc_today_utc();
+  s.nslots = o->jobs ? o->jobs : 1;
+  s.slots = calloc(s.nslots, sizeof *s.slots);
+  if (!s.slots) abort();
   vc_expectations expect;
   install_handlers();
   int prepared = prepare(&s, &c, &expect);
   if (prepared) {
-    if (s.w.pid > 0) stop_worker(&s.w, SIGKILL);
+    kill_all(&s);
+    free(s.slots);
     if (s.expect) vc_expectations_free(s.expect);
     vc_corpus_free(&c);
     return prepared;
   }
   if (vc_db_open(o->db_path, 5000, &s.db, &e)) {
-    stop_worker(&s.w, SIGKILL);
+    kill_all(&s);
+    free(s.slots);
     if (s.expect) vc_expectations_free(s.expect);
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     vc_corpus_free(&c);
@@ -798,7 +922,8 @@ int vc_run_corpus(const vc_runner_opts *o) {
   vc_sb_free(&sel);
   if (opened) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
-    stop_worker(&s.w, SIGKILL);
+    kill_all(&s);
+    free(s.slots);
     vc_db_close(s.db);
     vc_corpus_free(&c);
     free(done);
@@ -807,18 +932,24 @@ int vc_run_corpus(const vc_runner_opts *o) {
   }
   uint32_t todo = 0;
   for (uint32_t i = 0; i < c.n; i++) todo += !done[i];
-  vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, todo);
+  vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, todo, s.nslots);
   if (s.expect)
     printf("expectations: %s%s\n", s.expect_file,
            o->expectations ? "" : " (the project's for this backend; --expectations none: off)");
   int status = record_device(&s);
-  program_acc a;
-  memset(&a, 0, sizeof a);
-  for (uint32_t i = 0, pos = 0; i < c.n && !status; i++)
-    if (!done[i]) status = run_one(&s, &c.files[i], &a, i, pos++, todo);
+  item *items = calloc(todo ? todo : 1, sizeof *items);
+  if (!items) abort();
+  for (uint32_t i = 0, pos = 0; i < c.n; i++)
+    if (!done[i]) {
+      items[pos].idx = i;
+      items[pos].pos = pos;
+      pos++;
+    }
+  if (!status) status = run_items(&s, items, todo);
+  free(items);
   free(done);
-  if (s.w.pid > 0) stop_worker(&s.w, 0);
-  acc_free(&a);
+  for (uint32_t k = 0; k < s.nslots; k++) slot_stop(&s, &s.slots[k], 0);
+  free(s.slots);
 
   const char *end = status == VC_EXIT_INTERRUPTED      ? "interrupted"
                     : status && status != VC_EXIT_FAIL ? "failed"

@@ -11,8 +11,16 @@
  * exceeds --timeout is killed and recorded as `timeout`. A step before the
  * device modes (setup, reference, oracle) is recorded under its own name;
  * a device mode under the mode's, and the program's remaining modes run in
- * a fresh worker. SIGINT and SIGTERM end the run after the last finished
- * program is written, marked `interrupted`. */
+ * a fresh worker. SIGINT and SIGTERM end the run after the finished
+ * programs are written, marked `interrupted`.
+ *
+ * Up to --jobs workers run at once, each one program at a time; the device
+ * phase of a mode (upload to download, its kernels compiled before) needs
+ * one of --device-jobs tokens, which the runner grants over the pipes, so
+ * a worker that dies holding one gives it back. Programs are recorded in
+ * corpus order whatever the number of jobs. A device-mode result that fails
+ * unexpectedly is rerun (its mode, in a fresh worker) up to --flake-reruns
+ * times; one that then passes is recorded `flake`. */
 #ifndef VC_RUNNER_H
 #define VC_RUNNER_H
 
@@ -45,6 +53,10 @@ typedef struct vc_runner_opts {
      none is named). */
   const char *inject_crash;
   const char *inject_hang;
+  uint32_t flip_attempts;       /* --inject-flip ...@N: only on the first N attempts; 0: all */
+  uint32_t jobs;                /* worker processes at once (>= 1) */
+  uint32_t device_jobs;         /* programs in their device phase at once (>= 1) */
+  uint32_t flake_reruns;        /* reruns of a result that fails unexpectedly */
 } vc_runner_opts;
 
 /* Returns a process exit status (harness/base/exitcodes.h). */

@@ -65,6 +65,9 @@ void vc_run_setting_value(const vc_runner_opts *o, vc_run_setting s, vc_strbuf *
       snprintf(b, sizeof b, "%s", o->conform.oracle.order == VC_ORDER_REVERSE ? "reverse" : "forward");
     vc_sb_puts(sb, b);
     break;
+  case VC_SET_FLAKE_RERUNS: vc_sb_printf(sb, "%u", o->flake_reruns); break;
+  case VC_SET_JOBS: vc_sb_printf(sb, "%u", o->jobs); break;
+  case VC_SET_DEVICE_JOBS: vc_sb_printf(sb, "%u", o->device_jobs); break;
   case VC_SET_PATH: put_list(sb, o->paths, o->npaths); break;
   case VC_SET_COUNT: break;
   }
@@ -191,6 +194,9 @@ static int apply(vc_runner_opts *o, vc_run_restored *r, const char *key, char *v
     char *end;
     o->conform.max_buffer_bytes = strtoull(v, &end, 10);
   } else if (!strcmp(key, "oracle-order")) rc = vc_parse_oracle_order(v, &o->conform.oracle, err);
+  else if (!strcmp(key, "flake-reruns")) rc = u32_of(v, &o->flake_reruns, err);
+  else if (!strcmp(key, "jobs")) rc = u32_of(v, &o->jobs, err);
+  else if (!strcmp(key, "device-jobs")) rc = u32_of(v, &o->device_jobs, err);
   else if (!strcmp(key, "path")) push(&r->paths, &o->npaths, v);
   /* other keys (written by another version) are not settings of this one */
   return rc;
@@ -243,7 +249,7 @@ int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *
   if (!rc && !stored.backend && st.backend[0]) stored.backend = keep_str(keep, vc_strdup(st.backend));
   vc_db_run_settings_free(&st);
   for (int s = 0; !rc && s < VC_SET_COUNT; s++) {
-    if (!(given & (1u << s))) continue;
+    if (!(given & (1u << s)) || s == VC_SET_JOBS || s == VC_SET_DEVICE_JOBS) continue;
     vc_strbuf a, b;
     vc_sb_init(&a);
     vc_sb_init(&b);
@@ -285,6 +291,9 @@ int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *
   o->shard_n = stored.shard_n;
   o->timeout_s = stored.timeout_s;
   o->expectations = stored.expectations;
+  o->flake_reruns = stored.flake_reruns;
+  if (!(given & (1u << VC_SET_JOBS))) o->jobs = stored.jobs;
+  if (!(given & (1u << VC_SET_DEVICE_JOBS))) o->device_jobs = stored.device_jobs;
   o->paths = stored.paths;
   o->npaths = stored.npaths;
   return 0;

@@ -25,6 +25,9 @@
   X(EXPECTATIONS, "expectations")      \
   X(MAX_BUFFER_BYTES, "max-buffer-bytes") \
   X(ORACLE_ORDER, "oracle-order")      \
+  X(FLAKE_RERUNS, "flake-reruns")      \
+  X(JOBS, "jobs")                      \
+  X(DEVICE_JOBS, "device-jobs")        \
   X(PATH, "path")
 
 typedef enum vc_run_setting {
@@ -52,7 +55,9 @@ void vc_run_restored_free(vc_run_restored *r);
 
 /* --resume: reads run o->resume_run's settings from o->db_path and puts
    them into o. A setting given on the command line (bit 1 << setting in
-   given) must equal the stored one: otherwise a usage error naming both. */
+   given) must equal the stored one: otherwise a usage error naming both.
+   jobs and device-jobs are the exception: they change how fast, not what
+   is found, so one given replaces the stored one. */
 int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *keep,
                             vc_error *err);
 

@@ -16,7 +16,11 @@
 
 enum {
   VC_MSG_JOB = 'J',      /* runner → worker: index of the next program in the corpus both
-                            hold (parsed before the fork), then the modes to run */
+                            hold (parsed before the fork), the attempt (0 first, then
+                            flake reruns), then the modes to run */
+  VC_MSG_GRANT = 'G',    /* runner → worker: the device is yours (after a WANT) */
+  VC_MSG_WANT = 'W',     /* worker → runner: a mode's device phase is about to start */
+  VC_MSG_RELEASE = 'L',  /* worker → runner: the device phase ended */
   VC_MSG_QUIT = 'Q',     /* runner → worker */
   VC_MSG_DEVICE = 'D',   /* worker → runner: vc_device_info and fingerprint, after opening */
   VC_MSG_FATAL = 'F',    /* worker → runner: error code and message; the worker exits */

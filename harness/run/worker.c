@@ -2,12 +2,15 @@
  * streaming every piece of every result back as soon as it exists. The
  * programs were parsed by the runner before the fork: a job names one by
  * its index, so no file is parsed twice. */
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/clock.h"
 #include "harness/lang/corpus.h"
 #include "harness/exec/fingerprint.h"
 #include "harness/exec/plugin.h"
@@ -17,6 +20,7 @@
 
 typedef struct worker_sink {
   int fd;
+  int in_fd;                  /* the runner's messages: jobs, device grants */
   vc_wbuf buf;
   const vc_runner_opts *o;
   const vc_corpus_file *file; /* the program in flight */
@@ -30,8 +34,9 @@ static void send(worker_sink *w, int type) {
   w->buf.len = 0;
 }
 
-/* --inject-crash/--inject-hang GLOB[@STEP]: STEP a phase or a mode, setup
-   when left out. GLOB matches the program name or the file name. */
+/* --inject-crash/--inject-hang GLOB[@STEP]: STEP a phase, a mode or
+   `device` (a mode's device phase, the token held), setup when left out.
+   GLOB matches the program name or the file name. */
 static bool inject_matches(const char *spec, const vc_corpus_file *f, const char *step) {
   if (!spec || !f) return false;
   char glob[512], file[1024], name[256];
@@ -86,6 +91,47 @@ static void on_result(void *ctx, const vc_result *r) {
   send(w, VC_MSG_RESULT);
 }
 
+/* VYRE_CONFORM_DEVICE_LOG=FILE, for testing the harness: every device
+   phase appends "enter NS PID" and "leave NS PID" lines (NS: the monotonic
+   clock, shared by the processes), one write each, so a test can check
+   that no more than --device-jobs phases overlap. */
+static void device_log(const char *what) {
+  const char *path = getenv("VYRE_CONFORM_DEVICE_LOG");
+  if (!path || !*path) return;
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd < 0) return;
+  char line[96];
+  int n = snprintf(line, sizeof line, "%s %llu %d\n", what, (unsigned long long)vc_now_ns(),
+                   (int)getpid());
+  if (write(fd, line, (size_t)n) != n) {
+    /* a test's log only: a short write shows there as a missing line */
+  }
+  close(fd);
+}
+
+/* The device token: the runner grants it over the pipes, so that a worker
+   that dies holding it costs nothing but its program (the runner sees the
+   pipe close and hands the token on). */
+static int device_enter(void *ctx, vc_error *err) {
+  (void)err;
+  worker_sink *w = ctx;
+  send(w, VC_MSG_WANT);
+  vc_wbuf msg;
+  vc_wbuf_init(&msg);
+  int type = 0;
+  int rc = vc_msg_recv(w->in_fd, &type, &msg);
+  vc_wbuf_free(&msg);
+  if (rc != 0 || type != VC_MSG_GRANT) _exit(0); /* the runner quit or went away */
+  device_log("enter");
+  inject(w, "device"); /* a fault while holding the device */
+  return 0;
+}
+
+static void device_leave(void *ctx) {
+  device_log("leave");
+  send(ctx, VC_MSG_RELEASE);
+}
+
 static int fatal(worker_sink *w, const vc_error *e) {
   vc_put_u64(&w->buf, (uint64_t)e->code);
   vc_put_str(&w->buf, e->msg);
@@ -95,8 +141,12 @@ static int fatal(worker_sink *w, const vc_error *e) {
 
 /* A job: the program's index, then the modes to run (a subset of the
    selected ones when a crash or a stuck device cut an earlier attempt). */
-static const vc_corpus_file *read_job(vc_wbuf *job, const vc_corpus *c, vc_conform_opts *co) {
+static const vc_corpus_file *read_job(vc_wbuf *job, const vc_corpus *c, const vc_runner_opts *o,
+                                      vc_conform_opts *co) {
   uint64_t idx = vc_get_u64(job);
+  uint64_t attempt = vc_get_u64(job);
+  /* --inject-flip M:B:I@N: a fault on the first N attempts only (a flake) */
+  if (o->flip_attempts && attempt >= o->flip_attempts) co->flip_mode = NULL;
   uint64_t n = vc_get_u64(job);
   co->nmodes = 0;
   for (uint64_t i = 0; i < n && i < VC_MODE_COUNT; i++) {
@@ -110,7 +160,7 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   /* The runner decides what an interrupt means; the worker just stops when told. */
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
-  worker_sink w = {out_fd, {0}, o, NULL, false, {0}};
+  worker_sink w = {out_fd, in_fd, {0}, o, NULL, false, {0}};
   vc_wbuf_init(&w.buf);
   vc_capture_start(&w.err);
   vc_error e;
@@ -137,7 +187,8 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   while (vc_msg_recv(in_fd, &type, &job) == 0 && type == VC_MSG_JOB) {
     vc_conform_opts co = o->conform;
     co.flushes_denormals = w.flushes;
-    const vc_corpus_file *f = read_job(&job, c, &co);
+    co.gate = (vc_device_gate){device_enter, device_leave, &w};
+    const vc_corpus_file *f = read_job(&job, c, o, &co);
     if (!f) {
       vc_fail(&e, VC_ERR_INTERNAL, "a job names no program of the corpus");
       return fatal(&w, &e);

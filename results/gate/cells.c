@@ -24,7 +24,8 @@ static void aggregate_status(vc_cell *c) {
     if (vc_status_is_failure(x->status)) {
       c->nfailing++;
       if (!fail) fail = x;
-    } else if (x->status == VC_ST_PASS && !pass) {
+    } else if ((x->status == VC_ST_PASS || x->status == VC_ST_FLAKE) && !pass) {
+      /* a flake passed in the end: the cell passes, and says it was a flake */
       pass = x;
     } else if (x->status == VC_ST_UNSUPPORTED && !unsupported) {
       unsupported = x;

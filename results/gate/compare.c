@@ -104,7 +104,7 @@ static int judge(comparer *k, const vc_cell *b, const vc_cell *c) {
       return add(k, VC_F_STILL_FAILING, false, b, c, NULL);
     return add(k, VC_F_NEW_FAILURE, true, b, c, NULL);
   }
-  if (c->status == VC_ST_PASS) return judge_pass(k, b, c, &v);
+  if (c->status == VC_ST_PASS || c->status == VC_ST_FLAKE) return judge_pass(k, b, c, &v);
   if (c->status == VC_ST_UNSUPPORTED && b && b->status != VC_ST_UNSUPPORTED &&
       b->status != VC_ST_SKIP)
     return add(k, VC_F_NEWLY_UNSUPPORTED, true, b, c, NULL);

@@ -116,6 +116,7 @@ static vc_status status_of(char c) {
   case 'u': return VC_ST_UNSUPPORTED;
   case 's': return VC_ST_SKIP;
   case 'i': return VC_ST_INVALID;
+  case 'f': return VC_ST_FLAKE;
   default: return VC_ST_PASS;
   }
 }

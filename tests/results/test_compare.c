@@ -158,6 +158,29 @@ static void test_fix_and_improvement_reported(void **state) {
   outcome_free(&o);
 }
 
+/* A flake (failed, then passed on a rerun) passes the gate: not a new
+   failure where the baseline passed; against a failing baseline it is a fix.
+   A mode whose three repeats are all flakes is a flake cell, not a skip. */
+static void test_flake_passes_gate(void **state) {
+  (void)state;
+  const fx_prog cand[] = {{"a", "fpp", 10, 0},
+                          {"b", "ppf", 10, 0},
+                          {"c", "fpp", 10, 0},
+                          {"d", "ppp", 10, 0},
+                          {"e", "ppp", 10, 0}};
+  write_pair(cand, 5, 3);
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  assert_int_equal(o.c.ngating, 0);
+  assert_int_equal(o.c.counts[VC_F_NEW_FAILURE], 0);
+  assert_int_equal(o.c.counts[VC_F_MISSING], 0);
+  const vc_finding *f = find(&o, VC_F_FIXED, "c", "native");
+  assert_non_null(f);
+  assert_int_equal(f->cand->status, VC_ST_FLAKE);
+  outcome_free(&o);
+}
+
 /* Five repeats each; the baseline's spread is 4 ms around 10 ms. */
 static void test_timing_spread(void **state) {
   (void)state;
@@ -450,6 +473,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_expected_failure_passes_gate, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_expired_expectation_exits_6, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_fix_and_improvement_reported, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_flake_passes_gate, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_timing_spread, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_timing_min_delta, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_missing_new_skip, setup, fx_tmp_teardown),

@@ -215,6 +215,9 @@ static void test_version_2_migrates(void **state) {
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   assert_int_equal(sqlite3_exec(h,
                                 "ALTER TABLE results DROP COLUMN cache_hits; "
+                                "ALTER TABLE results DROP COLUMN stderr; "
+                                "ALTER TABLE results DROP COLUMN attempts; "
+                                "ALTER TABLE results DROP COLUMN attempt_log; "
                                 "PRAGMA user_version=2;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
@@ -246,7 +249,8 @@ static void test_version_3_migrates(void **state) {
   fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2});
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-  assert_int_equal(sqlite3_exec(h, "ALTER TABLE results DROP COLUMN stderr; PRAGMA user_version=3;",
+  assert_int_equal(sqlite3_exec(h, "ALTER TABLE results DROP COLUMN stderr; ALTER TABLE results DROP COLUMN attempts; "
+                                "ALTER TABLE results DROP COLUMN attempt_log; PRAGMA user_version=3;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
   sqlite3_close(h);
@@ -257,9 +261,45 @@ static void test_version_3_migrates(void **state) {
   vc_run_free(r);
   fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
-  assert_int_equal(VC_DB_SCHEMA_VERSION, 4);
-  assert_int_equal(has_column(path, "results", "stderr"), 1);
+    assert_int_equal(has_column(path, "results", "stderr"), 1);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
+}
+
+/* A file of version 4 (before results.attempts and attempt_log, the flake
+   reruns' record): read as it is, the columns reading 0 and ""; migrated
+   when written, every row kept. */
+static void test_version_4_migrates(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "v4.db", path);
+  const fx_prog progs[] = {{"a", "ppd", 10, 0}, {"b", "ppp", 10, 0}};
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2});
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "ALTER TABLE results DROP COLUMN attempts; "
+                                "ALTER TABLE results DROP COLUMN attempt_log; "
+                                "PRAGMA user_version=4;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  assert_int_equal(has_column(path, "results", "attempts"), 0);
+  vc_run_data *r = NULL;
+  vc_error err = {0};
+  assert_int_equal(vc_run_load(path, VC_RUN_LAST_COMPLETE, &r, &err), 0);
+  assert_int_equal(r->progs[0].results[0].attempts, 0);
+  assert_string_equal(r->progs[0].results[0].attempt_log, "");
+  vc_run_free(r);
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 4);
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
+  assert_int_equal(VC_DB_SCHEMA_VERSION, 5);
+  assert_int_equal(has_column(path, "results", "attempts"), 1);
+  assert_int_equal(has_column(path, "results", "attempt_log"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results WHERE run_id=1 AND "
+                                      "attempts=0 AND attempt_log=''"),
+                   6);
 }
 
 int main(void) {
@@ -272,6 +312,7 @@ int main(void) {
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_2_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_3_migrates, fx_tmp_setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_version_4_migrates, fx_tmp_setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,12 @@ if(TARGET vc-backend-opencl)
     LIBS vc_exec SQLite::SQLite3 LABELS integration)
   add_dependencies(test_runner vyre-conform vc-backend-opencl)
   set_tests_properties(test_runner PROPERTIES TIMEOUT 600)
+  # Several workers: the same database as one, the device token, interrupts,
+  # the plain heartbeat, flake reruns.
+  vc_add_test(runner_jobs_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_jobs.c
+    LIBS vc_base SQLite::SQLite3 LABELS integration)
+  add_dependencies(runner_jobs_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_jobs_pocl PROPERTIES TIMEOUT 600)
   # Results files a run must refuse, and never write.
   vc_add_test(test_runner_db SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner_db.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
