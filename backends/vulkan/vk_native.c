@@ -69,13 +69,27 @@ int vk_native_check(const vc_dev *dev, const char *label, vc_error *err) {
   return 0;
 }
 
+uint32_t vk_native_expect(const vk_cores *c, uint64_t invocations, uint32_t launched) {
+  if (!c->units || !c->threads_per_unit || !c->thread_width || !invocations) return launched;
+  uint64_t threads = (invocations + c->thread_width - 1) / c->thread_width;
+  uint64_t bound = (uint64_t)c->units * (c->threads_per_unit / threads);
+  return bound && bound < launched ? (uint32_t)bound : launched;
+}
+
 int vk_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc_error *err) {
   vc_native_shape_of(k, false, &kern->shape);
   kern->grid[0] = dispatch_size(dev, kern->shape.virtual_wgs);
   kern->grid[1] = 1;
   kern->grid[2] = 1;
   kern->ctrl_opts = dev->opt.ctrl;
-  int rc = vk_alloc(dev, VC_NC_WORDS * sizeof(uint32_t), &kern->ctrl, err);
+  const uint32_t *wg = k->prog->workgroup;
+  /* lavapipe's cap keeps waits from spending the loop budget; a kernel
+     without a grid barrier never waits */
+  if (!dev->opt.cap_given && !vc_native_has_grid_barrier(k->native)) kern->ctrl_opts.cap = 0;
+  if (!dev->opt.expect_given)
+    kern->ctrl_opts.expect =
+        vk_native_expect(&dev->cores, (uint64_t)wg[0] * wg[1] * wg[2], kern->grid[0]);
+  int rc = vk_alloc(dev, vc_native_ctrl_words(kern->grid[0]) * sizeof(uint32_t), &kern->ctrl, err);
   return rc ? vc_fail_wrap(err, "kernel %s: control buffer", kern->label) : 0;
 }
 
