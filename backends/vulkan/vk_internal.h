@@ -53,6 +53,7 @@ typedef struct vk_options {
   int float_controls;    /* 1: request DenormPreserve where the device supports it */
   uint32_t deadline_s;   /* finish gives up after this long */
   uint32_t native_wgs;   /* physical workgroups of a native dispatch at most; 0: default */
+  bool wgs_default;      /* native-wgs not given: sized by the compute units where known */
   vc_native_ctrl_opts ctrl;
   /* else the device's defaults (vk_native.c) */
   bool cap_given, window_given, spin_given, expect_given;
