@@ -171,7 +171,10 @@ static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
    leaves the pass loop at its first test. (An early return in a kernel
    with barriers, or barriers under a branch, made PoCL 3.1 take one
    invocation's branch for the whole workgroup; loops it handles.) The
-   lead invocation of a participant does its arrivals and bookkeeping. */
+   lead invocation of a participant does its arrivals and bookkeeping.
+   Every invocation reads the count unconditionally: the same read under
+   `if (p != VC_NC_NONE)` made lavapipe cut the loops of a one-invocation
+   workgroup short (corpus/structure/single_invocation diverged). */
 static void join(const vc_native_layout *nl, vc_strbuf *out) {
   vc_native_put(nl, out,
                 "  if (lin == 0u) {\n"
@@ -180,8 +183,8 @@ static void join(const vc_native_layout *nl, vc_strbuf *out) {
                 "  }\n"
                 "  vc_nc_sync();\n"
                 "  p = vc_nat_ticket($a);\n"
-                "  np = 1u;\n"
-                "  if (p != VC_NC_NONE) np = vc_nat_count($a);\n"
+                "  np = vc_nat_count($a);\n"
+                "  if (p == VC_NC_NONE) np = 1u;\n"
                 "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
                 "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
 }
