@@ -90,9 +90,6 @@ int vk_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc_erro
   kern->grid[1] = 1;
   kern->grid[2] = 1;
   kern->ctrl_opts = dev->opt.ctrl;
-  /* lavapipe's cap keeps waits from spending the loop budget; a kernel
-     without a grid barrier never waits */
-  if (!dev->opt.cap_given && !vc_native_has_grid_barrier(k->native)) kern->ctrl_opts.cap = 0;
   if (!dev->opt.expect_given)
     kern->ctrl_opts.expect =
         vk_native_expect(&dev->cores, (uint64_t)wg[0] * wg[1] * wg[2], kern->grid[0]);
