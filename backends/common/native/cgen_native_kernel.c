@@ -139,7 +139,6 @@ void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
   vc_native_put(nl, out, barrier_text);
 }
 
-
 /* ---- the kernel body ---- */
 
 static void wg_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
