@@ -59,7 +59,7 @@ static int make_ctrl(vc_dev *dev, vc_kern *kern, vc_error *err) {
                       dev->label);
   kern->ctrl_init = p;
   /* the CUDA kernel reads none of the settings: zeros */
-  const vc_native_ctrl_opts none = {0, 0, 0, 0};
+  const vc_native_ctrl_opts none = {0};
   vc_native_ctrl_init(kern->ctrl_init, &none);
   return 0;
 }

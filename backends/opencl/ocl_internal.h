@@ -28,6 +28,7 @@ typedef struct vc_ocl_native_cfg {
   uint32_t max_wgs;      /* physical workgroups launched at most; 0 = compute units x 16 */
   vc_native_ctrl_opts ctrl;
   bool window_given;     /* native-window was set; else a default by device type */
+  bool expect_given;     /* native-expect was set; else what can be resident at most */
   bool spin_given;       /* native-spin was set; else a default by ordering */
   int atomics;           /* VC_OCL_ATOMICS_* */
 } vc_ocl_native_cfg;
@@ -73,7 +74,7 @@ struct vc_kern {
   char label[128];
   /* native kernels only */
   bool native;
-  cl_mem ctrl;           /* the control buffer, VC_NC_WORDS words */
+  cl_mem ctrl;           /* the control buffer, vc_native_ctrl_words(launched) words */
   vc_native_shape shape;
   uint32_t launched;     /* physical workgroups */
   vc_native_ctrl_opts ctrl_opts;

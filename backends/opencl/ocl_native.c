@@ -127,6 +127,19 @@ static int warm_up(vc_dev *d, vc_kern *kern, vc_error *err) {
   return 0;
 }
 
+/* Tickets after which the discovery poll closes (VC_NC_EXPECT): what can
+   be resident at once at most, so that closing then loses no one. Never
+   more than the launched workgroups, each of which takes one ticket at
+   most; on a CPU device a compute unit is a worker thread, which runs one
+   workgroup at a time to its end. */
+static uint32_t expect_of(const vc_dev *d, uint32_t launched) {
+  cl_device_type type = 0;
+  clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if ((type & CL_DEVICE_TYPE_CPU) && d->compute_units && d->compute_units < launched)
+    return d->compute_units;
+  return launched;
+}
+
 int vc_ocl_native_setup(vc_dev *d, const vc_kernel_desc *k, vc_kern *kern, vc_error *err) {
   kern->native = true;
   kern->nbufs = k->native->nbuffers;
@@ -138,8 +151,10 @@ int vc_ocl_native_setup(vc_dev *d, const vc_kernel_desc *k, vc_kern *kern, vc_er
   kern->global[1] = kern->local[1];
   kern->global[2] = kern->local[2];
   kern->ctrl_opts = d->native.ctrl;
+  if (!d->native.expect_given) kern->ctrl_opts.expect = expect_of(d, kern->launched);
   cl_int st;
-  kern->ctrl = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE, VC_NC_WORDS * sizeof(uint32_t), NULL, &st);
+  kern->ctrl = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE,
+                              vc_native_ctrl_words(kern->launched) * sizeof(uint32_t), NULL, &st);
   if (st != CL_SUCCESS)
     return vc_fail(err, VC_ERR_DEVICE, "%s: %s: clCreateBuffer(control buffer): %s", d->label,
                    kern->label, vc_ocl_status_name(st));

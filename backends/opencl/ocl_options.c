@@ -25,6 +25,7 @@ static const vc_kv_key keys[] = {
     U32("native-cap", native.ctrl.cap, 0),
     U32("native-spin", native.ctrl.spin_limit, VC_KV_GIVEN(vc_dev, native.spin_given)),
     U32("native-window", native.ctrl.window, VC_KV_GIVEN(vc_dev, native.window_given)),
+    U32("native-expect", native.ctrl.expect, VC_KV_GIVEN(vc_dev, native.expect_given)),
     U32("native-phantoms", native.ctrl.phantoms, 0),
     {"native-atomics", VC_KV_CHOICE, offsetof(vc_dev, native.atomics), 0, 0, NULL, atomics, 0, 0},
     VC_KCACHE_KV_KEY(vc_dev, cache_dir),

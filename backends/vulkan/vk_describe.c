@@ -110,7 +110,7 @@ static void describe_identity(const vc_dev *dev, const vk_props *p, vc_device_in
 
 static void describe_limits(const vc_dev *dev, vc_device_info *info) {
   const VkPhysicalDeviceLimits *l = &dev->props.limits;
-  info->compute_units = 0; /* Vulkan does not say */
+  info->compute_units = dev->cores.units; /* 0: no vendor extension says */
   info->max_workgroup_invocations = l->maxComputeWorkGroupInvocations;
   for (int a = 0; a < 3; a++) {
     info->max_workgroup_size[a] = l->maxComputeWorkGroupSize[a];
@@ -157,6 +157,8 @@ static void describe_extra(const vc_dev *dev, const vk_props *p, vc_device_info 
   extra(info, "max_storage_buffer_range", "%u", l->maxStorageBufferRange);
   extra(info, "max_per_stage_descriptor_storage_buffers", "%u",
         l->maxPerStageDescriptorStorageBuffers);
+  extra(info, "compute_units_from", "%s", dev->cores.source);
+  extra(info, "threads_per_compute_unit", "%u", dev->cores.threads_per_unit);
   extra(info, "queue_family", "%u", dev->queue_family);
   extra(info, "timestamp_period_ns", "%.9g", (double)l->timestampPeriod);
   extra(info, "timestamp_valid_bits", "%u", dev->timestamp_bits);

@@ -31,6 +31,7 @@ static void read_properties(vc_dev *dev, bool want_float_controls) {
   dev->props = p.p2.properties;
   dev->lavapipe = p.has_driver && p.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   dev->subgroup_size = p.subgroup.subgroupSize;
+  dev->cores = vk_cores_of(&p);
   dev->vmm_available = vk_memory_model_query(dev->phys, &dev->vmm_ext);
   vk_int64_query(dev->phys, &dev->int64);
   vkGetPhysicalDeviceMemoryProperties(dev->phys, &dev->mem);

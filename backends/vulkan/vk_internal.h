@@ -53,12 +53,24 @@ typedef struct vk_options {
   int float_controls;    /* 1: request DenormPreserve where the device supports it */
   uint32_t deadline_s;   /* finish gives up after this long */
   uint32_t native_wgs;   /* physical workgroups of a native dispatch at most; 0: default */
+  bool wgs_default;      /* native-wgs not given: sized by the compute units where known */
   vc_native_ctrl_opts ctrl;
-  bool cap_given, window_given, spin_given; /* else the device's defaults (vk_native.c) */
+  /* else the device's defaults (vk_native.c) */
+  bool cap_given, window_given, spin_given, expect_given;
   int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* cache=DIR: SPIR-V and the pipeline cache; "" = none */
 } vk_options;
 
+/* The device's compute units (NVIDIA SMs, AMD compute units, Arm shader
+   cores) and the hardware threads (warps, wavefronts) one holds at once,
+   from whichever vendor extension the device has; core Vulkan says
+   neither, so without one both are 0. */
+typedef struct vk_cores {
+  uint32_t units;
+  uint32_t threads_per_unit; /* warps or wavefronts resident at most */
+  uint32_t thread_width;     /* invocations per warp or wavefront */
+  const char *source;        /* the extension, or "none" */
+} vk_cores;
 /* What the device says about 32-bit float behaviour (VK_KHR_shader_float_controls). */
 typedef struct vk_float_caps {
   bool known;          /* the device reported VkPhysicalDeviceFloatControlsProperties */
@@ -92,7 +104,8 @@ struct vc_kern {
   char label[128];
   /* native kernels only: nbuffers plan buffers, then the control buffer */
   bool native;
-  vc_buf *ctrl;             /* VC_NC_WORDS words, written before every dispatch */
+  vc_buf *ctrl;             /* vc_native_ctrl_words(W): VC_NC_WORDS written before every
+                               dispatch, then the workgroups' ticket slots */
   vc_native_shape shape;
   vc_native_ctrl_opts ctrl_opts;
   bool ran;                 /* dispatched since compile: native_stats has words to read */
@@ -115,6 +128,7 @@ struct vc_dev {
   bool denorm_preserve;     /* every shader requests DenormPreserve 32 */
   vk_options opt;
   bool lavapipe;            /* driverID VK_DRIVER_ID_MESA_LLVMPIPE */
+  vk_cores cores;           /* compute units, where a vendor extension says */
   uint32_t subgroup_size;   /* lavapipe: the lanes of one row (SIMD vector) */
   bool vmm_available;       /* vulkanMemoryModel and vulkanMemoryModelDeviceScope */
   bool vmm_ext;             /* VK_KHR_vulkan_memory_model enabled (device API < 1.2) */
@@ -174,8 +188,13 @@ typedef struct vk_props {
   VkPhysicalDeviceMaintenance3Properties maint3;
   VkPhysicalDeviceDriverProperties driver;
   VkPhysicalDeviceFloatControlsProperties fc;
-  bool has_driver, has_fc;
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm;       /* VK_NV_shader_sm_builtins */
+  VkPhysicalDeviceShaderCorePropertiesAMD amd;           /* VK_AMD_shader_core_properties */
+  VkPhysicalDeviceShaderCoreBuiltinsPropertiesARM arm;   /* VK_ARM_shader_core_builtins */
+  bool has_driver, has_fc, has_sm, has_amd, has_arm;
 } vk_props;
+
+vk_cores vk_cores_of(const vk_props *p);
 bool vk_device_has_extension(VkPhysicalDevice pd, const char *name);
 void vk_props_query(VkPhysicalDevice pd, vk_props *p);
 /* vulkanMemoryModel and vulkanMemoryModelDeviceScope, from Vulkan 1.2 or
@@ -219,6 +238,11 @@ const char *vk_native_ordering(const vc_dev *dev);
 /* Refuses (VC_ERR_UNSUPPORTED) a native kernel the device cannot run right. */
 int vk_native_check(const vc_dev *dev, const char *label, vc_error *err);
 int vk_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc_error *err);
+/* VC_NC_EXPECT of a dispatch of `launched` workgroups of `invocations`:
+   the most that can be resident at once, by the compute units and the
+   warps each holds (an upper bound: closing the poll there loses no one),
+   else `launched` (each takes one ticket at most). */
+uint32_t vk_native_expect(const vk_cores *c, uint64_t invocations, uint32_t launched);
 /* Records the control words' reset before the dispatch. */
 void vk_native_record_reset(vc_dev *dev, vc_kern *kern);
 int vk_native_stats(vc_dev *dev, vc_kern *kern, vc_native_stats *stats, vc_error *err);

@@ -45,9 +45,9 @@ static int check_grid(const vc_dev *dev, const vc_program *p, const char *label,
   return 0;
 }
 
-static int check_shared(const vc_dev *dev, const vc_shared *sh, uint32_t n, uint64_t extra,
-                        const char *label, vc_error *err) {
-  uint64_t bytes = extra;
+static int check_shared(const vc_dev *dev, const vc_shared *sh, uint32_t n, const char *label,
+                        vc_error *err) {
+  uint64_t bytes = 0;
   for (uint32_t i = 0; i < n; i++) bytes += (uint64_t)sh[i].count * 4u * vc_type_words(sh[i].type);
   uint64_t max = dev->props.limits.maxComputeSharedMemorySize;
   if (bytes > max)
@@ -117,20 +117,21 @@ int vk_check_program_limits(const vc_dev *dev, const vc_program *p, const char *
   int rc = check_int64(dev, p, label, err);
   if (!rc) rc = check_workgroup(dev, p, label, err);
   if (!rc) rc = check_grid(dev, p, label, err);
-  if (!rc) rc = check_shared(dev, p->shared, p->nshared, 0, label, err);
+  if (!rc) rc = check_shared(dev, p->shared, p->nshared, label, err);
   if (!rc) rc = check_buffers(dev, p->buffers, p->nbuffers, p->nbuffers, label, err);
   return rc;
 }
 
 /* The program's grid is virtual (the dispatch is one-dimensional and capped
    by vk_native.c); the kernel declares every shared array of the program
-   plus three words of its own, and binds the control buffer too. */
+   and none of its own (its control words live in the control buffer),
+   and binds the control buffer too. */
 int vk_check_native_limits(const vc_dev *dev, const vc_kernel_desc *k, const char *label,
                            vc_error *err) {
   const vc_native_desc *d = k->native;
   int rc = check_int64(dev, k->prog, label, err);
   if (!rc) rc = check_workgroup(dev, k->prog, label, err);
-  if (!rc) rc = check_shared(dev, d->shared, d->nshared, 3 * 4, label, err);
+  if (!rc) rc = check_shared(dev, d->shared, d->nshared, label, err);
   if (!rc) rc = check_buffers(dev, d->buffers, d->nbuffers, d->nbuffers + 1, label, err);
   return rc;
 }

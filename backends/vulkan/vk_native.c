@@ -13,8 +13,9 @@
 /* Rounds of 1024 polls before a wait gives up: a backstop for a wait that
    can never end; the deadline answers long before on a GPU. */
 #define SPIN_DEFAULT (1u << 25)
-/* Workgroups of a native dispatch at most: Vulkan reports no compute-unit
-   count to size it by; late workgroups cost one pass through the kernel. */
+/* Workgroups of a native dispatch at most where the device reports no
+   compute-unit count to size it by (core Vulkan does not); late workgroups
+   cost one pass through the kernel. */
 #define WGS_DEFAULT 1024u
 
 /* lavapipe gives every invocation 65,535 loop iterations in all, then runs
@@ -28,6 +29,7 @@ void vk_native_caps(vc_dev *dev) {
   if (!o->window_given) o->ctrl.window = dev->lavapipe ? 0u : WINDOW_DEFAULT;
   if (!o->spin_given) o->ctrl.spin_limit = SPIN_DEFAULT;
   uint32_t max = dev->props.limits.maxComputeWorkGroupCount[0];
+  o->wgs_default = o->native_wgs == 0;
   if (o->native_wgs == 0) o->native_wgs = WGS_DEFAULT;
   if (o->native_wgs > max) o->native_wgs = max;
   dev->native_vmm = dev->vmm_available && o->vmm != VK_VMM_OFF;
@@ -54,9 +56,14 @@ const char *vk_native_ordering(const vc_dev *dev) {
 }
 
 /* W of vkCmdDispatch(W, 1, 1): the program's workgroups, at most the
-   native-wgs option (capped at open by the device's grid limit). */
-static uint32_t dispatch_size(const vc_dev *dev, uint32_t virtual_wgs) {
-  uint32_t w = dev->opt.native_wgs < virtual_wgs ? dev->opt.native_wgs : virtual_wgs;
+   native-wgs option (capped at open by the device's grid limit); without
+   the option, at most what the compute units can hold at once where the
+   device says (vk_native_expect), else WGS_DEFAULT. */
+static uint32_t dispatch_size(const vc_dev *dev, uint32_t virtual_wgs, uint64_t invocations) {
+  uint32_t most = dev->opt.native_wgs, max = dev->props.limits.maxComputeWorkGroupCount[0];
+  if (dev->opt.wgs_default && dev->cores.units)
+    most = vk_native_expect(&dev->cores, invocations, max);
+  uint32_t w = most < virtual_wgs ? most : virtual_wgs;
   return w ? w : 1u;
 }
 
@@ -69,13 +76,24 @@ int vk_native_check(const vc_dev *dev, const char *label, vc_error *err) {
   return 0;
 }
 
+uint32_t vk_native_expect(const vk_cores *c, uint64_t invocations, uint32_t launched) {
+  if (!c->units || !c->threads_per_unit || !c->thread_width || !invocations) return launched;
+  uint64_t threads = (invocations + c->thread_width - 1) / c->thread_width;
+  uint64_t bound = (uint64_t)c->units * (c->threads_per_unit / threads);
+  return bound && bound < launched ? (uint32_t)bound : launched;
+}
+
 int vk_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc_error *err) {
   vc_native_shape_of(k, false, &kern->shape);
-  kern->grid[0] = dispatch_size(dev, kern->shape.virtual_wgs);
+  const uint32_t *wg = k->prog->workgroup;
+  kern->grid[0] = dispatch_size(dev, kern->shape.virtual_wgs, (uint64_t)wg[0] * wg[1] * wg[2]);
   kern->grid[1] = 1;
   kern->grid[2] = 1;
   kern->ctrl_opts = dev->opt.ctrl;
-  int rc = vk_alloc(dev, VC_NC_WORDS * sizeof(uint32_t), &kern->ctrl, err);
+  if (!dev->opt.expect_given)
+    kern->ctrl_opts.expect =
+        vk_native_expect(&dev->cores, (uint64_t)wg[0] * wg[1] * wg[2], kern->grid[0]);
+  int rc = vk_alloc(dev, vc_native_ctrl_words(kern->grid[0]) * sizeof(uint32_t), &kern->ctrl, err);
   return rc ? vc_fail_wrap(err, "kernel %s: control buffer", kern->label) : 0;
 }
 

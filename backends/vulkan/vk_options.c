@@ -21,6 +21,7 @@ static const vc_kv_key keys[] = {
     U32("native-wgs", native_wgs, 0),
     U32("native-cap", ctrl.cap, VC_KV_GIVEN(vk_options, cap_given)),
     U32("native-window", ctrl.window, VC_KV_GIVEN(vk_options, window_given)),
+    U32("native-expect", ctrl.expect, VC_KV_GIVEN(vk_options, expect_given)),
     U32("native-spin", ctrl.spin_limit, VC_KV_GIVEN(vk_options, spin_given)),
     U32("native-phantoms", ctrl.phantoms, 0),
     {"native-memory-model", VC_KV_CHOICE, offsetof(vk_options, vmm), 0, 0, NULL, memory_model, 0,

@@ -49,7 +49,36 @@ void vk_props_query(VkPhysicalDevice pd, vk_props *p) {
   chain(&tail, &p->maint3, &p->maint3.pNext);
   if (p->has_driver) chain(&tail, &p->driver, &p->driver.pNext);
   if (p->has_fc) chain(&tail, &p->fc, &p->fc.pNext);
+  p->sm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV;
+  p->amd.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD;
+  p->arm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_BUILTINS_PROPERTIES_ARM;
+  p->has_sm = vk_device_has_extension(pd, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+  p->has_amd = vk_device_has_extension(pd, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME);
+  p->has_arm = vk_device_has_extension(pd, VK_ARM_SHADER_CORE_BUILTINS_EXTENSION_NAME);
+  if (p->has_sm) chain(&tail, &p->sm, &p->sm.pNext);
+  if (p->has_amd) chain(&tail, &p->amd, &p->amd.pNext);
+  if (p->has_arm) chain(&tail, &p->arm, &p->arm.pNext);
   vkGetPhysicalDeviceProperties2(pd, &p->p2);
+}
+
+vk_cores vk_cores_of(const vk_props *p) {
+  vk_cores c = {0, 0, p->subgroup.subgroupSize, "none"};
+  if (p->has_sm && p->sm.shaderSMCount) {
+    c.units = p->sm.shaderSMCount;
+    c.threads_per_unit = p->sm.shaderWarpsPerSM;
+    c.source = VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME;
+  } else if (p->has_amd && p->amd.computeUnitsPerShaderArray) {
+    const VkPhysicalDeviceShaderCorePropertiesAMD *a = &p->amd;
+    c.units = a->shaderEngineCount * a->shaderArraysPerEngineCount * a->computeUnitsPerShaderArray;
+    c.threads_per_unit = a->simdPerComputeUnit * a->wavefrontsPerSimd;
+    c.thread_width = a->wavefrontSize;
+    c.source = VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME;
+  } else if (p->has_arm && p->arm.shaderCoreCount) {
+    c.units = p->arm.shaderCoreCount;
+    c.threads_per_unit = p->arm.shaderWarpsPerCore;
+    c.source = VK_ARM_SHADER_CORE_BUILTINS_EXTENSION_NAME;
+  }
+  return c;
 }
 
 void vk_int64_query(VkPhysicalDevice pd, vk_int64_caps *c) {

@@ -186,6 +186,53 @@ static void several_participants(void **state) {
   be->close(dev);
 }
 
+static uint32_t compute_units(vc_dev *dev) {
+  vc_device_info info;
+  vc_error err = {0};
+  assert_int_equal(be->describe(dev, &info, &err), 0);
+  assert_true(info.compute_units >= 1);
+  return info.compute_units;
+}
+
+/* The poll closes once the tickets reach what can be resident at once
+   (EXPECT; on a CPU device its compute units, the worker threads), not at
+   the window's end: with a window of 2^32 - 1 polls (seconds) the run
+   still ends well within a deadline of 2 s, with every worker thread
+   participating. */
+static void poll_closes_at_expect(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("deadline=2,native-window=4294967295");
+  uint32_t cu = compute_units(dev);
+  native_case c;
+  native_case_load(&c, CASES "/spin_barriers.vyre");
+  uint32_t launched = c.split->segs[0].prog->grid[0] * c.split->segs[0].prog->grid[1] *
+                      c.split->segs[0].prog->grid[2];
+  if (launched > cu * 16) launched = cu * 16;
+  uint32_t want = cu < launched ? cu : launched;
+  assert_int_equal(check_case(dev, &c), want);
+  native_case_free(&c);
+  be->close(dev);
+}
+
+/* A kernel without a grid barrier waits for nothing, so it needs no
+   co-residency and no discovery: every launched workgroup participates,
+   and none is late, where discovery on PoCL finds at most its worker
+   threads. */
+static void barrier_free_kernel_all_participate(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  uint32_t cu = compute_units(dev);
+  native_case c;
+  native_case_load(&c, CASES "/no_barrier.vyre"); /* 40 workgroups */
+  uint32_t launched = 40 < cu * 16 ? 40 : cu * 16;
+  assert_int_equal(check_case(dev, &c), launched);
+  be->close(dev);
+  dev = open_dev("native-cap=3"); /* the cap still holds */
+  assert_int_equal(check_case(dev, &c), 3);
+  be->close(dev);
+  native_case_free(&c);
+}
+
 /* native-cap bounds the participants, native-wgs the workgroups launched;
    one participant then runs every virtual workgroup. */
 static void caps_participants(void **state) {
@@ -311,6 +358,8 @@ int main(void) {
       cmocka_unit_test(cases_with_opencl_1_2_atomics),
       cmocka_unit_test(several_participants),
       cmocka_unit_test(caps_participants),
+      cmocka_unit_test(poll_closes_at_expect),
+      cmocka_unit_test(barrier_free_kernel_all_participate),
       cmocka_unit_test(cut_short_wait_is_untrustworthy),
       cmocka_unit_test(finish_has_a_deadline),
       cmocka_unit_test(stats_refusals_and_options),

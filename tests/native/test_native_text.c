@@ -181,6 +181,71 @@ static void no_early_return(void **state) {
   native_case_free(&c);
 }
 
+/* The kernel takes no workgroup memory beyond the program's: its ticket
+   travels through the control buffer's slot of the workgroup, the
+   participants through the closed poll, the fixpoint flag through every
+   invocation's own read. A program may use all of a device's shared
+   memory (lavapipe: 32 KiB, the language's limit). */
+static void no_workgroup_memory_of_its_own(void **state) {
+  (void)state;
+  static const char *const decl[] = {"  __local uint s", "\nshared uint s", "  __shared__ unsigned int s"};
+  static const char *const any[] = {"__local ", "\nshared ", "__shared__ "};
+  const char *files[] = {CASES "shared_reuse.vyre", CASES "fixpoint_flag.vyre"};
+  for (int f = 0; f < 2; f++) {
+    native_case c;
+    native_case_load(&c, files[f]);
+    for (vc_dialect d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_CUDA; d++) {
+      char *src = gen_default(&c, d);
+      const char *k = d == VC_DIALECT_GLSL ? src : kernel_of(src);
+      size_t arrays = native_count(k, decl[d]);
+      size_t all = native_count(k, any[d]);
+      if (arrays != c.desc.nshared || all != c.desc.nshared)
+        fail_msg("%s, dialect %d: %zu workgroup-memory declarations (%zu of the program's "
+                 "arrays), the program has %u",
+                 files[f], (int)d, all, arrays, c.desc.nshared);
+      bool slot = strstr(src, "vc_nc_store(ctrl, VC_NC_SLOTS + ") ||
+                  strstr(src, "vc_nc_store(VC_NC_SLOTS + ");
+      assert_int_equal(slot, d != VC_DIALECT_CUDA); /* CUDA's ticket is blockIdx.x */
+      free(src);
+    }
+    native_case_free(&c);
+  }
+}
+
+/* Discovery where something waits: a ticket loop by compare-and-swap, and
+   a window that ends once the tickets reach EXPECT. A kernel without a
+   grid barrier takes none: every launched workgroup participates. */
+static void discovery_only_where_something_waits(void **state) {
+  (void)state;
+  static const struct {
+    const char *file;
+    bool discovers;
+  } want[] = {{"no_barrier.vyre", false}, {"spin_barriers.vyre", true},
+              {"fixpoint_one_segment.vyre", true}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    native_case c;
+    char path[512];
+    snprintf(path, sizeof path, CASES "%s", want[i].file);
+    native_case_load(&c, path);
+    assert_int_equal(vc_native_has_grid_barrier(&c.desc), want[i].discovers);
+    for (vc_dialect d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_GLSL; d++) {
+      char *src = gen_default(&c, d);
+      bool cas = strstr(src, "vc_nc_cas_relaxed(ctrl, VC_NC_POLL") ||
+                 strstr(src, "vc_nc_cas_relaxed(VC_NC_POLL");
+      bool expect = strstr(src, "(expect != 0u && seen >= expect)") != NULL;
+      if (cas != want[i].discovers || expect != want[i].discovers)
+        fail_msg("%s, dialect %d: ticket loop %d, EXPECT test %d", want[i].file, (int)d, cas,
+                 expect);
+      assert_int_equal(strstr(src, "return get_group_id") == NULL &&
+                           strstr(src, "return ((uint)get_group_id(0))") == NULL &&
+                           strstr(src, "return gl_WorkGroupID.x") == NULL,
+                       want[i].discovers);
+      free(src);
+    }
+    native_case_free(&c);
+  }
+}
+
 static void glsl_text(void **state) {
   (void)state;
   native_case c;
@@ -309,7 +374,7 @@ static void expected_barriers(void **state) {
 /* The words of a run that did everything right. */
 static void good_words(uint32_t w[VC_NC_WORDS], const vc_native_shape *s, uint32_t np,
                        uint32_t passes) {
-  vc_native_ctrl_opts o = {0, 0, 0, 0};
+  vc_native_ctrl_opts o = {0};
   vc_native_ctrl_init(w, &o);
   w[VC_NC_PARTICIPANTS] = np;
   w[VC_NC_PASSES] = passes;
@@ -380,8 +445,9 @@ static void ctrl_init_sets_settings(void **state) {
   (void)state;
   uint32_t w[VC_NC_WORDS];
   memset(w, 0xab, sizeof w);
-  vc_native_ctrl_opts o = {1, 2, 3, 4};
+  vc_native_ctrl_opts o = {1, 2, 3, 4, 5};
   vc_native_ctrl_init(w, &o);
+  assert_int_equal(w[VC_NC_EXPECT], 5);
   assert_int_equal(w[VC_NC_CAP], 1);
   assert_int_equal(w[VC_NC_SPIN_LIMIT], 2);
   assert_int_equal(w[VC_NC_WINDOW], 3);
@@ -400,6 +466,8 @@ int main(void) {
       cmocka_unit_test(grid_barriers_of_a_pass),
       cmocka_unit_test(separates_virtual_workgroups),
       cmocka_unit_test(no_early_return),
+      cmocka_unit_test(no_workgroup_memory_of_its_own),
+      cmocka_unit_test(discovery_only_where_something_waits),
       cmocka_unit_test(glsl_text),
       cmocka_unit_test(cuda_text),
       cmocka_unit_test(deterministic),

@@ -122,7 +122,9 @@ static int run_case(vc_dev *dev, const native_case *c, vkt_buffers *out, vc_nati
 }
 
 /* The oracle's bytes and passes, the barriers those passes need, one
-   participant (lavapipe's cap), a trustworthy run. Returns the stats. */
+   participant (lavapipe's cap, which a kernel without a grid barrier, one
+   that skips discovery, keeps too), a trustworthy run. Returns the
+   stats. */
 static vc_native_stats check_case(vc_dev *dev, const native_case *c) {
   uint32_t passes = 0;
   vkt_buffers want = oracle(c, &passes), got = {0};
@@ -219,6 +221,24 @@ static void shared_cases_pass(void **state) {
   assert_true(r.multi_row >= 1);
 }
 
+/* A program with 32 KiB of shared arrays, all lavapipe has, runs
+   natively: the kernel adds no workgroup memory of its own. */
+static void full_shared_memory(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  vc_device_info info;
+  vc_error e;
+  assert_int_equal(be->describe(dev, &info, &e), 0);
+  native_case c;
+  native_case_load(&c, VC_SOURCE_DIR "/corpus/shared/shared_full.vyre");
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < c.desc.nshared; i++) bytes += 4u * c.desc.shared[i].count;
+  assert_int_equal(bytes, info.max_shared_bytes);
+  check_case(dev, &c);
+  native_case_free(&c);
+  be->close(dev);
+}
+
 /* The value of "key=" in describe's extra lines. */
 static void extra_value(vc_dev *dev, const char *key, char *out, size_t n) {
   vc_device_info info;
@@ -254,6 +274,9 @@ static void describe_native(void **state) {
   assert_string_equal(v, "1024");
   extra_value(dev, "deadline_s", v, sizeof v);
   assert_string_equal(v, "30");
+  /* lavapipe has none of the vendor extensions that count compute units */
+  extra_value(dev, "compute_units_from", v, sizeof v);
+  assert_string_equal(v, "none");
   be->close(dev);
   dev = open_dev("native-memory-model=off,native-cap=3,native-window=5,native-spin=7,"
                  "native-wgs=9,deadline=11");
@@ -481,6 +504,7 @@ int main(void) {
       cmocka_unit_test(one_row_cases_with_the_memory_model),
       cmocka_unit_test(one_row_cases_without_the_memory_model),
       cmocka_unit_test(shared_cases_pass),
+      cmocka_unit_test(full_shared_memory),
       cmocka_unit_test(describe_native),
       cmocka_unit_test(emit_native),
       cmocka_unit_test(dispatch_size),

@@ -280,6 +280,66 @@ static void native_kernels(void **state) {
   native_case_free(&c);
 }
 
+/* Compute units from the vendor extensions, faked: NVIDIA's SM count
+   (VK_NV_shader_sm_builtins, an H200's 132 SMs of 64 warps), AMD's shader
+   engines x arrays x compute units, Arm's cores; none without one. */
+static void compute_units(void **state) {
+  (void)state;
+  vk_props p;
+  memset(&p, 0, sizeof p);
+  p.subgroup.subgroupSize = 32;
+  vk_cores c = vk_cores_of(&p);
+  assert_int_equal(c.units, 0);
+  assert_string_equal(c.source, "none");
+  p.has_sm = true;
+  p.sm.shaderSMCount = 132;
+  p.sm.shaderWarpsPerSM = 64;
+  c = vk_cores_of(&p);
+  assert_int_equal(c.units, 132);
+  assert_int_equal(c.threads_per_unit, 64);
+  assert_int_equal(c.thread_width, 32);
+  assert_string_equal(c.source, "VK_NV_shader_sm_builtins");
+  memset(&p, 0, sizeof p);
+  p.has_amd = true;
+  p.amd.shaderEngineCount = 4;
+  p.amd.shaderArraysPerEngineCount = 2;
+  p.amd.computeUnitsPerShaderArray = 10;
+  p.amd.simdPerComputeUnit = 2;
+  p.amd.wavefrontsPerSimd = 16;
+  p.amd.wavefrontSize = 64;
+  c = vk_cores_of(&p);
+  assert_int_equal(c.units, 80);
+  assert_int_equal(c.threads_per_unit, 32);
+  assert_int_equal(c.thread_width, 64);
+  memset(&p, 0, sizeof p);
+  p.subgroup.subgroupSize = 16;
+  p.has_arm = true;
+  p.arm.shaderCoreCount = 10;
+  p.arm.shaderWarpsPerCore = 48;
+  c = vk_cores_of(&p);
+  assert_int_equal(c.units, 10);
+  assert_int_equal(c.threads_per_unit, 48);
+  assert_string_equal(c.source, "VK_ARM_shader_core_builtins");
+}
+
+/* EXPECT, where the discovery poll closes: at most what the compute units
+   hold at once (warps per unit over the workgroup's warps, times the
+   units), never more than the workgroups launched, which is also all it
+   can be without a count. */
+static void discovery_expect(void **state) {
+  (void)state;
+  vk_cores h200 = {132, 64, 32, "VK_NV_shader_sm_builtins"};
+  assert_int_equal(vk_native_expect(&h200, 256, 2000), 132 * 8); /* 1056, as CUDA's occupancy API */
+  assert_int_equal(vk_native_expect(&h200, 256, 500), 500);
+  assert_int_equal(vk_native_expect(&h200, 1024, 1024), 132 * 2);
+  assert_int_equal(vk_native_expect(&h200, 33, 100000), 132 * 32);
+  assert_int_equal(vk_native_expect(&h200, 1, 100000), 132 * 64);
+  vk_cores none = {0, 0, 32, "none"};
+  assert_int_equal(vk_native_expect(&none, 256, 1024), 1024);
+  vk_cores tiny = {4, 1, 32, "x"}; /* a workgroup wider than a unit holds: no bound */
+  assert_int_equal(vk_native_expect(&tiny, 64, 100), 100);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(driver_versions),
@@ -289,6 +349,8 @@ int main(void) {
       cmocka_unit_test(float_controls),
       cmocka_unit_test(native_kernels),
       cmocka_unit_test(int64_features),
+      cmocka_unit_test(compute_units),
+      cmocka_unit_test(discovery_expect),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,8 @@ void vc_native_put(const vc_native_layout *nl, vc_strbuf *out, const char *t) {
     case 'p': vc_sb_puts(out, param); break;
     case 'A': vc_sb_printf(out, "%s%s", arg, *arg ? ", " : ""); break;
     case 'a': vc_sb_puts(out, arg); break;
+    case 'G': nl->seg->builtin(VC_GROUP_ID, 0, out); break;
+    case 'N': nl->seg->builtin(VC_NUM_GROUPS, 0, out); break;
     default: vc_sb_putc(out, '$'), vc_sb_putc(out, *t); break;
     }
   }
@@ -64,7 +66,6 @@ void vc_native_kernel_params(const vc_native_layout *nl, const char *buf_prefix,
   for (uint32_t k = 0; k < d->nshared; k++)
     vc_sb_printf(out, "  %s %s s%u[%u]; /* %s */\n", shared_kw, t[d->shared[k].type], k,
                  d->shared[k].count, d->shared[k].name);
-  vc_sb_printf(out, "  %s %s vc_bc[3];\n", shared_kw, t[VC_U32]);
 }
 
 /* ---- the descriptor ---- */
@@ -174,7 +175,8 @@ static void defines(vc_strbuf *out) {
            {"PASSES", VC_NC_PASSES},     {"VWG_RUNS", VC_NC_VWG_RUNS},
            {"LATE", VC_NC_LATE},         {"CAP", VC_NC_CAP},
            {"SPIN_LIMIT", VC_NC_SPIN_LIMIT}, {"WINDOW", VC_NC_WINDOW},
-           {"PHANTOMS", VC_NC_PHANTOMS}, {"CLOSED", VC_NC_CLOSED},
+           {"PHANTOMS", VC_NC_PHANTOMS}, {"EXPECT", VC_NC_EXPECT},
+           {"SLOTS", VC_NC_SLOTS},       {"CLOSED", VC_NC_CLOSED},
            {"NONE", VC_NC_NONE},         {"WHY_WAIT", VC_NC_WHY_WAIT},
            {"WHY_VWG", VC_NC_WHY_VWG}};
   vc_sb_puts(out, "\n/* control buffer words and values (native_ctrl.h) */\n");

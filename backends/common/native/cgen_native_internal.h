@@ -8,18 +8,20 @@
  *   b<k>      plan buffer k (in segment functions b<k> is the segment's own
  *             buffer k, a parameter, except in GLSL where the spelling maps it)
  *   s<k>      the program's shared array k (likewise)
- *   ctrl      the control buffer; VC_NC_* its word numbers (native_ctrl.h)
- *   vc_bc[3]  workgroup memory for broadcasts: ticket, participants, flag
+ *   ctrl      the control buffer; VC_NC_* its word numbers (native_ctrl.h),
+ *             then a slot per launched workgroup (VC_NC_SLOTS + group id)
  *   vc_nc_load/store/add/or/cas(ctrl word ...)   atomics on control words
  *   vc_nc_peek(ctrl word)   the cheapest read, where a stale value is harmless
  *   vc_nc_sync()     workgroup barrier ordering global memory at device scope
- *   vc_nat_discover, vc_nat_count, vc_nat_grid_barrier(ctrl, lead, np)
+ *   vc_nat_discover, vc_nat_count, vc_nat_publish, vc_nat_ticket,
+ *   vc_nat_grid_barrier(ctrl, lead, np)
  *             the runtime; `lead` is nonzero in one invocation of each
  *             participant (late workgroups have none)
  *
  * Text templates (vc_native_put) expand: $U the u32 type, $F the function
  * prefix, $P the control parameter followed by ", " (nothing in GLSL), $p
- * the control parameter alone, $A and $a the same for arguments. */
+ * the control parameter alone, $A and $a the same for arguments, $G the
+ * physical workgroup id in x, $N the physical workgroups in x. */
 #ifndef VC_CGEN_NATIVE_INTERNAL_H
 #define VC_CGEN_NATIVE_INTERNAL_H
 
@@ -57,13 +59,14 @@ struct vc_native_spell {
   /* vc_nc_load, vc_nc_peek, vc_nc_store, vc_nc_add, vc_nc_or, vc_nc_cas,
      vc_nc_sync. */
   void (*primitives)(const vc_native_layout *nl, vc_strbuf *out);
-  /* vc_nat_discover, vc_nat_count, vc_nat_grid_barrier. Optional: NULL
-     writes occupancy discovery and the counter barrier (cgen_native.c). */
+  /* vc_nat_discover, vc_nat_count, vc_nat_publish, vc_nat_ticket,
+     vc_nat_grid_barrier. Optional: NULL writes occupancy discovery, the
+     ticket slots and the counter barrier (cgen_native_kernel.c). */
   void (*runtime)(const vc_native_layout *nl, vc_strbuf *out);
   const char *ctrl_param; /* "__global uint *ctrl"; "" where ctrl is global */
   const char *ctrl_arg;   /* "ctrl"; "" */
   /* Opens the kernel (or the function main calls), declares the shared
-     arrays and vc_bc where they live in the kernel. */
+     arrays where they live in the kernel. */
   void (*kernel_begin)(const vc_native_layout *nl, vc_strbuf *out);
   void (*kernel_end)(const vc_native_layout *nl, vc_strbuf *out); /* optional: "}\n" */
   /* Arguments of vc_seg<s> before the builtin ids, each followed by ", ". */
@@ -93,8 +96,8 @@ void vc_native_args_by_plan(const vc_native_layout *nl, uint32_t s, vc_strbuf *o
 void vc_native_array_elem(uint32_t k, const char *i, vc_strbuf *out);
 /* The rest of a kernel's opening, after "...vc_main(", where buffers are
    parameters (OpenCL C, CUDA C): plan buffer k as "<buf_prefix><type> *b<k>",
-   the control parameter, then in the body the shared arrays and vc_bc,
-   declared with shared_kw ("__local", "__shared__"). */
+   the control parameter, then in the body the shared arrays, declared with
+   shared_kw ("__local", "__shared__"). */
 void vc_native_kernel_params(const vc_native_layout *nl, const char *buf_prefix,
                              const char *shared_kw, vc_strbuf *out);
 

@@ -5,19 +5,23 @@
  * primitives it calls (vc_nc_*) are spelled per language. */
 #include "backends/common/cgen/cgen_internal.h"
 #include "backends/common/native/cgen_native_internal.h"
+#include "backends/common/native/native_ctrl.h"
 
-static const char runtime_text[] =
+static const char discover_text[] =
     "/* Occupancy discovery (Sorensen, Donaldson et al., OOPSLA 2016): a\n"
     "   workgroup that finds the poll open takes a ticket by compare-and-swap;\n"
-    "   a ticket holder polls for a short window, then closes the poll; a\n"
-    "   workgroup that finds it closed (or the cap reached) leaves at once and\n"
-    "   never waits. The window is no wait: cut short, it only narrows. */\n"
+    "   a ticket holder polls until the tickets reach EXPECT (what can be\n"
+    "   resident at most: no one else can come), someone closed the poll, or\n"
+    "   WINDOW polls passed, then closes it; a workgroup that finds it closed\n"
+    "   (or the cap reached) leaves at once and never waits. The window is no\n"
+    "   wait: cut short, it only narrows. */\n"
     "$F$U vc_nat_discover($p) {\n"
     "  $U cap = vc_nc_load($AVC_NC_CAP);\n"
     "  $U old = vc_nc_peek($AVC_NC_POLL);\n"
     "  $U ticket = VC_NC_NONE;\n"
     "  $U seen = 0u;\n"
     "  $U window = 0u;\n"
+    "  $U expect = 0u;\n"
     "  $U i = 0u;\n"
     "  /* Relaxed: a ticket orders nothing (the grid barriers do), and a loop\n"
     "     whose trip count differs per workgroup must not hold memory\n"
@@ -37,17 +41,51 @@ static const char runtime_text[] =
     "    return VC_NC_NONE;\n"
     "  }\n"
     "  window = vc_nc_load($AVC_NC_WINDOW);\n"
+    "  expect = vc_nc_load($AVC_NC_EXPECT);\n"
     "  for (i = 0u; i < window; i++) {\n"
-    "    if ((vc_nc_peek($AVC_NC_POLL) & VC_NC_CLOSED) != 0u) break;\n"
+    "    seen = vc_nc_peek($AVC_NC_POLL);\n"
+    "    if ((seen & VC_NC_CLOSED) != 0u || (expect != 0u && seen >= expect)) break;\n"
     "  }\n"
     "  vc_nc_or($AVC_NC_POLL, VC_NC_CLOSED);\n"
     "  return ticket;\n"
     "}\n\n"
-    "/* The participants: final once the poll is closed, which a ticket\n"
-    "   holder has done before it asks. */\n"
+    "/* The participants: final once the poll is closed, which the lead\n"
+    "   invocation has seen before any invocation asks. */\n"
     "$F$U vc_nat_count($p) {\n"
     "  return vc_nc_load($AVC_NC_POLL) & (VC_NC_CLOSED - 1u);\n"
+    "}\n\n";
+
+/* A kernel without a grid barrier needs no co-residency, so no discovery:
+   every launched workgroup up to the cap participates, workgroup g as
+   participant g. */
+static const char discover_free_text[] =
+    "/* No grid barrier: nothing waits, so every launched workgroup (up to\n"
+    "   the cap) participates, without discovery; a poll closed before the\n"
+    "   launch (OpenCL's warm-up) still makes every workgroup late. */\n"
+    "$F$U vc_nat_count($p) {\n"
+    "  $U cap = vc_nc_load($AVC_NC_CAP);\n"
+    "  $U n = $N;\n"
+    "  if (cap != 0u && n > cap) n = cap;\n"
+    "  return n;\n"
     "}\n\n"
+    "$F$U vc_nat_discover($p) {\n"
+    "  if ((vc_nc_load($AVC_NC_POLL) & VC_NC_CLOSED) == 0u && $G < vc_nat_count($a)) return $G;\n"
+    "  vc_nc_add($AVC_NC_LATE, 1u);\n"
+    "  return VC_NC_NONE;\n"
+    "}\n\n";
+
+/* The ticket to the whole workgroup without workgroup memory (a program
+   may use all of it): the lead invocation stores it in its workgroup's
+   slot of the control buffer; after vc_nc_sync every invocation reads it. */
+static const char slot_text[] =
+    "$Fvoid vc_nat_publish($P$U t) {\n"
+    "  vc_nc_store($AVC_NC_SLOTS + $G, t);\n"
+    "}\n\n"
+    "$F$U vc_nat_ticket($p) {\n"
+    "  return vc_nc_load($AVC_NC_SLOTS + $G);\n"
+    "}\n\n";
+
+static const char barrier_text[] =
     "/* Waits until the generation moves on from g. Gives up after the spin\n"
     "   limit (in rounds of 1024 polls), or at once when another wait gave\n"
     "   up (the run is lost anyway, and nothing must hang). Afterwards it\n"
@@ -96,7 +134,9 @@ static const char runtime_text[] =
     "}\n\n";
 
 void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
-  vc_native_put(nl, out, runtime_text);
+  vc_native_put(nl, out, vc_native_has_grid_barrier(nl->d) ? discover_text : discover_free_text);
+  vc_native_put(nl, out, slot_text);
+  vc_native_put(nl, out, barrier_text);
 }
 
 /* ---- the kernel body ---- */
@@ -123,28 +163,27 @@ static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
   if (nl->sp->loop_segments) vc_sb_printf(out, "  %s seg = 0u;\n", u);
 }
 
-/* Ticket and participant count to the whole workgroup. A late workgroup
+/* Ticket and participant count to the whole workgroup, through the
+   control buffer (the ticket's slot, the closed poll), so that the kernel
+   adds no workgroup memory to the program's. A late workgroup
    does not return: it runs no virtual workgroup, arrives at no barrier and
    leaves the pass loop at its first test. (An early return in a kernel
    with barriers, or barriers under a branch, made PoCL 3.1 take one
    invocation's branch for the whole workgroup; loops it handles.) The
-   lead invocation of a participant does its arrivals and bookkeeping. */
+   lead invocation of a participant does its arrivals and bookkeeping.
+   Every invocation reads the count unconditionally: the same read under
+   `if (p != VC_NC_NONE)` made lavapipe cut the loops of a one-invocation
+   workgroup short (corpus/structure/single_invocation diverged). */
 static void join(const vc_native_layout *nl, vc_strbuf *out) {
   vc_native_put(nl, out,
                 "  if (lin == 0u) {\n"
                 "    t = vc_nat_discover($a);\n"
-                "    vc_bc[0] = t;\n"
-                "    vc_bc[2] = 0u;\n"
-                "    if (t != VC_NC_NONE) {\n"
-                "      vc_bc[1] = vc_nat_count($a);\n"
-                "    } else {\n"
-                "      vc_bc[1] = 1u;\n"
-                "    }\n"
-                "  }\n");
-  wg_barrier(nl, "  ", out);
-  vc_native_put(nl, out,
-                "  p = vc_bc[0];\n"
-                "  np = vc_bc[1];\n"
+                "    vc_nat_publish($At);\n"
+                "  }\n"
+                "  vc_nc_sync();\n"
+                "  p = vc_nat_ticket($a);\n"
+                "  np = vc_nat_count($a);\n"
+                "  if (p == VC_NC_NONE) np = 1u;\n"
                 "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
                 "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
 }
@@ -246,12 +285,13 @@ static void pass_body(const vc_native_layout *nl, vc_strbuf *out) {
   }
   vc_sb_puts(out, "    pass = pass + 1u;\n");
   if (flag) {
-    /* one read, broadcast: the whole workgroup takes the same way out */
-    vc_sb_puts(out, "    if (lead != 0u) vc_bc[2] = ");
+    /* every invocation reads the flag: no one writes it between the grid
+       barrier after the last segment and the one before the next reset,
+       so the whole workgroup takes the same way out */
+    vc_sb_printf(out, "    if (p == VC_NC_NONE || pass == %uu) break;\n", maxp);
+    vc_sb_puts(out, "    if (");
     nl->sp->plan_elem(fx->flag, "0u", out);
-    vc_sb_puts(out, ";\n");
-    wg_barrier(nl, "    ", out);
-    vc_sb_printf(out, "    if (p == VC_NC_NONE || vc_bc[2] == 0u || pass == %uu) break;\n", maxp);
+    vc_sb_puts(out, " == 0u) break;\n");
   } else {
     vc_sb_printf(out, "    if (p == VC_NC_NONE || pass == %uu) break;\n", maxp);
   }

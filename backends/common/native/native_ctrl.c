@@ -16,6 +16,11 @@ void vc_native_shape_of(const vc_kernel_desc *k, bool cooperative, vc_native_sha
   s->cooperative = cooperative;
 }
 
+bool vc_native_has_grid_barrier(const vc_native_desc *d) {
+  const vc_fixpoint *fx = &d->fixpoint;
+  return d->nsegments > 1 || (fx->present && (fx->has_flag || fx->max > 1));
+}
+
 void vc_native_ctrl_init(uint32_t words[VC_NC_WORDS], const vc_native_ctrl_opts *o) {
   memset(words, 0, VC_NC_WORDS * sizeof words[0]);
   words[VC_NC_UNTRUST_AT] = 0xffffffffu;
@@ -23,6 +28,7 @@ void vc_native_ctrl_init(uint32_t words[VC_NC_WORDS], const vc_native_ctrl_opts 
   words[VC_NC_SPIN_LIMIT] = o->spin_limit;
   words[VC_NC_WINDOW] = o->window;
   words[VC_NC_PHANTOMS] = o->phantoms;
+  words[VC_NC_EXPECT] = o->expect;
 }
 
 /* A pass is the segments, each followed by a barrier except the last of the

@@ -29,7 +29,13 @@
 #define VC_NC_SPIN_LIMIT 10u  /* rounds of 1024 polls a wait makes before it gives up; 0 = none */
 #define VC_NC_WINDOW 11u      /* polls a ticket holder makes before closing the poll */
 #define VC_NC_PHANTOMS 12u    /* tests only: arrivals a barrier waits for that never come */
-#define VC_NC_WORDS 16u
+#define VC_NC_EXPECT 13u      /* tickets after which a ticket holder closes the poll; 0 = none */
+#define VC_NC_WORDS 16u       /* the words above, written before every launch */
+/* Then one word per launched workgroup, VC_NC_SLOTS + its group id: where
+   the lead invocation leaves the workgroup's ticket for the others (no
+   workgroup memory of the program's is taken). Never reset: each
+   workgroup writes its own before reading it. */
+#define VC_NC_SLOTS VC_NC_WORDS
 
 #define VC_NC_CLOSED 0x80000000u /* in VC_NC_POLL: no more tickets */
 #define VC_NC_NONE 0xffffffffu   /* no ticket: a late workgroup */
@@ -44,7 +50,12 @@ typedef struct vc_native_ctrl_opts {
   uint32_t spin_limit; /* VC_NC_SPIN_LIMIT */
   uint32_t window;     /* VC_NC_WINDOW */
   uint32_t phantoms;   /* VC_NC_PHANTOMS */
+  uint32_t expect;     /* VC_NC_EXPECT */
 } vc_native_ctrl_opts;
+
+/* Words of the control buffer of a kernel launched with `launched`
+   workgroups: the VC_NC_WORDS words and a slot per workgroup. */
+static inline uint32_t vc_native_ctrl_words(uint32_t launched) { return VC_NC_SLOTS + launched; }
 
 /* What the host needs to judge a finished run: taken from the kernel's
    description at compile time (vc_native_shape_of). */
@@ -57,6 +68,12 @@ typedef struct vc_native_shape {
 } vc_native_shape;
 
 void vc_native_shape_of(const vc_kernel_desc *k, bool cooperative, vc_native_shape *s);
+
+/* A run of d can complete a grid barrier: more than one segment, or a
+   fixpoint of more than one pass or with a flag. A kernel without one
+   needs no co-residency: every launched workgroup up to the cap
+   participates, without discovery (docs/native.md). */
+bool vc_native_has_grid_barrier(const vc_native_desc *d);
 
 /* The words to write before a launch: zero state, the settings. */
 void vc_native_ctrl_init(uint32_t words[VC_NC_WORDS], const vc_native_ctrl_opts *o);

@@ -207,7 +207,6 @@ static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
   for (uint32_t k = 0; k < d->nshared; k++)
     vc_sb_printf(out, "shared %s s%u[%u]; /* %s */\n", types[d->shared[k].type], k,
                  d->shared[k].count, d->shared[k].name);
-  vc_sb_puts(out, "shared uint vc_bc[3];\n");
 }
 
 #define DEV_SEM "gl_ScopeDevice, gl_StorageSemanticsBuffer"

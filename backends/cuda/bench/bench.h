@@ -8,6 +8,9 @@
  *   b  bench_barrier.c   native grid barrier against raw grid.sync()
  *   c  bench_traffic.c   host-split traffic against the plan, host-split
  *                        against resident-split wall time
+ *   d  bench_backends.c  native mode on Vulkan and OpenCL against CUDA's:
+ *                        no-barrier device time, per-barrier cost,
+ *                        participants
  *
  * A part that cannot run, or whose bytes come out wrong, is an error; a
  * goal missed is a figure. */
@@ -37,6 +40,11 @@ typedef struct bench {
   char target[32];      /* the same as a compile_offline target ("sm_90") */
   uint32_t repeat;      /* timed runs per figure */
   const char *include;  /* the plugin's include option, for the raw kernel too; NULL: found */
+  const char *options;  /* the plugin's options (--options), for a second device */
+  uint32_t index;       /* the device */
+  uint32_t barriers;    /* B of parts b and d */
+  /* figures later parts compare with (0: not measured in this run) */
+  double raw_sync_us;   /* b: raw grid.sync() per barrier, one body */
 } bench;
 
 /* One program ready for the mode driver: parsed, split, its inputs. */
@@ -75,6 +83,10 @@ const char *bench_chain_check(const uint32_t *words, uint32_t runs);
 void bench_section(const char *title, const char *what);
 void bench_figure(const char *key, double value, const char *unit, const char *definition);
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A figure against its goal (value <= goal when at_most, else >=): a note
+   now, a line of the summary later. */
+void bench_goal(const char *key, double value, bool at_most, double goal);
+void bench_goal_summary(void);
 /* Median of n values (sorts v). */
 double bench_median(double *v, uint32_t n);
 
@@ -82,5 +94,6 @@ double bench_median(double *v, uint32_t n);
 int bench_overhead(bench *b, uint32_t segments, vc_error *err);
 int bench_barrier(bench *b, uint32_t barriers, vc_error *err);
 int bench_traffic(bench *b, const char *path, vc_error *err);
+int bench_backends(bench *b, uint32_t barriers, vc_error *err);
 
 #endif

@@ -1,16 +1,22 @@
 /* b: the native kernel's grid barrier against a raw cooperative
  * grid.sync() at the same grid. Per barrier is the difference of device
- * times with B barriers and with none, over B, on both sides: the native
- * program of B + 1 trivial segments against the one of 1, and a
- * hand-written kernel doing B rounds of the same work and grid.sync()
- * against 0 rounds, launched cooperatively with as many blocks as the
- * native launch had. */
+ * times with B barriers and with none, over B, on every side: the native
+ * program of B + 1 trivial segments against the one of 1, with the
+ * plugin's default barrier (cooperative_groups) and with barrier=inline
+ * (a second device opened with it), side by side; and two hand-written
+ * kernels doing B rounds of the same work and grid.sync() against 0
+ * rounds, launched cooperatively with as many blocks as the native launch
+ * had: one loop around one body, and the fair baseline, a loop with a
+ * switch into B + 1 distinct body functions, as the native kernel has one
+ * function per segment (cold code on both sides). The cold-code share is
+ * what the distinct bodies add to the raw barrier. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cuda/cuda_nvrtc.h"
 #include "backends/cuda/bench/bench.h"
+#include "harness/base/strbuf.h"
 
 static const char raw_source[] =
     "#include <cooperative_groups.h>\n"
@@ -24,22 +30,59 @@ static const char raw_source[] =
     "  }\n"
     "}\n";
 
+/* The fair baseline: round k calls body k, each a function of its own as
+   the native kernel's segments are (same text, so that the compiler treats
+   both alike), through a switch in the loop, as the native kernel's pass
+   loop does. */
+static void distinct_source(uint32_t bodies, vc_strbuf *sb) {
+  vc_sb_puts(sb, "#include <cooperative_groups.h>\n");
+  for (uint32_t k = 0; k < bodies; k++)
+    vc_sb_printf(sb,
+                 "static __device__ void vc_body%u(unsigned int *o, unsigned int i) {\n"
+                 "  if (i < 1024u) o[i] = o[i] + 1u;\n"
+                 "}\n",
+                 k);
+  vc_sb_puts(sb, "extern \"C\" __global__ void __launch_bounds__(256)\n"
+                 "vc_raw_distinct(unsigned int *o, unsigned int n) {\n"
+                 "  cooperative_groups::grid_group g = cooperative_groups::this_grid();\n"
+                 "  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  for (unsigned int k = 0u; k < n; k++) {\n"
+                 "    switch (k) {\n");
+  for (uint32_t k = 0; k < bodies; k++)
+    vc_sb_printf(sb, "    case %uu: vc_body%u(o, i); break;\n", k, k);
+  vc_sb_puts(sb, "    default: break;\n    }\n    g.sync();\n  }\n}\n");
+}
+
 typedef struct raw_sync {
-  CUmodule mod;
-  CUfunction fn;
+  CUmodule mod, dmod;
+  CUfunction fn, dfn; /* one body; distinct bodies */
   CUdeviceptr o;
   CUevent ev[2];
   uint32_t blocks;
 } raw_sync;
 
-static int raw_open(bench *b, const char *include, raw_sync *r, vc_error *err) {
-  char dir[512], *ptx = NULL, *log = NULL;
-  int rc = vc_nvrtc_include_dir(include, dir, sizeof dir, err);
-  if (rc == 0) rc = vc_nvrtc_compile(raw_source, b->arch, dir, "raw grid.sync kernel", &ptx, &log,
-                                     err);
+static int raw_compile(bench *b, const char *dir, const char *src, const char *name,
+                       CUmodule *mod, CUfunction *fn, vc_error *err) {
+  char *ptx = NULL, *log = NULL;
+  int rc = vc_nvrtc_compile(src, b->arch, dir, name, &ptx, &log, err);
   free(log);
-  if (rc == 0) rc = bench_raw_module(b, ptx, "vc_raw_sync", &r->mod, &r->fn, err);
+  if (rc == 0) rc = bench_raw_module(b, ptx, name, mod, fn, err);
   free(ptx);
+  return rc;
+}
+
+static int raw_open(bench *b, const char *include, uint32_t barriers, raw_sync *r,
+                    vc_error *err) {
+  char dir[512];
+  int rc = vc_nvrtc_include_dir(include, dir, sizeof dir, err);
+  if (rc == 0) rc = raw_compile(b, dir, raw_source, "vc_raw_sync", &r->mod, &r->fn, err);
+  if (rc == 0) {
+    vc_strbuf sb;
+    vc_sb_init(&sb);
+    distinct_source(barriers + 1, &sb);
+    rc = raw_compile(b, dir, vc_sb_str(&sb), "vc_raw_distinct", &r->dmod, &r->dfn, err);
+    vc_sb_free(&sb);
+  }
   if (rc != 0) return rc;
   CUresult cr = b->cu->cuMemAlloc(&r->o, 1024 * sizeof(uint32_t));
   for (int i = 0; cr == CUDA_SUCCESS && i < 2; i++)
@@ -54,16 +97,20 @@ static void raw_close(bench *b, raw_sync *r) {
     if (r->ev[i]) b->cu->cuEventDestroy(r->ev[i]);
   if (r->o) b->cu->cuMemFree(r->o);
   if (r->mod) b->cu->cuModuleUnload(r->mod);
+  if (r->dmod) b->cu->cuModuleUnload(r->dmod);
 }
 
-/* Blocks for the raw kernel: the native launch's, at most its own
+/* Blocks for the raw kernels: the native launch's, at most their own
    co-resident limit. */
 static int raw_blocks(bench *b, raw_sync *r, uint32_t native_blocks, vc_error *err) {
-  int per_sm = 0, sms = 0;
+  int per_sm = 0, dper_sm = 0, sms = 0;
   CUresult cr = b->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, r->fn, 256, 0);
   if (cr == CUDA_SUCCESS)
+    cr = b->cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(&dper_sm, r->dfn, 256, 0);
+  if (cr == CUDA_SUCCESS)
     cr = b->cu->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, b->device);
-  if (cr != CUDA_SUCCESS) return bench_raw_fail(b, err, cr, "occupancy of the raw kernel");
+  if (cr != CUDA_SUCCESS) return bench_raw_fail(b, err, cr, "occupancy of the raw kernels");
+  if (dper_sm < per_sm) per_sm = dper_sm;
   uint32_t most = (uint32_t)per_sm * (uint32_t)sms;
   r->blocks = native_blocks < most ? native_blocks : most;
   if (r->blocks < native_blocks)
@@ -72,14 +119,13 @@ static int raw_blocks(bench *b, raw_sync *r, uint32_t native_blocks, vc_error *e
   return r->blocks ? 0 : vc_fail(err, VC_ERR_LIMIT, "the raw kernel has no co-resident block");
 }
 
-/* One cooperative launch of n rounds; its device time in ns. */
-static int raw_run(bench *b, raw_sync *r, uint32_t n, double *ns, vc_error *err) {
+/* One cooperative launch of fn with n rounds; its device time in ns. */
+static int raw_run(bench *b, raw_sync *r, CUfunction fn, uint32_t n, double *ns, vc_error *err) {
   void *params[] = {&r->o, &n};
   CUresult cr = b->cu->cuMemsetD32Async(r->o, 0, 1024, b->stream);
   if (cr == CUDA_SUCCESS) cr = b->cu->cuEventRecord(r->ev[0], b->stream);
   if (cr == CUDA_SUCCESS)
-    cr = b->cu->cuLaunchCooperativeKernel(r->fn, r->blocks, 1, 1, 256, 1, 1, 0, b->stream,
-                                          params);
+    cr = b->cu->cuLaunchCooperativeKernel(fn, r->blocks, 1, 1, 256, 1, 1, 0, b->stream, params);
   if (cr == CUDA_SUCCESS) cr = b->cu->cuEventRecord(r->ev[1], b->stream);
   if (cr == CUDA_SUCCESS) cr = b->cu->cuStreamSynchronize(b->stream);
   float ms = 0;
@@ -112,60 +158,112 @@ static int native_run(bench_prog *bp, double *ns, vc_native_stats *st, vc_error 
   return rc;
 }
 
+/* Device times per run, with B barriers and with none, of each side. */
+enum { S_CG, S_INLINE, S_RAW, S_DISTINCT, SIDES };
+
 typedef struct series {
-  double *native_b, *native_0, *raw_b, *raw_0;
+  double *with_b[SIDES], *with_0[SIDES];
 } series;
 
 static int series_alloc(series *s, uint32_t n) {
-  s->native_b = calloc(n, sizeof(double));
-  s->native_0 = calloc(n, sizeof(double));
-  s->raw_b = calloc(n, sizeof(double));
-  s->raw_0 = calloc(n, sizeof(double));
-  return s->native_b && s->native_0 && s->raw_b && s->raw_0 ? 0 : -1;
+  int ok = 1;
+  for (int i = 0; i < SIDES; i++) {
+    s->with_b[i] = calloc(n, sizeof(double));
+    s->with_0[i] = calloc(n, sizeof(double));
+    ok = ok && s->with_b[i] && s->with_0[i];
+  }
+  return ok ? 0 : -1;
 }
 
 static void series_free(series *s) {
-  free(s->native_b);
-  free(s->native_0);
-  free(s->raw_b);
-  free(s->raw_0);
+  for (int i = 0; i < SIDES; i++) {
+    free(s->with_b[i]);
+    free(s->with_0[i]);
+  }
 }
 
-static void report(series *s, uint32_t runs, uint32_t barriers, const vc_native_stats *st,
-                   uint32_t raw_blocks) {
-  double nb = bench_median(s->native_b, runs), n0 = bench_median(s->native_0, runs);
-  double rb = bench_median(s->raw_b, runs), r0 = bench_median(s->raw_0, runs);
-  double native = (nb - n0) / barriers / 1e3, raw = (rb - r0) / barriers / 1e3;
+static void report(bench *b_, series *s, uint32_t runs, uint32_t barriers,
+                   const vc_native_stats *st, uint32_t raw_blocks) {
+  double b[SIDES], z[SIDES], per[SIDES];
+  for (int i = 0; i < SIDES; i++) {
+    b[i] = bench_median(s->with_b[i], runs);
+    z[i] = bench_median(s->with_0[i], runs);
+    per[i] = (b[i] - z[i]) / barriers / 1e3;
+  }
+  double fair = per[S_DISTINCT], ratio = fair > 0 ? per[S_CG] / fair : 0;
+  double iratio = fair > 0 ? per[S_INLINE] / fair : 0;
   bench_note("native: %u blocks took part (%u program workgroups each at most), raw: %u blocks",
              st->participants, st->virtual_per_participant, raw_blocks);
-  bench_figure("b.native_us_per_barrier", native, "us",
-               "(median device time of native with B barriers - with 0) / B");
-  bench_figure("b.raw_us_per_barrier", raw, "us",
-               "(median device time of the raw kernel with B grid.sync() rounds - 0 rounds) / B");
-  bench_figure("b.ratio", raw > 0 ? native / raw : 0, "", "native / raw per barrier (goal <= 1.2)");
-  bench_figure("b.native_us_B", nb / 1e3, "us", "median device time of the native launch, B barriers");
-  bench_figure("b.native_us_0", n0 / 1e3, "us", "median device time of the native launch, 0 barriers");
-  bench_figure("b.raw_us_B", rb / 1e3, "us", "median device time of the raw launch, B rounds");
-  bench_figure("b.raw_us_0", r0 / 1e3, "us", "median device time of the raw launch, 0 rounds");
-  bench_note("goal b.ratio <= 1.2: %s", raw > 0 && native / raw <= 1.2 ? "met" : "MISSED");
+  bench_figure("b.native_us_per_barrier", per[S_CG], "us",
+               "(median device time of native with B barriers - with 0) / B, barrier=cg");
+  bench_figure("b.inline_us_per_barrier", per[S_INLINE], "us",
+               "the same with barrier=inline (a second device, same run)");
+  bench_figure("b.raw_distinct_us_per_barrier", fair, "us",
+               "the same for the raw kernel with B + 1 distinct bodies (the fair baseline)");
+  bench_figure("b.raw_us_per_barrier", per[S_RAW], "us",
+               "the same for the raw kernel with one body in a loop around grid.sync()");
+  bench_figure("b.cold_code_share", fair > 0 ? (fair - per[S_RAW]) / fair : 0, "",
+               "(raw distinct - raw one body) / raw distinct per barrier");
+  bench_figure("b.ratio", ratio, "", "native (cg) / raw distinct per barrier (goal <= 1.2)");
+  bench_figure("b.inline_ratio", iratio, "", "native (inline) / raw distinct per barrier");
+  bench_figure("b.loop_ratio", per[S_RAW] > 0 ? per[S_CG] / per[S_RAW] : 0, "",
+               "native (cg) / raw one body per barrier (the earlier, unfair baseline)");
+  static const char *const side[SIDES] = {"native", "inline", "raw", "raw_distinct"};
+  char key[64];
+  for (int i = 0; i < SIDES; i++) {
+    snprintf(key, sizeof key, "b.%s_us_B", side[i]);
+    bench_figure(key, b[i] / 1e3, "us", "median device time of the launch, B barriers");
+    snprintf(key, sizeof key, "b.%s_us_0", side[i]);
+    bench_figure(key, z[i] / 1e3, "us", "median device time of the launch, 0 barriers");
+  }
+  bench_goal("b.ratio", ratio, true, 1.2);
+  bench_goal("b.inline_ratio", iratio, true, 1.2);
+  b_->raw_sync_us = per[S_RAW];
 }
 
-static int rounds(bench *b, bench_prog *many, bench_prog *none, raw_sync *r, uint32_t barriers,
-                  series *s, vc_native_stats *st, vc_error *err) {
+typedef struct sides {
+  bench_prog many, none, many_inline, none_inline;
+  raw_sync r;
+} sides;
+
+/* One run of every side, B barriers and none. */
+static int round_of(bench *b, sides *sd, uint32_t barriers, series *s, uint32_t i,
+                    vc_native_stats *st, vc_error *err) {
+  vc_native_stats st0;
+  int rc = native_run(&sd->many, &s->with_b[S_CG][i], st, err);
+  if (rc == 0) rc = native_run(&sd->none, &s->with_0[S_CG][i], &st0, err);
+  if (rc == 0) rc = native_run(&sd->many_inline, &s->with_b[S_INLINE][i], &st0, err);
+  if (rc == 0) rc = native_run(&sd->none_inline, &s->with_0[S_INLINE][i], &st0, err);
+  if (rc == 0) rc = raw_run(b, &sd->r, sd->r.fn, barriers, &s->with_b[S_RAW][i], err);
+  if (rc == 0) rc = raw_run(b, &sd->r, sd->r.fn, 0, &s->with_0[S_RAW][i], err);
+  if (rc == 0) rc = raw_run(b, &sd->r, sd->r.dfn, barriers, &s->with_b[S_DISTINCT][i], err);
+  if (rc == 0) rc = raw_run(b, &sd->r, sd->r.dfn, 0, &s->with_0[S_DISTINCT][i], err);
+  return rc;
+}
+
+static int rounds(bench *b, sides *sd, uint32_t barriers, series *s, vc_native_stats *st,
+                  vc_error *err) {
   vc_native_stats st0;
   double warm;
   /* warm-up: compiles the native kernels, sizes the raw grid */
-  int rc = native_run(many, &warm, st, err);
-  if (rc == 0) rc = native_run(none, &warm, &st0, err);
-  if (rc == 0) rc = raw_blocks(b, r, st->participants, err);
-  if (rc == 0) rc = raw_run(b, r, barriers, &warm, err);
-  for (uint32_t i = 0; rc == 0 && i < b->repeat; i++) {
-    rc = native_run(many, &s->native_b[i], st, err);
-    if (rc == 0) rc = native_run(none, &s->native_0[i], &st0, err);
-    if (rc == 0) rc = raw_run(b, r, barriers, &s->raw_b[i], err);
-    if (rc == 0) rc = raw_run(b, r, 0, &s->raw_0[i], err);
-  }
+  int rc = native_run(&sd->many, &warm, st, err);
+  if (rc == 0) rc = native_run(&sd->none, &warm, &st0, err);
+  if (rc == 0) rc = native_run(&sd->many_inline, &warm, &st0, err);
+  if (rc == 0) rc = native_run(&sd->none_inline, &warm, &st0, err);
+  if (rc == 0) rc = raw_blocks(b, &sd->r, st->participants, err);
+  if (rc == 0) rc = raw_run(b, &sd->r, sd->r.fn, barriers, &warm, err);
+  if (rc == 0) rc = raw_run(b, &sd->r, sd->r.dfn, barriers, &warm, err);
+  for (uint32_t i = 0; rc == 0 && i < b->repeat; i++) rc = round_of(b, sd, barriers, s, i, st, err);
   return rc;
+}
+
+/* The plugin's device again, with barrier=inline after the bench's options. */
+static int open_inline(bench *b, vc_dev **dev, vc_error *err) {
+  char opts[1024];
+  snprintf(opts, sizeof opts, "%s%sbarrier=inline", b->options ? b->options : "",
+           b->options && *b->options ? "," : "");
+  int rc = b->be->open(b->index, opts, dev, err);
+  return rc ? vc_fail_wrap(err, "opening the device with %s", opts) : 0;
 }
 
 int bench_barrier(bench *b, uint32_t barriers, vc_error *err) {
@@ -175,27 +273,36 @@ int bench_barrier(bench *b, uint32_t barriers, vc_error *err) {
            "interleaved, after one warm-up",
            barriers, BENCH_GRID, b->repeat);
   bench_section("b: native grid barrier against raw cooperative grid.sync()", what);
-  bench_prog many, none;
-  raw_sync r;
+  sides sd;
   series s;
-  memset(&r, 0, sizeof r);
+  memset(&sd, 0, sizeof sd);
   memset(&s, 0, sizeof s);
-  int rc = bench_chain_prog(barriers + 1, BENCH_GRID, &many, err);
-  if (rc == 0) rc = bench_chain_prog(1, BENCH_GRID, &none, err);
-  else memset(&none, 0, sizeof none);
+  vc_dev *dev_inline = NULL;
+  int rc = bench_chain_prog(barriers + 1, BENCH_GRID, &sd.many, err);
+  if (rc == 0) rc = bench_chain_prog(1, BENCH_GRID, &sd.none, err);
+  if (rc == 0) rc = bench_chain_prog(barriers + 1, BENCH_GRID, &sd.many_inline, err);
+  if (rc == 0) rc = bench_chain_prog(1, BENCH_GRID, &sd.none_inline, err);
+  if (rc == 0) rc = open_inline(b, &dev_inline, err);
   if (rc == 0) {
-    bench_prog_exec(b, &many);
-    bench_prog_exec(b, &none);
-    rc = raw_open(b, b->include, &r, err);
+    bench_prog_exec(b, &sd.many);
+    bench_prog_exec(b, &sd.none);
+    vc_exec_init(&sd.many_inline.exec, b->be, dev_inline, sd.many_inline.prog,
+                 sd.many_inline.split);
+    vc_exec_init(&sd.none_inline.exec, b->be, dev_inline, sd.none_inline.prog,
+                 sd.none_inline.split);
+    rc = raw_open(b, b->include, barriers, &sd.r, err);
   }
   if (rc == 0 && series_alloc(&s, b->repeat) != 0)
     rc = vc_fail(err, VC_ERR_NOMEM, "no memory for %u samples", b->repeat);
   vc_native_stats st;
-  if (rc == 0) rc = rounds(b, &many, &none, &r, barriers, &s, &st, err);
-  if (rc == 0) report(&s, b->repeat, barriers, &st, r.blocks);
+  if (rc == 0) rc = rounds(b, &sd, barriers, &s, &st, err);
+  if (rc == 0) report(b, &s, b->repeat, barriers, &st, sd.r.blocks);
   series_free(&s);
-  raw_close(b, &r);
-  bench_prog_free(&none);
-  bench_prog_free(&many);
+  raw_close(b, &sd.r);
+  bench_prog_free(&sd.none_inline);
+  bench_prog_free(&sd.many_inline);
+  bench_prog_free(&sd.none);
+  bench_prog_free(&sd.many);
+  if (dev_inline) b->be->close(dev_inline);
   return rc;
 }

@@ -1,9 +1,11 @@
 /* vc-cuda-bench [--device N] [--options K=V,...] [--repeat R] [--segments S]
- *               [--barriers B] [--large PATH] [--only PARTS]
+ *               [--barriers B] [--large PATH] [--only PARTS] [--goals]
  *
  * Opens CUDA device N through the plugin beside this binary, and the driver
  * itself for the raw baselines, and prints the figures of parts a, b and c
- * (bench.h), each with its definition. Exit status: 0 when every part ran
+ * (or those --only names; d too), each with its definition. --goals runs
+ * a, b, c and d and ends with every figure that has a goal beside it
+ * (docs/performance.md, "Close to the metal"). Exit status: 0 when every part ran
  * (a goal missed is still 0), 1 when a part failed, 2 usage, 3 no plugin,
  * driver or device. */
 #include <stdio.h>
@@ -23,6 +25,7 @@
 typedef struct args {
   uint32_t device, repeat, segments, barriers;
   const char *options, *large, *only;
+  bool goals;
 } args;
 
 static int number(const char *s, uint32_t lo, uint32_t hi, uint32_t *out) {
@@ -38,6 +41,11 @@ static int parse_args(int argc, char **argv, args *a) {
               .only = "abc"};
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(o, "--goals") == 0) {
+      a->goals = true;
+      a->only = "abcd";
+      continue;
+    }
     int rc = v ? 0 : -1;
     if (rc == 0 && strcmp(o, "--device") == 0) rc = number(v, 0, 1023, &a->device);
     else if (rc == 0 && strcmp(o, "--repeat") == 0) rc = number(v, 1, 1000, &a->repeat);
@@ -50,7 +58,7 @@ static int parse_args(int argc, char **argv, args *a) {
     if (rc != 0) return -1;
     i++;
   }
-  return a->only[strspn(a->only, "abc,")] == '\0' ? 0 : -1;
+  return a->only[strspn(a->only, "abcd,")] == '\0' ? 0 : -1;
 }
 
 static void print_identity(const vc_device_info *i, const bench *b) {
@@ -89,6 +97,7 @@ static int run_parts(bench *b, const args *a) {
     if (*p == 'a') rc = bench_overhead(b, a->segments, &e);
     else if (*p == 'b') rc = bench_barrier(b, a->barriers, &e);
     else if (*p == 'c') rc = bench_traffic(b, a->large, &e);
+    else if (*p == 'd') rc = bench_backends(b, a->barriers, &e);
     else continue;
     if (rc != 0) {
       printf("FAILED   part %c: %s (%s)\n", *p, e.msg, vc_errcode_name(e.code));
@@ -102,7 +111,7 @@ int main(int argc, char **argv) {
   args a;
   if (parse_args(argc, argv, &a) != 0) {
     fprintf(stderr, "usage: vc-cuda-bench [--device N] [--options K=V,...] [--repeat R] "
-                    "[--segments S] [--barriers B] [--large PATH] [--only a,b,c]\n");
+                    "[--segments S] [--barriers B] [--large PATH] [--only a,b,c,d] [--goals]\n");
     return VC_EXIT_USAGE;
   }
   /* the include folder the plugin uses, for the raw kernel too, read by the
@@ -113,7 +122,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "vc-cuda-bench: %s\n", e.msg);
     return VC_EXIT_USAGE;
   }
-  bench b = {.repeat = a.repeat, .include = copts.include[0] ? copts.include : NULL};
+  bench b = {.repeat = a.repeat, .include = copts.include[0] ? copts.include : NULL,
+             .options = a.options, .index = a.device};
   vc_plugin plugin = {0};
   uint64_t t0 = vc_now_ns();
   int rc = open_all(&b, &a, &plugin, &e);
@@ -123,6 +133,7 @@ int main(int argc, char **argv) {
     status = rc == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_NO_BACKEND;
   } else {
     status = run_parts(&b, &a) ? VC_EXIT_FAIL : VC_EXIT_OK;
+    if (a.goals) bench_goal_summary();
     printf("\ntotal    %.1f s\n", (double)(vc_now_ns() - t0) / 1e9);
   }
   bench_raw_close(&b);

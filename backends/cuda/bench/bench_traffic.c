@@ -100,6 +100,7 @@ static void report(const mode_figures *h, const mode_figures *r) {
   bench_figure("c.wall_ratio", h->wall_ns / r->wall_ns, "", "host-split / resident-split wall");
   bench_figure("c.host_copy_gbps", (double)(h->up + h->down) / h->wall_ns, "GB/s",
                "host-split bytes moved both ways / its wall (copies, staging and launches)");
+  bench_goal("c.host_copy_gbps", (double)(h->up + h->down) / h->wall_ns, false, 40);
   bench_figure("c.host_device_ms", h->device_ns / 1e6, "ms",
                "host-split device time, summed over its launches");
   bench_figure("c.resident_device_ms", r->device_ns / 1e6, "ms",
