@@ -60,15 +60,15 @@ uint32_t vc_xf_move_barrier(vc_program *p, vc_rng *r) {
     vc_node *list = l.items[i].node;
     for (uint32_t j = 0; j < list->nkids; j++) {
       vc_node *b = list->kids[j];
-      if (b->kind != VC_S_BARRIER || b->op != VC_BARRIER_GRID || vc_rng_below(r, 3) == 0)
-        continue;
-      if (returns_before(&f, b)) continue;
-      bool back = vc_rng_below(r, 2); /* move the statement after b to before it */
-      if (back && j + 1 < list->nkids && movable(p, list->kids[j + 1])) {
+      if (b->kind != VC_S_BARRIER || b->op != VC_BARRIER_GRID || returns_before(&f, b)) continue;
+      bool after = j + 1 < list->nkids && movable(p, list->kids[j + 1]);
+      bool before = j > 0 && movable(p, list->kids[j - 1]);
+      bool back = after && (!before || vc_rng_below(r, 2)); /* the one after b to before it */
+      if (back) {
         list->kids[j] = list->kids[j + 1];
         list->kids[j + 1] = b;
         changes++;
-      } else if (!back && j > 0 && movable(p, list->kids[j - 1])) {
+      } else if (before) {
         list->kids[j] = list->kids[j - 1];
         list->kids[j - 1] = b;
         changes++;
