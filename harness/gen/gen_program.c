@@ -935,6 +935,13 @@ static void print_init(gen *g, const gbuf *b) {
     return;
   }
   case 4:
+    if (b->type != VC_F32 && pct(g, 50)) { /* a few bytes, little-endian, then zeros */
+      uint32_t n = 1 + rnd(g, b->count * 4 * vc_type_words(b->type) < 12 ? 4 : 12);
+      put(g, " (init (hex \"");
+      for (uint32_t i = 0; i < n; i++) vc_sb_printf(g->o, "%02x", rnd(g, 256));
+      put(g, "\"))");
+      return;
+    }
     if (b->type == VC_F32) {
       put(g, " (init (random-f32 ");
       vc_sb_printf(g->o, "%u -4.0f 4.0f))", rnd(g, 1000));
