@@ -915,7 +915,8 @@ static void print_init(gen *g, const gbuf *b) {
   if (b->access == VC_WRITE) return;
   switch (rnd(g, 6)) {
   case 0:
-    return; /* zero */
+    if (pct(g, 50)) put(g, " (init zero)"); /* else zero by default */
+    return;
   case 1:
     put(g, " (init iota)");
     return;

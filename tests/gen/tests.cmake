@@ -22,3 +22,6 @@ if(VC_VALGRIND)
     "d=$(mktemp -d) && ${VC_VALGRIND} -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:vyre-conform> generate --seed 5 --count 40 --out $d --size small && ${VC_VALGRIND} -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite $<TARGET_FILE:vyre-conform> transform $d/gen_5_3.vyre --seed 1 --only all --verify >/dev/null; s=$?; rm -rf $d; exit $s")
   set_tests_properties(gen_valgrind PROPERTIES LABELS gen TIMEOUT 600)
 endif()
+# The generator's benchmark (a tool, not a test): docs/performance.md.
+add_executable(vc-gen-bench ${CMAKE_CURRENT_LIST_DIR}/bench_gen.c)
+target_link_libraries(vc-gen-bench PRIVATE vc_gen vc_warnings)
