@@ -47,7 +47,8 @@
   X(DIM3, "dim3", "3-D dispatches (odd sizes)")                                        \
   X(MANY_BUFFERS, "many-buffers", "many buffers (up to 12)")                           \
   X(PARTIAL_WRITE, "partial-write", "buffers written in part (a tail or a predicate)") \
-  X(OOB, "oob", "declared out-of-bounds accesses, (expect out-of-bounds)")
+  X(OOB, "oob", "declared out-of-bounds accesses, (expect out-of-bounds)")               \
+  X(LIVE_FAR, "live-far", "lets and vars used two or more grid barriers after their definition")
 
 typedef enum vc_gen_feature {
 #define VC_GEN_X(id, name, what) VC_GEN_##id,
@@ -94,6 +95,11 @@ int vc_gen_program(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_strbu
    generator itself). */
 int vc_gen_program_ex(const vc_gen_opts *o, uint64_t seed, uint32_t index, bool check,
                       vc_gen_stats *stats, vc_strbuf *out, vc_error *err);
+
+/* The proof vc_gen_program gives each text: parse it and check it as
+   `vyre-conform check` does. 0 when the check accepts it; else
+   VC_ERR_INTERNAL, "generator bug: seed S index I is invalid: REASON". */
+int vc_gen_check_text(const char *text, uint64_t seed, uint32_t index, vc_error *err);
 
 /* ---- equivalence transformations (docs/fuzzing.md, "Transformations") ---- */
 

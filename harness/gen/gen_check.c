@@ -26,35 +26,35 @@ static vc_program *parse_text(const char *path, const char *text, vc_error *err)
   return p;
 }
 
+int vc_gen_check_text(const char *text, uint64_t seed, uint32_t index, vc_error *err) {
+  char path[64];
+  snprintf(path, sizeof path, "gen_%llu_%u.vyre", (unsigned long long)seed, index);
+  vc_error e;
+  vc_error_clear(&e);
+  vc_program *p = parse_text(path, text, &e);
+  if (!p)
+    return vc_fail(err, VC_ERR_INTERNAL, "generator bug: seed %llu index %u does not parse: %s",
+                   (unsigned long long)seed, index, e.msg);
+  vc_oracle_opts oo;
+  memset(&oo, 0, sizeof oo);
+  vc_check_result r;
+  vc_check_program(p, &oo, &r);
+  vc_program_free(p);
+  if (r.verdict != VC_CHECK_OK)
+    return vc_fail(err, VC_ERR_INTERNAL, "generator bug: seed %llu index %u is %s: %s",
+                   (unsigned long long)seed, index,
+                   r.verdict == VC_CHECK_INVALID ? "invalid" : "refused by the check", r.why);
+  return 0;
+}
+
 int vc_gen_program_ex(const vc_gen_opts *o, uint64_t seed, uint32_t index, bool check,
                       vc_gen_stats *stats, vc_strbuf *out, vc_error *err) {
   vc_strbuf text;
   vc_sb_init(&text);
   vc_gen_write(o, seed, index, stats, &text);
-  int rc = 0;
-  if (check) {
-    char path[64];
-    snprintf(path, sizeof path, "gen_%llu_%u.vyre", (unsigned long long)seed, index);
-    vc_error e;
-    vc_error_clear(&e);
-    vc_program *p = parse_text(path, vc_sb_str(&text), &e);
-    if (!p) {
-      rc = vc_fail(err, VC_ERR_INTERNAL,
-                   "generator bug: seed %llu index %u does not parse: %s",
-                   (unsigned long long)seed, index, e.msg);
-    } else {
-      vc_oracle_opts oo;
-      memset(&oo, 0, sizeof oo);
-      vc_check_result r;
-      vc_check_program(p, &oo, &r);
-      if (r.verdict != VC_CHECK_OK)
-        rc = vc_fail(err, VC_ERR_INTERNAL, "generator bug: seed %llu index %u is %s: %s",
-                     (unsigned long long)seed, index,
-                     r.verdict == VC_CHECK_INVALID ? "invalid" : "refused by the check", r.why);
-      vc_program_free(p);
-    }
-  }
-  if (!rc) vc_sb_putn(out, text.data ? text.data : "", text.len);
+  if (!text.data) vc_sb_puts(&text, "");
+  int rc = check ? vc_gen_check_text(text.data, seed, index, err) : 0;
+  if (!rc) vc_sb_putn(out, text.data, text.len);
   vc_sb_free(&text);
   return rc;
 }

@@ -143,19 +143,29 @@ static void lit(gen *g, vc_type t, uint64_t bits) { vc_print_literal(t, bits, g-
 
 static void sym_name(gen *g, const gsym *s) { vc_sb_printf(g->o, "v%u", s->id); }
 
+/* May s be used here: of a kind in the mask, and, when it was declared in
+   an earlier segment, with the construct that makes it live allowed? */
+static bool usable(const gen *g, const gsym *s, vc_type t, unsigned kinds) {
+  if (s->type != t || !((kinds >> s->kind) & 1u)) return false;
+  if (s->seg == g->seg || (s->kind != SYM_LET && s->kind != SYM_VAR)) return true;
+  if (s->seg + 2 <= g->seg && !on(g, VC_GEN_LIVE_FAR)) return false;
+  if (s->kind == SYM_VAR) return on(g, VC_GEN_LIVE_VAR);
+  return on(g, s->atomic ? VC_GEN_ATOMIC_LET : VC_GEN_LIVE_LET);
+}
+
 /* A visible symbol of type t (kind mask: 1 << symkind), or NULL. */
 static gsym *pick_sym(gen *g, vc_type t, unsigned kinds) {
   uint32_t n = 0;
-  for (uint32_t i = 0; i < g->nsyms; i++)
-    if (g->syms[i].type == t && ((kinds >> g->syms[i].kind) & 1u)) n++;
+  for (uint32_t i = 0; i < g->nsyms; i++) n += usable(g, &g->syms[i], t, kinds);
   if (!n) return NULL;
   uint32_t k = rnd(g, n);
   for (uint32_t i = 0; i < g->nsyms; i++)
-    if (g->syms[i].type == t && ((kinds >> g->syms[i].kind) & 1u) && k-- == 0) return &g->syms[i];
+    if (usable(g, &g->syms[i], t, kinds) && k-- == 0) return &g->syms[i];
   return NULL;
 }
 
 static void use_sym(gen *g, gsym *s) {
+  if (s->seg + 2 <= g->seg && (s->kind == SYM_LET || s->kind == SYM_VAR)) note(g, VC_GEN_LIVE_FAR);
   if (s->seg != g->seg) {
     if (s->kind == SYM_VAR) note(g, VC_GEN_LIVE_VAR);
     else if (s->atomic) note(g, VC_GEN_ATOMIC_LET);

@@ -113,7 +113,7 @@ static const char *marker(vc_gen_feature f) {
   case VC_GEN_FIXPOINT: return "(fixpoint (max";
   case VC_GEN_FIXPOINT_FLAG: return "(flag flag)";
   case VC_GEN_I32: return "i32";
-  case VC_GEN_F32: return "f32";
+  case VC_GEN_F32: return " f32 "; /* "f32" may stand in a hex seed */
   case VC_GEN_U64: return "u64";
   case VC_GEN_I64: return "i64";
   case VC_GEN_CAST: return "cast ";
@@ -172,6 +172,37 @@ static void features_restrict(void **state) {
       free(t);
     }
   }
+  /* and by the counts, every construct: left out, it is never counted */
+  for (uint32_t f = 0; f < VC_GEN_FEATURE_COUNT; f++) {
+    vc_gen_opts o = {VC_GEN_MEDIUM, VC_GEN_ALL_FEATURES & ~(UINT64_C(1) << f)};
+    vc_gen_stats st;
+    memset(&st, 0, sizeof st);
+    for (uint32_t i = 0; i < 40; i++) free(gen(&o, 6, i, &st));
+    if (st.count[f]) fail_msg("without %s it was counted %llu times",
+                              vc_gen_feature_name((vc_gen_feature)f),
+                              (unsigned long long)st.count[f]);
+  }
+}
+
+/* The proof: a text the check refuses is a generator bug naming seed and
+   index (a race, as a faulty generator would write it). */
+static void refusal_names_seed_and_index(void **state) {
+  (void)state;
+  vc_error e;
+  vc_error_clear(&e);
+  const char *racy = "(program r (workgroup 4) (grid 2) (buffer o u32 8 read_write)\n"
+                     "  (entry (store o (global_id x) (load o (rem (add (global_id x) 1u) 8u)))))";
+  assert_int_equal(vc_gen_check_text(racy, 12, 34, &e), VC_ERR_INTERNAL);
+  assert_non_null(strstr(e.msg, "generator bug: seed 12 index 34 is invalid: data race"));
+  assert_int_equal(vc_gen_check_text("(program", 1, 2, &e), VC_ERR_INTERNAL);
+  assert_non_null(strstr(e.msg, "seed 1 index 2 does not parse"));
+  vc_gen_opts o;
+  vc_gen_opts_default(&o);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  assert_int_equal(vc_gen_program_ex(&o, 3, 4, false, NULL, &sb, NULL), 0);
+  assert_int_equal(vc_gen_check_text(vc_sb_str(&sb), 3, 4, &e), 0);
+  vc_sb_free(&sb);
 }
 
 static void option_words(void **state) {
@@ -203,6 +234,7 @@ int main(void) {
       cmocka_unit_test(valid_small),           cmocka_unit_test(valid_medium),
       cmocka_unit_test(valid_large),           cmocka_unit_test(every_construct_occurs),
       cmocka_unit_test(features_restrict),     cmocka_unit_test(option_words),
+      cmocka_unit_test(refusal_names_seed_and_index),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
