@@ -459,11 +459,8 @@ static void let_stmt(gen *g) {
   note_type(g, t);
   bool var = pct(g, 35);
   bool atomic = !var && on(g, VC_GEN_ATOMIC_LET) && t != VC_F32 && pct(g, 25);
-  gsym tmp;
-  tmp.id = g->next_name; /* declared after its value: not visible in it */
-  put(g, var ? "(var " : "(let ");
-  vc_sb_printf(g->o, "v%u ", tmp.id);
-  g->next_name++;
+  uint32_t name = g->next_name++; /* recorded after its value: not visible in it */
+  vc_sb_printf(g->o, "(%s v%u ", var ? "var" : "let", name);
   if (!(atomic && owned_atomic(g, t, g->max_expr - 1))) {
     atomic = false;
     expr(g, t, g->max_expr);
@@ -473,7 +470,7 @@ static void let_stmt(gen *g) {
   put(g, ")");
   if (g->nsyms < MAX_SYMS) {
     gsym *s = &g->syms[g->nsyms++];
-    s->id = tmp.id;
+    s->id = name;
     s->type = t;
     s->kind = var ? SYM_VAR : SYM_LET;
     s->seg = g->seg;
