@@ -134,8 +134,9 @@ int vc_gen_transform(const char *name, const char *src, uint64_t seed, vc_strbuf
 
 /* Are a and b (program texts) equivalent on the oracle: both valid, with the
    same output buffers (names, types, counts) and bytes, and the same passes?
-   0 when they are; VC_ERR_INVALID or VC_ERR_INTERNAL with the first
-   difference otherwise. */
+   0 when they are; otherwise VC_ERR_PARSE (a text does not parse),
+   VC_ERR_INVALID (the oracle refuses one) or VC_ERR_INTERNAL (the first
+   difference), with the reason in err (which may be NULL). */
 int vc_gen_equivalent(const char *a, const char *b, vc_error *err);
 
 #endif

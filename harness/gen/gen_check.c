@@ -80,9 +80,11 @@ int vc_gen_equivalent(const char *a, const char *b, vc_error *err) {
   vc_program *pa = NULL, *pb = NULL;
   vc_reference ra, rb;
   int rc = 0;
-  if (!valid_run("the original", a, &pa, &ra, err) ||
-      !valid_run("the transformed program", b, &pb, &rb, err)) {
-    rc = err->code ? (int)err->code : VC_ERR_INVALID;
+  vc_error e;
+  vc_error_clear(&e);
+  if (!valid_run("the original", a, &pa, &ra, &e) ||
+      !valid_run("the transformed program", b, &pb, &rb, &e)) {
+    rc = vc_fail(err, e.code ? e.code : VC_ERR_INVALID, "%s", e.msg);
     goto done;
   }
   if (ra.report.passes != rb.report.passes) {

@@ -141,6 +141,33 @@ static void bad_input(void **state) {
   vc_sb_free(&sb);
 }
 
+/* The comparison the tests above rely on tells programs apart. */
+static void equivalence_sees_differences(void **state) {
+  (void)state;
+  const char *a = "(program a (workgroup 2) (grid 2) (buffer o u32 4 write)\n"
+                  "  (entry (store o (global_id x) (global_id x))))";
+  const char *b = "(program a (workgroup 2) (grid 2) (buffer o u32 4 write)\n"
+                  "  (entry (store o (global_id x) (min (global_id x) 2u))))";
+  const char *c = "(program a (workgroup 2) (grid 2) (buffer p u32 4 write)\n"
+                  "  (entry (store p (global_id x) (global_id x))))";
+  const char *d = "(program a (workgroup 2) (grid 2) (buffer o u32 4 read_write)\n"
+                  "  (fixpoint (max 2)) (entry (store o (global_id x) (global_id x))))";
+  const char *racy = "(program a (workgroup 2) (grid 2) (buffer o u32 4 write)\n"
+                     "  (entry (store o 0u (global_id x))))";
+  vc_error e;
+  vc_error_clear(&e);
+  assert_int_equal(vc_gen_equivalent(a, a, &e), 0);
+  assert_int_equal(vc_gen_equivalent(a, b, &e), VC_ERR_INTERNAL);
+  assert_non_null(strstr(e.msg, "o differs at word 3"));
+  assert_int_equal(vc_gen_equivalent(a, c, &e), VC_ERR_INTERNAL);
+  assert_non_null(strstr(e.msg, "output buffer o became p"));
+  assert_int_equal(vc_gen_equivalent(a, d, &e), VC_ERR_INTERNAL);
+  assert_non_null(strstr(e.msg, "passes"));
+  assert_int_equal(vc_gen_equivalent(a, racy, &e), VC_ERR_INVALID);
+  assert_non_null(strstr(e.msg, "data race"));
+  assert_int_equal(vc_gen_equivalent(a, "(program", NULL), VC_ERR_PARSE);
+}
+
 /* Programs where an illegal transformation shows: swapping the two stores,
    moving the let across the barrier past the return (invocations that
    return would then keep t = 0 or t = 7 in segment 1), or a barrier inside
@@ -239,6 +266,7 @@ int main(void) {
 #else
       cmocka_unit_test(generated_programs), cmocka_unit_test(same_text_per_seed),
       cmocka_unit_test(bad_input),          cmocka_unit_test(legality),
+      cmocka_unit_test(equivalence_sees_differences),
       cmocka_unit_test(changes_shown),
 #endif
   };
