@@ -48,7 +48,8 @@
   X(MANY_BUFFERS, "many-buffers", "many buffers (up to 12)")                           \
   X(PARTIAL_WRITE, "partial-write", "buffers written in part (a tail or a predicate)") \
   X(OOB, "oob", "declared out-of-bounds accesses, (expect out-of-bounds)")               \
-  X(LIVE_FAR, "live-far", "lets and vars used two or more grid barriers after their definition")
+  X(LIVE_FAR, "live-far", "lets and vars used two or more grid barriers after their definition") \
+  X(F32_DIV, "f32-div", "f32 div of operands in [0, 1024) by [1, 1024], into a buffer of its own with (expect (ulp ...))")
 
 typedef enum vc_gen_feature {
 #define VC_GEN_X(id, name, what) VC_GEN_##id,

@@ -535,6 +535,21 @@ static void while_stmt(gen *g) {
   put(g, ")");
 }
 
+/* An f32 quotient, the one place an f32 div stands: the APIs promise 2.5
+   ulp only for divisors of moderate size, so both operands come from
+   integers (numerator 0 ... 1023, divisor 1 ... 1024), and the quotient goes
+   only into fq, which nothing reads and which allows 3 ulp. */
+static void quotient(gen *g) {
+  note(g, VC_GEN_F32_DIV);
+  put(g, "(store fq ");
+  id(g);
+  put(g, " (div (cast f32 (and ");
+  vc_gen_expr(g, VC_U32, 1);
+  put(g, " 1023u)) (cast f32 (add (and ");
+  vc_gen_expr(g, VC_U32, 1);
+  put(g, " 1023u) 1u))))");
+}
+
 void vc_gen_stmt(gen *g) {
   g->budget--;
   for (;;) {
@@ -554,6 +569,10 @@ void vc_gen_stmt(gen *g) {
     case 6:
       if (store_stmt(g)) return;
       break;
+    case 15:
+      if (!g->fq) break;
+      quotient(g);
+      return;
     case 7:
       if (atomic_stmt(g)) return;
       break;

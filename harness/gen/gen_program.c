@@ -308,6 +308,7 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
     }
   }
   g->oob = on(g, VC_GEN_OOB) && pct(g, 10);
+  g->fq = on(g, VC_GEN_F32_DIV) && on(g, VC_GEN_F32) && on(g, VC_GEN_CAST) && pct(g, 15);
   uint32_t fix = 0, fix_max = 0, fix_until = 0;
   if (on(g, VC_GEN_FIXPOINT_FLAG) && pct(g, 15)) {
     fix = 2;
@@ -339,6 +340,7 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
     put(g, ")\n");
   }
   if (g->pc) put(g, "  (buffer pc u32 1 read_write)\n  (buffer flag u32 1 read_write)\n");
+  if (g->fq) vc_sb_printf(out, "  (buffer fq f32 %u write)\n", g->N);
   for (uint32_t i = 0; i < g->nsh; i++)
     vc_sb_printf(out, "  (shared %s %s %u)\n", g->sh[i].name, vc_type_name(g->sh[i].type), g->W);
   if (fix == 1) vc_sb_printf(out, "  (fixpoint (max %u))\n  (expect (passes %u))\n", fix_max, fix_max);
@@ -350,6 +352,7 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
       vc_sb_printf(out, "  (expect (passes %u))\n", fix_max);
   }
   if (g->oob) put(g, "  (expect out-of-bounds)\n");
+  if (g->fq) put(g, "  (expect (ulp fq 3))\n");
   entry(g, fix == 2 ? fix_until : 0);
   if (stats) {
     stats->programs++;

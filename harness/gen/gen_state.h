@@ -74,6 +74,7 @@ typedef struct gen {
   uint32_t max_expr;
   bool pc;          /* the pass counter of a flag fixpoint exists */
   bool oob;         /* the program declares and makes an out-of-bounds access */
+  bool fq;          /* the f32 div buffer fq exists (N elements, written only, never read) */
   vc_type types[5];
   uint32_t ntypes;
   uint32_t indent;

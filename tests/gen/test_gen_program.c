@@ -129,6 +129,7 @@ static const char *marker(vc_gen_feature f) {
   case VC_GEN_DIM2: return "(global_id y)";
   case VC_GEN_DIM3: return "(global_id z)";
   case VC_GEN_OOB: return "(expect out-of-bounds)";
+  case VC_GEN_F32_DIV: return "(div (cast f32";
   default: return NULL;
   }
 }
