@@ -1,0 +1,117 @@
+/* The generator's state while it writes one program, shared by the code
+ * writer (gen_code.c: literals, names, expressions, statements) and the
+ * program writer (gen_program.c: declarations, segments, entry). Only
+ * harness/gen includes it. */
+#ifndef VC_GEN_STATE_H
+#define VC_GEN_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "harness/gen/gen_internal.h"
+#include "harness/gen/prng.h"
+#include "harness/model/program.h"
+
+#define MAX_BUFS 16
+#define MAX_SYMS 512
+#define MAX_SHARED 2
+
+typedef enum role { ROLE_ANY = 0, ROLE_OWN, ROLE_ATOM } role;
+/* Commutative atomic families: any order of these gives the same element. */
+typedef enum afam { FAM_ADD = 0, FAM_AND, FAM_OR, FAM_XOR, FAM_MIN, FAM_MAX, FAM_COUNT } afam;
+/* The ops of each family: fam_ops[f][0] and [1] */
+extern const char *const vc_gen_fam_ops[FAM_COUNT][2];
+
+typedef enum shstate { SH_NONE = 0, SH_OWN, SH_ALL, SH_ATOM } shstate;
+
+typedef struct gbuf {
+  char name[16];
+  vc_type type;
+  uint32_t count, mult; /* mult: owned elements per invocation (0: read-only buffer) */
+  vc_access access;
+  bool partial;         /* stores only where a predicate of id holds */
+  uint32_t pred_mod, pred_rem;
+  role role;
+  afam fam;
+} gbuf;
+
+typedef struct gshared {
+  char name[16];
+  vc_type type;
+  shstate state;
+  afam fam;
+} gshared;
+
+typedef enum symkind { SYM_LET = 0, SYM_VAR, SYM_LOOP, SYM_COUNTER } symkind;
+
+typedef struct gsym {
+  uint32_t id; /* spelled v<id> */
+  vc_type type;
+  symkind kind;
+  uint32_t seg; /* the segment it was declared in */
+  bool atomic;  /* a let of an atomic's result */
+} gsym;
+
+typedef struct gen {
+  vc_rng r;
+  vc_strbuf *o;
+  uint64_t feat;
+  uint32_t size;
+  uint64_t count[VC_GEN_FEATURE_COUNT];
+  uint32_t wg[3], grid[3], dims;
+  uint32_t N, W;
+  gbuf bufs[MAX_BUFS];
+  uint32_t nbufs;
+  gshared sh[MAX_SHARED];
+  uint32_t nsh;
+  gsym syms[MAX_SYMS];
+  uint32_t nsyms, next_name;
+  uint32_t seg, nseg;
+  bool seg_return;  /* a return stands in this segment: no workgroup barrier may follow */
+  uint32_t loops;   /* loops around the current statement */
+  uint32_t depth;   /* statement nesting within the segment */
+  int32_t budget;   /* statements left */
+  uint32_t max_expr;
+  bool pc;          /* the pass counter of a flag fixpoint exists */
+  bool oob;         /* the program declares and makes an out-of-bounds access */
+  bool fq;          /* the f32 div buffer fq exists (N elements, written only, never read) */
+  vc_type types[5];
+  uint32_t ntypes;
+  uint32_t indent;
+} gen;
+
+static inline bool on(const gen *g, vc_gen_feature f) { return (g->feat >> f) & 1u; }
+static inline void note(gen *g, vc_gen_feature f) { g->count[f]++; }
+static inline uint32_t rnd(gen *g, uint32_t n) { return vc_rng_below(&g->r, n); }
+static inline bool pct(gen *g, uint32_t p) { return vc_rng_pct(&g->r, p); }
+static inline void put(gen *g, const char *s) { vc_sb_puts(g->o, s); }
+
+static inline void nl(gen *g) {
+  vc_sb_putc(g->o, '\n');
+  for (uint32_t i = 0; i < g->indent; i++) vc_sb_puts(g->o, "  ");
+}
+
+static inline void note_type(gen *g, vc_type t) {
+  if (t == VC_I32) note(g, VC_GEN_I32);
+  if (t == VC_F32) note(g, VC_GEN_F32);
+  if (t == VC_U64) note(g, VC_GEN_U64);
+  if (t == VC_I64) note(g, VC_GEN_I64);
+}
+
+static inline vc_type any_type(gen *g) { return g->types[rnd(g, g->ntypes)]; }
+static inline vc_type int_type(gen *g) {
+  vc_type t;
+  do t = any_type(g);
+  while (t == VC_F32);
+  return t;
+}
+
+/* An expression of type t, at most d operators deep. */
+void vc_gen_expr(gen *g, vc_type t, uint32_t d);
+/* One statement of the current segment (no grid or workgroup barrier). */
+void vc_gen_stmt(gen *g);
+/* An interesting literal's bits of type t, and a literal as the parser reads it. */
+uint64_t vc_gen_lit_bits(gen *g, vc_type t);
+void vc_gen_lit(gen *g, vc_type t, uint64_t bits);
+
+#endif
