@@ -391,6 +391,13 @@ static int send_job(run_state *s, uint32_t idx, const vc_mode *modes, uint32_t n
   return rc;
 }
 
+/* A program's own (expect (timeout S)) replaces --timeout (docs/usage.md);
+   its info comes with the program, so the deadline is set again then. */
+static uint64_t job_deadline(const run_state *s, const program_acc *a, uint64_t start) {
+  uint32_t t = a->info.timeout_s ? a->info.timeout_s : s->o->timeout_s;
+  return t ? start + (uint64_t)t * 1000000000u : 0;
+}
+
 /* One attempt at a program: the given modes in the current (or a fresh)
    worker. Modes that a crash, timeout or stuck device left without a
    result are put in rerun (*nrerun of them). Returns 0 or an exit status
@@ -403,7 +410,8 @@ static int run_job(run_state *s, program_acc *a, uint32_t idx, const vc_mode *mo
   int rc = send_job(s, idx, modes, nmodes);
   if (rc) return rc;
   const uint32_t repeat = s->o->conform.repeat;
-  uint64_t deadline = s->o->timeout_s ? vc_now_ns() + (uint64_t)s->o->timeout_s * 1000000000u : 0;
+  const uint64_t start = vc_now_ns();
+  uint64_t deadline = job_deadline(s, a, start);
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   for (;;) {
@@ -417,8 +425,9 @@ static int run_job(run_state *s, program_acc *a, uint32_t idx, const vc_mode *mo
     if (r == -2) {
       stop_worker(&s->w, SIGKILL);
       char why[256];
-      snprintf(why, sizeof why, "no result within %u s (--timeout) during %s; worker killed",
-               s->o->timeout_s,
+      snprintf(why, sizeof why, "no result within %u s (%s) during %s; worker killed",
+               (unsigned)((deadline - start) / 1000000000u),
+               a->info.timeout_s ? "the program's (expect (timeout S))" : "--timeout",
                a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
       *nrerun = acc_after_failure(a, modes, nmodes, repeat, VC_ST_TIMEOUT, why, rerun);
       break;
@@ -440,6 +449,7 @@ static int run_job(run_state *s, program_acc *a, uint32_t idx, const vc_mode *mo
       a->info.path = a->path;
       a->info.source_digest = a->digest;
       a->info.tags = a->tags;
+      deadline = job_deadline(s, a, start);
     } else if (type == VC_MSG_PHASE) {
       snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(&msg)));
     } else if (type == VC_MSG_MODE) {

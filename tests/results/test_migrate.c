@@ -229,7 +229,7 @@ static void test_version_2_migrates(void **state) {
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 2);
   fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
-  assert_int_equal(VC_DB_SCHEMA_VERSION, 3);
+  assert_int_equal(VC_DB_SCHEMA_VERSION, 4);
   assert_int_equal(has_column(path, "results", "cache_hits"), 1);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results WHERE run_id=1 AND "
@@ -237,8 +237,40 @@ static void test_version_2_migrates(void **state) {
                    6);
 }
 
+/* A file of version 3 (before programs.timeout_s): read as it is, the
+   column reading 0; migrated when written, every row kept. */
+static void test_version_3_migrates(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "v3.db", path);
+  const fx_prog progs[] = {{"a", "ppd", 10, 0}, {"b", "ppp", 10, 0}};
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2});
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "ALTER TABLE programs DROP COLUMN timeout_s; "
+                                "PRAGMA user_version=3;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  assert_int_equal(has_column(path, "programs", "timeout_s"), 0);
+  vc_run_data *r = NULL;
+  vc_error err = {0};
+  assert_int_equal(vc_run_load(path, VC_RUN_LAST_COMPLETE, &r, &err), 0);
+  assert_int_equal(r->nprogs, 2);
+  assert_int_equal(r->progs[0].info.timeout_s, 0);
+  vc_run_free(r);
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 3);
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 4);
+  assert_int_equal(has_column(path, "programs", "timeout_s"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM programs"), 4);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM programs WHERE timeout_s=0"), 4);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_version_3_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_old_file_is_read_as_it_is, fx_tmp_setup,
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_old_file_migrates_and_compares, fx_tmp_setup,

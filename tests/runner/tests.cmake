@@ -9,6 +9,11 @@ if(TARGET vc-backend-opencl)
   vc_add_test(test_runner_db SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner_db.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(test_runner_db vyre-conform vc-backend-opencl)
+  # A program's own (expect (timeout S)) against the default and --timeout.
+  vc_add_test(runner_timeout_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_timeout_run.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_timeout_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_timeout_pocl PROPERTIES TIMEOUT 300)
 endif()
 
 # Verdicts (harness/exec/verdict.c) on their own.
