@@ -1,18 +1,19 @@
 #!/bin/sh
 # bench/throughput.sh [options] [-- vyre-conform options...]
 #
-# Throughput of whole runs (docs/performance.md, "Throughput"): for one
-# backend and corpus, each jobs value runs the corpus twice with one kernel
-# cache folder that starts empty: cold (everything compiled), then warm
-# (every kernel from the cache). Prints one line per run: programs per
-# second, the wall time, the device time (the sum of the results'
-# device_ns, docs/database.md) and their ratio, the compile time and the
-# cache hits; then the ratios the goals are stated in: warm over cold per
-# jobs value, and each jobs value over the first, cold and warm.
+# Throughput of whole runs (docs/performance.md, "Throughput"): for each
+# backend and jobs value, the corpus runs twice with one kernel cache folder
+# that starts empty: cold (everything compiled), then warm (every kernel
+# from the cache). Prints one line per run: programs per second, the wall
+# time, the device time (the sum of the results' device_ns,
+# docs/database.md) and their ratio, the compile time and the cache hits;
+# then the wall times summed over the backends, and the ratios the goals
+# are stated in: warm over cold per jobs value, and each jobs value over
+# the first, cold and warm.
 #
 # Options:
 #   --build DIR        the build folder (build)
-#   --backend NAME     opencl, vulkan or cuda (opencl)
+#   --backend "NAMES"  opencl, vulkan, cuda, or several (opencl)
 #   --jobs "1 2"       jobs values, each run cold then warm (1). `--jobs N`
 #                      is passed to vyre-conform only for N > 1, so this
 #                      works with a build that has no --jobs option.
@@ -31,11 +32,11 @@
 # A run's exit status (1 when something failed that no expectation
 # excuses) is printed, never fatal: the benchmark measures, ci/test gates.
 set -u
-build=build backend=opencl jobs=1 out= all=0
+build=build backends=opencl jobs=1 out= all=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
-    --backend) backend=$2; shift 2 ;;
+    --backend) backends=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --all) all=1; shift ;;
@@ -57,11 +58,6 @@ for n in $jobs; do
 done
 [ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/vc-throughput.XXXXXX")
 mkdir -p "$out"
-select=
-if [ "$all" = 0 ]; then
-  select="--exclude-tag large"
-  [ -f "ci/expectations/$backend.txt" ] && select="$select --expectations ci/expectations/$backend.txt"
-fi
 
 export POCL_KERNEL_CACHE=0 MESA_SHADER_CACHE_DISABLE=true CUDA_CACHE_DISABLE=1
 
@@ -71,6 +67,12 @@ q() { sqlite3 "$1" "$2"; }
 printf '%-8s %4s %-5s %8s %9s %11s %10s %11s %10s %6s %3s\n' backend jobs cache programs wall_s \
   programs/s device_s wall/device compile_s hits rc
 results=
+for backend in $backends; do
+select=
+if [ "$all" = 0 ]; then
+  select="--exclude-tag large"
+  [ -f "ci/expectations/$backend.txt" ] && select="$select --expectations ci/expectations/$backend.txt"
+fi
 for n in $jobs; do
   kc=$out/kc-$backend-j$n
   rm -rf "$kc"
@@ -101,12 +103,20 @@ for n in $jobs; do
 "
   done
 done
+done
 
-# The ratios of wall times measured above, side by side in this run.
+# The wall times summed over the backends, and their ratios, side by side
+# in this run.
 echo
-printf '%s' "$results" | awk '
-  { w[$1 " " $2] = $4 - $3; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
+printf '%s' "$results" | awk -v nb="$(echo $backends | wc -w)" '
+  { w[$1 " " $2] += $4 - $3; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
   END {
+    for (i = 1; i <= k; i++) {
+      n = order[i]
+      if (nb > 1)
+        printf "jobs %s, all %d backends: %.1f s cold, %.1f s warm\n", n, nb, w[n " cold"],
+          w[n " warm"]
+    }
     for (i = 1; i <= k; i++) {
       n = order[i]
       if (w[n " warm"] > 0)
