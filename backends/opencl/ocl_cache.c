@@ -3,7 +3,15 @@
  * build options, and the platform, device and driver as the ICD names
  * them (a driver update changes CL_DRIVER_VERSION, so its binaries are
  * never reused). A binary the driver refuses is a miss: the caller builds
- * from source and the entry is rewritten. */
+ * from source and the entry is rewritten.
+ *
+ * A binary is read from the driver after the kernel's first launch, not
+ * after its build: PoCL compiles the work-group function specialised for
+ * the launch's local size at that launch (for a native kernel with many
+ * barriers in loops, most of its compile time) and puts it in a binary
+ * only when the binary is first asked for after it (it keeps the answer).
+ * A binary taken after the launch makes a warm kernel's launch find that
+ * code instead of compiling it again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +64,7 @@ cl_program vc_ocl_cache_load(vc_dev *dev, const vc_kcache_key *k, const char *op
 }
 
 static void note(char **log, const char *msg) {
+  if (!log) return;
   vc_strbuf sb;
   vc_sb_init(&sb);
   if (*log) vc_sb_printf(&sb, "%s\n", *log);
@@ -64,8 +73,11 @@ static void note(char **log, const char *msg) {
   *log = vc_sb_take(&sb);
 }
 
-void vc_ocl_cache_store(vc_dev *dev, const vc_kcache_key *k, cl_program prog, char **log) {
+void vc_ocl_cache_flush(vc_dev *dev, vc_kern *kern, char **log) {
+  kern->cache_pending = false;
   if (!dev->cache_dir[0]) return;
+  cl_program prog = kern->program;
+  const vc_kcache_key *k = &kern->cache_key;
   size_t size = 0;
   if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
       size == 0) {

@@ -79,6 +79,10 @@ struct vc_kern {
   uint32_t launched;     /* physical workgroups */
   vc_native_ctrl_opts ctrl_opts;
   bool ran;              /* launched since compile: native_stats has something to read */
+  /* Built from source with a cache folder: its binary is stored once a
+     launch has made the driver's final code (ocl_cache.c says why). */
+  bool cache_pending;
+  vc_kcache_key cache_key;
 };
 
 struct vc_buf {
@@ -124,8 +128,9 @@ int vc_ocl_keep_event(vc_dev *dev, cl_event ev, const char *label, vc_error *err
 void vc_ocl_cache_key(const vc_dev *dev, const char *src, const char *opts, vc_kcache_key *k);
 /* On a hit, a program built from the cached binary; NULL on a miss. */
 cl_program vc_ocl_cache_load(vc_dev *dev, const vc_kcache_key *k, const char *opts);
-/* Stores a built program's binary; a failure is only noted in *log. */
-void vc_ocl_cache_store(vc_dev *dev, const vc_kcache_key *k, cl_program prog, char **log);
+/* Stores the binary of a kernel built from source (cache_pending), once:
+   a failure is only noted in *log (dropped when log is NULL). */
+void vc_ocl_cache_flush(vc_dev *dev, vc_kern *kern, char **log);
 int vc_ocl_parse_options(vc_dev *dev, const char *options, vc_error *err);
 
 /* Native kernels (ocl_native.c). */

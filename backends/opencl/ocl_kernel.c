@@ -121,7 +121,8 @@ static int build(vc_dev *d, const vc_kernel_desc *k, const char *src, vc_kern *k
     if (st != CL_SUCCESS)
       return vc_fail(err, VC_ERR_COMPILE, "%s: %s: clBuildProgram (%s): %s\n%s", d->label,
                      label_of(k), opts, vc_ocl_status_name(st), *log ? *log : "(no build log)");
-    if (d->cache_dir[0]) vc_ocl_cache_store(d, &key, kern->program, log);
+    kern->cache_pending = d->cache_dir[0] != '\0';
+    kern->cache_key = key;
   }
   kern->kernel = clCreateKernel(kern->program, "vc_main", &st);
   if (st != CL_SUCCESS) return vc_ocl_fail(err, VC_ERR_COMPILE, d, "clCreateKernel(vc_main)", st);
@@ -191,6 +192,9 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   free(src);
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
   if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
+  /* A native kernel has had its first launch (the warm-up); a segment
+     kernel's binary is stored when it is freed, after its launches. */
+  if (!rc && kern->native && kern->cache_pending) vc_ocl_cache_flush(d, kern, &log);
   if (info) {
     info->compile_ns = vc_now_ns() - t0;
     info->log = log;
@@ -207,8 +211,8 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
 }
 
 void vc_ocl_free_kernel(vc_dev *d, vc_kern *kern) {
-  (void)d;
   if (!kern) return;
+  if (kern->cache_pending) vc_ocl_cache_flush(d, kern, NULL);
   if (kern->ctrl) clReleaseMemObject(kern->ctrl);
   if (kern->kernel) clReleaseKernel(kern->kernel);
   if (kern->program) clReleaseProgram(kern->program);

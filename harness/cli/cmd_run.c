@@ -37,7 +37,8 @@ static const char help[] =
     "                       flagged nondeterministic (1)\n"
     "  --db FILE            results database (vyre-conform.db)\n"
     "  --shard K/N          run the programs i with i mod N = K (0 <= K < N)\n"
-    "  --timeout S          seconds per program before its worker is killed (600)\n"
+    "  --timeout S          seconds per program before its worker is killed, for\n"
+    "                       programs without an (expect (timeout S)) of their own (60)\n"
     "  --max-buffer-bytes N refuse programs whose buffers need more (no limit)\n"
     "  --oracle-order O     forward, reverse or shuffle:SEED: the order in which\n"
     "                       the oracle runs workgroups and invocations (forward)\n"
@@ -179,7 +180,7 @@ int vc_cmd_run(int argc, char **argv) {
   vc_runner_opts r;
   memset(&r, 0, sizeof r);
   r.conform.repeat = 1;
-  r.timeout_s = 600;
+  r.timeout_s = VC_RUN_DEFAULT_TIMEOUT_S;
   r.db_path = "vyre-conform.db";
   /* as nproc counts them: the CPUs this process may run on */
   cpu_set_t set;

@@ -29,6 +29,7 @@ void vc_program_info_of(const vc_program *p, uint32_t segments, const char *sour
   for (uint32_t i = 0; i < p->ntags && used < tags_len; i++)
     used += (size_t)snprintf(tags_buf + used, tags_len - used, "%s%s", i ? " " : "", p->tags[i]);
   info->tags = tags_buf;
+  info->timeout_s = vc_program_timeout_s(p);
 }
 
 static const char *const phase_names[] = {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/lang/parse_int.h"
+#include "harness/lang/parse_lit.h"
 
 typedef void form_fn(vc_pctx *c, const vc_sx *f);
 
@@ -290,6 +291,24 @@ static bool expect_passes(vc_pctx *c, const vc_sx *g, vc_expect *e) {
   return true;
 }
 
+/* (timeout S): whole seconds, as --timeout takes them. */
+static bool expect_timeout(vc_pctx *c, const vc_sx *g, vc_expect *e) {
+  if (!vc_p_arity(c, g, 1, 1, "(timeout S)")) return false;
+  const vc_sx *s = g->items[1];
+  vc_type t = VC_VOID;
+  uint64_t b = 0;
+  char why[256];
+  if (s->kind != VC_SX_ATOM || !vc_lit_is_number(s->text) ||
+      !vc_lit_parse(s->text, &t, &b, why, sizeof why) || t != VC_U32 || b == 0 ||
+      b > VC_MAX_TIMEOUT_S) {
+    vc_perr(c, s->loc, "(timeout S): %s is not a timeout: expected whole seconds, 1 to %u",
+            vc_sx_text(s), VC_MAX_TIMEOUT_S);
+    return false;
+  }
+  e->n = (uint32_t)b;
+  return true;
+}
+
 /* (buffer NAME [(at I)] (values V...)): the oracle's output of NAME from
    element I (0) on, as literals of its type. */
 static bool expect_values(vc_pctx *c, const vc_sx *g, vc_expect *e) {
@@ -337,8 +356,8 @@ static bool expect_values(vc_pctx *c, const vc_sx *g, vc_expect *e) {
 
 static const char expect_usage[] =
     "expected (expect reject \"TEXT\"), (expect out-of-bounds), (expect (ulp B N)), "
-    "(expect (digest \"HEX\")), (expect (passes N)), (expect (converges)) or "
-    "(expect (buffer NAME [(at I)] (values V...)))";
+    "(expect (digest \"HEX\")), (expect (passes N)), (expect (converges)), "
+    "(expect (timeout S)) or (expect (buffer NAME [(at I)] (values V...)))";
 
 /* Fills e from (expect ...); false (reported) when malformed. */
 static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
@@ -369,6 +388,10 @@ static bool expectation(vc_pctx *c, const vc_sx *f, vc_expect *e) {
   if (strcmp(vc_sx_head(a), "converges") == 0 && f->n == 2) {
     e->kind = VC_EXPECT_CONVERGES;
     return vc_p_arity(c, a, 0, 0, "(converges)");
+  }
+  if (strcmp(vc_sx_head(a), "timeout") == 0 && f->n == 2) {
+    e->kind = VC_EXPECT_TIMEOUT;
+    return expect_timeout(c, a, e);
   }
   if (strcmp(vc_sx_head(a), "buffer") == 0 && f->n == 2) {
     e->kind = VC_EXPECT_VALUES;

@@ -356,6 +356,9 @@ static void expects(const vc_program *p, vc_strbuf *out) {
     case VC_EXPECT_CONVERGES:
       vc_sb_puts(out, "(converges)");
       break;
+    case VC_EXPECT_TIMEOUT:
+      vc_sb_printf(out, "(timeout %" PRIu32 ")", e->n);
+      break;
     case VC_EXPECT_VALUES: {
       const vc_buffer *b = e->ref < p->nbuffers ? &p->buffers[e->ref] : NULL;
       vc_sb_printf(out, "(buffer %s", b ? b->name : "?");

@@ -213,6 +213,11 @@ const vc_expect *vc_program_expect(const vc_program *p, vc_expect_kind kind) {
   return NULL;
 }
 
+uint32_t vc_program_timeout_s(const vc_program *p) {
+  const vc_expect *e = vc_program_expect(p, VC_EXPECT_TIMEOUT);
+  return e ? e->n : 0;
+}
+
 int vc_program_find_buffer(const vc_program *p, const char *name) {
   for (uint32_t i = 0; i < p->nbuffers; i++)
     if (strcmp(p->buffers[i].name, name) == 0) return (int)i;

@@ -21,6 +21,7 @@
 #define VC_MAX_SHARED_BYTES (32u * 1024u)  /* total workgroup memory of a program */
 #define VC_MAX_BUFFERS 64u
 #define VC_MAX_FIXPOINT_PASSES 1000000u
+#define VC_MAX_TIMEOUT_S 86400u /* (expect (timeout S)), as --timeout: a day */
 
 /* Element and value types. A 64-bit element occupies two little-endian
    32-bit words (low word first) wherever the harness holds values as words:
@@ -190,8 +191,9 @@ typedef enum vc_expect_kind {
   VC_EXPECT_DIGEST,       /* text: 64 hex digits, the SHA-256 of the oracle's outputs */
   VC_EXPECT_PASSES,       /* n: the oracle runs exactly n fixpoint passes */
   VC_EXPECT_CONVERGES,    /* the flag fixpoint ends on a zero flag within its max */
-  VC_EXPECT_VALUES        /* ref = buffer, n = first element (at), values: nvalues elements'
+  VC_EXPECT_VALUES,       /* ref = buffer, n = first element (at), values: nvalues elements'
                              bits, in words as vc_init's */
+  VC_EXPECT_TIMEOUT       /* n: seconds a run gives the program (instead of --timeout) */
 } vc_expect_kind;
 
 typedef struct vc_expect {
@@ -257,6 +259,8 @@ uint64_t vc_program_workgroups(const vc_program *p);
 uint64_t vc_buffer_bytes(const vc_buffer *b);
 bool vc_program_has_tag(const vc_program *p, const char *tag);
 const vc_expect *vc_program_expect(const vc_program *p, vc_expect_kind kind);
+/* The program's own (expect (timeout S)) in seconds; 0 when it states none. */
+uint32_t vc_program_timeout_s(const vc_program *p);
 int vc_program_find_buffer(const vc_program *p, const char *name); /* -1 if none */
 bool vc_node_is_expr(const vc_node *n);
 /* Does a (barrier SCOPE) stand anywhere under n? */

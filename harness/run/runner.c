@@ -345,10 +345,17 @@ static int send_job(run_state *s, slot *sl, const item *it) {
   return rc;
 }
 
-/* --timeout after the job's start, not counting the time it waited for a
-   device token; 0: no timeout. */
+/* The program's timeout after the job's start, not counting the time it
+   waited for a device token; 0: no timeout. A program's own
+   (expect (timeout S)) replaces --timeout (docs/usage.md); its info comes
+   with the program, so the deadline is set again then. */
+static uint32_t job_timeout_s(const run_state *s, const slot *sl) {
+  uint32_t own = sl->it ? sl->it->a->info.timeout_s : 0;
+  return own ? own : s->o->timeout_s;
+}
+
 static uint64_t job_deadline(const run_state *s, const slot *sl) {
-  uint32_t t = s->o->timeout_s;
+  uint32_t t = job_timeout_s(s, sl);
   return t ? sl->start_ns + sl->waited_ns + (uint64_t)t * 1000000000u : 0;
 }
 
@@ -442,8 +449,10 @@ static void on_timeout(run_state *s, slot *sl) {
   vc_mode rerun[VC_MODE_COUNT];
   slot_stop(s, sl, SIGKILL);
   char why[256];
-  snprintf(why, sizeof why, "no result within %u s (--timeout) during %s; worker killed",
-           s->o->timeout_s, a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
+  snprintf(why, sizeof why, "no result within %u s (%s) during %s; worker killed",
+           job_timeout_s(s, sl),
+           a->info.timeout_s ? "the program's (expect (timeout S))" : "--timeout",
+           a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
   uint32_t nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, s->o->conform.repeat,
                                          VC_ST_TIMEOUT, why, rerun);
   job_ended(s, sl, rerun, nrerun);
@@ -474,6 +483,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     a->info.path = a->path;
     a->info.source_digest = a->digest;
     a->info.tags = a->tags;
+    if (!sl->wait_since) sl->deadline = job_deadline(s, sl);
   } else if (type == VC_MSG_PHASE) {
     snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(msg)));
     vc_progress_mode(&s->prog, (uint32_t)(sl - s->slots), a->phase, 0);

@@ -11,6 +11,9 @@
 #include "harness/base/strbuf.h"
 #include "harness/run/runner.h"
 
+/* --timeout's default, seconds per program (a program may state its own). */
+#define VC_RUN_DEFAULT_TIMEOUT_S 60
+
 /* X(ENUM, key): every setting a resumed run takes from the stored one. */
 #define VC_RUN_SETTING_TABLE(X)        \
   X(BACKEND, "backend")                \

@@ -250,7 +250,8 @@ static void test_version_3_migrates(void **state) {
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   assert_int_equal(sqlite3_exec(h, "ALTER TABLE results DROP COLUMN stderr; ALTER TABLE results DROP COLUMN attempts; "
-                                "ALTER TABLE results DROP COLUMN attempt_log; PRAGMA user_version=3;",
+                                "ALTER TABLE results DROP COLUMN attempt_log; "
+                                "ALTER TABLE programs DROP COLUMN timeout_s; PRAGMA user_version=3;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
   sqlite3_close(h);
@@ -261,7 +262,7 @@ static void test_version_3_migrates(void **state) {
   vc_run_free(r);
   fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
-    assert_int_equal(has_column(path, "results", "stderr"), 1);
+  assert_int_equal(has_column(path, "results", "stderr"), 1);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
 }
 
@@ -279,6 +280,7 @@ static void test_version_4_migrates(void **state) {
   assert_int_equal(sqlite3_exec(h,
                                 "ALTER TABLE results DROP COLUMN attempts; "
                                 "ALTER TABLE results DROP COLUMN attempt_log; "
+                                "ALTER TABLE programs DROP COLUMN timeout_s; "
                                 "PRAGMA user_version=4;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
@@ -293,13 +295,43 @@ static void test_version_4_migrates(void **state) {
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 4);
   fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
-  assert_int_equal(VC_DB_SCHEMA_VERSION, 5);
   assert_int_equal(has_column(path, "results", "attempts"), 1);
   assert_int_equal(has_column(path, "results", "attempt_log"), 1);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results WHERE run_id=1 AND "
                                       "attempts=0 AND attempt_log=''"),
                    6);
+}
+
+/* A file of version 5 (before programs.timeout_s): read as it is, the
+   column reading 0; migrated when written, every row kept. */
+static void test_version_5_migrates(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "v5.db", path);
+  const fx_prog progs[] = {{"a", "ppd", 10, 0}, {"b", "ppp", 10, 0}};
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2});
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "ALTER TABLE programs DROP COLUMN timeout_s; "
+                                "PRAGMA user_version=5;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  assert_int_equal(has_column(path, "programs", "timeout_s"), 0);
+  vc_run_data *r = NULL;
+  vc_error err = {0};
+  assert_int_equal(vc_run_load(path, VC_RUN_LAST_COMPLETE, &r, &err), 0);
+  assert_int_equal(r->nprogs, 2);
+  assert_int_equal(r->progs[0].info.timeout_s, 0);
+  vc_run_free(r);
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 5);
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
+  assert_int_equal(has_column(path, "programs", "timeout_s"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM programs"), 4);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM programs WHERE timeout_s=0"), 4);
 }
 
 int main(void) {
@@ -313,6 +345,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_version_2_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_3_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_4_migrates, fx_tmp_setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_version_5_migrates, fx_tmp_setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

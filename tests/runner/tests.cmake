@@ -15,6 +15,16 @@ if(TARGET vc-backend-opencl)
   vc_add_test(test_runner_db SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner_db.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(test_runner_db vyre-conform vc-backend-opencl)
+  # A program's own (expect (timeout S)) against the default and --timeout.
+  vc_add_test(runner_timeout_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_timeout_run.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_timeout_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_timeout_pocl PROPERTIES TIMEOUT 300)
+  # PoCL's cached binaries hold the work-group function of the first launch.
+  vc_add_test(runner_kcache_pocl_wg SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kcache_pocl_wg.c
+    LIBS vc_base LABELS "integration;opencl")
+  add_dependencies(runner_kcache_pocl_wg vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_kcache_pocl_wg PROPERTIES TIMEOUT 300)
 endif()
 
 # Verdicts (harness/exec/verdict.c) on their own.
