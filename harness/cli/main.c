@@ -23,6 +23,8 @@ static const command commands[] = {
     {"emit", vc_cmd_emit, "print the kernel source a backend generates"},
     {"compile", vc_cmd_compile, "compile every kernel of a corpus without a device"},
     {"backends", vc_cmd_backends, "list backend plugins and their devices"},
+    {"reduce", vc_cmd_reduce, "shrink a failing program, keeping how it fails"},
+    {"fuzz", vc_cmd_fuzz, "run generated programs in every mode, reduce what fails"},
     {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},
     {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},
