@@ -51,7 +51,8 @@
   X(U64, invocations, invocations, 0)                                         \
   X(U64, workgroups, workgroups, 0)                                           \
   X(U64, buffer_bytes, buffer_bytes, 0)      /* all user buffers */           \
-  X(TEXT, tags, tags, 0)                     /* space separated */
+  X(TEXT, tags, tags, 0)                     /* space separated */                \
+  X(TEXT, source, source, 0)                 /* the program's text, as run */
 
 /* divergences: one row per buffer that differs (vc_divergence). */
 #define VC_DIVERGENCE_COLUMNS(X)                                              \

@@ -95,6 +95,7 @@ static int recv_until(worker *w, uint64_t deadline_ns, int *type, vc_wbuf *msg) 
 /* Results of the program in flight, kept until it is recorded. */
 typedef struct program_acc {
   char name[256], path[4096], digest[65], tags[512];
+  char *source; /* the file's text, recorded with the program */
   vc_program_info info;
   vc_result *res;
   char (*modes)[32];
@@ -112,6 +113,20 @@ static void acc_free_results(program_acc *a) {
   a->n = 0;
 }
 
+/* The program's text for the record (NULL, recorded as "", when the file
+   cannot be read again). */
+static char *read_source(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(&sb, buf, n);
+  fclose(f);
+  return vc_sb_take(&sb);
+}
+
 static void acc_reset(program_acc *a, const vc_corpus_file *f) {
   acc_free_results(a);
   a->cur_mode = -1;
@@ -126,10 +141,14 @@ static void acc_reset(program_acc *a, const vc_corpus_file *f) {
   a->info.path = a->path;
   a->info.source_digest = a->digest;
   a->info.tags = a->tags;
+  free(a->source);
+  a->source = read_source(f->path);
+  a->info.source = a->source;
 }
 
 static void acc_free(program_acc *a) {
   acc_free_results(a);
+  free(a->source);
   free(a->res);
   free(a->modes);
   memset(a, 0, sizeof *a);
@@ -341,6 +360,7 @@ static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, program_acc *
     vc_program_info_of(f->program, 0, a->digest, a->tags, sizeof a->tags, &a->info);
     a->info.name = a->name;
     a->info.path = a->path;
+    a->info.source = a->source;
   }
   vc_exp_config cfg = device_config(s);
   for (uint32_t m = 0; m < co->nmodes; m++) {
@@ -440,6 +460,7 @@ static int run_job(run_state *s, program_acc *a, uint32_t idx, const vc_mode *mo
       a->info.path = a->path;
       a->info.source_digest = a->digest;
       a->info.tags = a->tags;
+      a->info.source = a->source;
     } else if (type == VC_MSG_PHASE) {
       snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(&msg)));
     } else if (type == VC_MSG_MODE) {

@@ -18,8 +18,8 @@
 
 #define VC_DB_APPLICATION_ID 0x56594346 /* "VYCF" */
 /* Bump when a column table changes. 2: results.converged, runs.selection.
-   3: results.cache_hits. */
-#define VC_DB_SCHEMA_VERSION 3
+   3: results.cache_hits. 4: programs.source. */
+#define VC_DB_SCHEMA_VERSION 4
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 

@@ -229,7 +229,7 @@ static void test_version_2_migrates(void **state) {
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 2);
   fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
   assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
-  assert_int_equal(VC_DB_SCHEMA_VERSION, 3);
+  assert_int_equal(VC_DB_SCHEMA_VERSION, 4);
   assert_int_equal(has_column(path, "results", "cache_hits"), 1);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results WHERE run_id=1 AND "
