@@ -3,6 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/sha256.h"
+#include "harness/base/strbuf.h"
+#include "harness/lang/read.h"
+
 /* Numbers change as a program shrinks (element counts, indices, values);
    the words around them say what failed. A reason is cut where it starts
    to quote values ("; first [...]: expected ..."). */
@@ -66,4 +70,48 @@ void vc_reduce_sig_text(const vc_reduce_sig *s, char *buf, size_t n) {
                      s->cls >= 0 ? vc_divclass_name((vc_divclass)s->cls) : "?");
   if (used >= 0 && (size_t)used < n && s->detail[0])
     snprintf(buf + used, n - (size_t)used, ": %s", s->detail);
+}
+
+static void shape_of(const vc_sx *x, vc_strbuf *out) {
+  if (x->kind != VC_SX_LIST) {
+    vc_sb_putc(out, '_');
+    return;
+  }
+  const char *h = vc_sx_head(x);
+  if (strcmp(h, "doc") == 0) return;
+  vc_sb_putc(out, '(');
+  vc_sb_puts(out, h);
+  for (uint32_t i = *h ? 1 : 0; i < x->n; i++) {
+    if (strcmp(h, "program") == 0 && i == 1) continue; /* its name */
+    vc_sb_putc(out, ' ');
+    shape_of(x->items[i], out);
+  }
+  vc_sb_putc(out, ')');
+}
+
+void vc_reduce_shape(const char *text, size_t len, char out[13]) {
+  out[0] = '\0';
+  vc_arena a;
+  vc_arena_init(&a);
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_sx_file f;
+  vc_read(&a, "shape", text, len, &d, &f);
+  if (f.well_formed && f.n == 1) {
+    vc_strbuf sb;
+    vc_sb_init(&sb);
+    shape_of(f.forms[0], &sb);
+    vc_sha256 h;
+    uint8_t dg[32];
+    char hex[65];
+    vc_sha256_init(&h);
+    vc_sha256_update(&h, sb.data, sb.len);
+    vc_sha256_final(&h, dg);
+    vc_sha256_hex(dg, hex);
+    memcpy(out, hex, 12);
+    out[12] = '\0';
+    vc_sb_free(&sb);
+  }
+  vc_diags_free(&d);
+  vc_arena_free(&a);
 }

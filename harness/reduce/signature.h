@@ -29,4 +29,10 @@ bool vc_reduce_sig_equal(const vc_reduce_sig *a, const vc_reduce_sig *b);
 /* "host-split diverge buffer=o class=integer", "check error: split-on-oracle ..." */
 void vc_reduce_sig_text(const vc_reduce_sig *s, char *buf, size_t n);
 
+/* The shape of a (reduced) program: its forms and statements, every atom
+   but a form's head left out, and its (doc ...); 12 hex digits of their
+   SHA-256. Two findings of one shape are one bug, whatever the names and
+   numbers. "" when the text is not one form. */
+void vc_reduce_shape(const char *text, size_t len, char out[13]);
+
 #endif
