@@ -2,6 +2,10 @@
 # a device; reduce end to end on PoCL; planted faults of the mutant build.
 vc_add_test(test_reduce_edit SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_reduce_edit.c
   LIBS vc_reduce LABELS unit)
+# The programs' source the fuzzer records, and the migration that adds it.
+find_package(SQLite3 REQUIRED)
+vc_add_test(test_source_column SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_source_column.c
+  LIBS vc_store SQLite::SQLite3 LABELS unit results)
 if(TARGET vc-backend-opencl)
   vc_add_test(test_reduce_cli
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_reduce_cli.c ${CMAKE_CURRENT_LIST_DIR}/reduce_util.c
