@@ -24,7 +24,6 @@ endif()
 
 # A bounded fuzz run on PoCL and on lavapipe; in the mutant build a planted
 # fault found as one finding (test_fuzz_mutant_pocl).
-find_package(SQLite3 REQUIRED)
 add_executable(test_fuzz ${CMAKE_CURRENT_LIST_DIR}/test_fuzz.c ${CMAKE_CURRENT_LIST_DIR}/reduce_util.c)
 target_include_directories(test_fuzz PRIVATE ${CMOCKA_INCLUDE_DIR})
 target_link_libraries(test_fuzz PRIVATE vc_reduce SQLite::SQLite3 ${CMOCKA_LIBRARY} vc_warnings)
