@@ -11,11 +11,15 @@
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
+#include "harness/base/sha256.h"
 #include "harness/base/strbuf.h"
 #include "harness/cli/args.h"
 #include "harness/cli/cmd_util.h"
 #include "harness/cli/commands.h"
 #include "harness/exec/plugin.h"
+#ifdef VC_HAVE_GEN
+#include "harness/gen/gen.h"
+#endif
 #include "harness/lang/corpus.h"
 #include "harness/lang/read.h"
 #include "harness/reduce/edit.h"
@@ -50,8 +54,14 @@ static const char help[] =
     "  --batch N            programs per run with --time (20)\n"
     "  --jobs N             workers of the runner (1; the runner of this build\n"
     "                       runs one)\n"
-    "  --from PATH          the programs to draw from, files or folders (corpus);\n"
-    "                       each program is renamed fz_S_I after its seed and index\n"
+    "  --from PATH          draw the programs from PATH (files or folders) instead of\n"
+    "                       generating them; without the generator (a build with no\n"
+    "                       harness/gen) the default is corpus. Each program is\n"
+    "                       renamed fz_S_I after its seed and index\n"
+    "  --size S, --features LIST   the generator's (`generate --help`)\n"
+    "  --transform T        with the generator: each program also runs transformed\n"
+    "                       (fz_S_I_t) by T, a transformation's name, random (the\n"
+    "                       default) or none\n"
     "  --db FILE            results database (DIR/fuzz.db)\n"
     "  --timeout S          seconds per program in the run (600)\n"
     "  --reduce-timeout S   seconds per candidate of a reduction (60)\n"
@@ -80,10 +90,19 @@ typedef struct fuzz {
   bool reduce;
   uint64_t seed;
   vc_corpus from;
+#ifdef VC_HAVE_GEN
+  vc_gen_opts gen;       /* with no --from */
+  const char *transform; /* a transformation's name, "random", or NULL: none */
+#endif
   uint32_t *usable; /* indices of from's files that can be drawn */
   uint32_t nusable;
   finding *f;
   uint32_t nf, cap, failures;
+  /* a program that failed before, failing the same way again (fuzzing with
+     replacement draws programs again): filed under the same finding without
+     a second reduction */
+  struct seen { char key[600]; uint32_t finding; } *seen;
+  uint32_t nseen, seencap;
   uint64_t run_ns, reduce_ns;
   uint32_t programs;
 } fuzz;
@@ -127,34 +146,79 @@ static int collect(fuzz *z, const char *const *paths, uint32_t n, vc_error *e) {
   return 0;
 }
 
-/* Program `index` of the seed, renamed after both, into file path. */
-static int write_program(fuzz *z, uint64_t index, const char *path, vc_error *e) {
-  const vc_corpus_file *src = &z->from.files[z->usable[splitmix(z->seed ^ splitmix(index)) % z->nusable]];
-  vc_strbuf text, out;
-  vc_sb_init(&text);
-  vc_sb_init(&out);
-  int rc = read_text(src->path, &text, e);
-  if (!rc) {
-    vc_arena a;
-    vc_arena_init(&a);
-    vc_diags d;
-    vc_diags_init(&d);
-    vc_sx_file f;
-    vc_read(&a, src->path, text.data, text.len, &d, &f);
+/* Program `index` of the seed: generated (a build with harness/gen and no
+   --from), or drawn from --from's programs. */
+static int program_text(fuzz *z, uint64_t index, vc_strbuf *text, vc_error *e) {
+#ifdef VC_HAVE_GEN
+  if (!z->nusable) return vc_gen_program(&z->gen, z->seed, (uint32_t)index, text, e);
+#endif
+  const vc_corpus_file *src =
+      &z->from.files[z->usable[splitmix(z->seed ^ splitmix(index)) % z->nusable]];
+  return read_text(src->path, text, e);
+}
+
+/* The program renamed (programs of a run have names of their own) into path. */
+static int write_renamed(const char *text, size_t len, const char *name, const char *path,
+                         vc_error *e) {
+  vc_arena a;
+  vc_arena_init(&a);
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_sx_file f;
+  vc_read(&a, path, text, len, &d, &f);
+  int rc = 0;
+  if (!f.well_formed || f.n != 1 || f.forms[0]->n < 2) {
+    rc = vc_fail(e, VC_ERR_PARSE, "%s: not one (program NAME ...) form", path);
+  } else {
     vc_edit ed;
     memset(&ed, 0, sizeof ed);
     ed.kind = VC_EDIT_TEXT;
     ed.at = f.forms[0]->items[1];
-    snprintf(ed.text, sizeof ed.text, "fz_%llu_%llu", (unsigned long long)z->seed,
-             (unsigned long long)index);
+    snprintf(ed.text, sizeof ed.text, "%s", name);
+    vc_strbuf out;
+    vc_sb_init(&out);
     vc_edit_print(f.forms[0], &ed, NULL, &out);
-    vc_diags_free(&d);
-    vc_arena_free(&a);
     rc = vc_cmd_write_file(path, &out, e);
+    vc_sb_free(&out);
   }
-  vc_sb_free(&text);
-  vc_sb_free(&out);
+  vc_diags_free(&d);
+  vc_arena_free(&a);
   return rc;
+}
+
+/* Writes program `index` into dir as fz-S-I.vyre, and with transformations
+   (a build with harness/gen) its transformed twin fz-S-I-t.vyre, which must
+   give the same bytes. Returns the number of files written, or -1. */
+static int write_programs(fuzz *z, uint64_t index, const char *dir, vc_error *e) {
+  vc_strbuf text;
+  vc_sb_init(&text);
+  char path[4200], name[32];
+  int n = -1;
+  unsigned long long s = (unsigned long long)z->seed, i = (unsigned long long)index;
+  if (program_text(z, index, &text, e)) goto done;
+  snprintf(path, sizeof path, "%s/fz-%llu-%llu.vyre", dir, s, i);
+  snprintf(name, sizeof name, "fz_%llu_%llu", s, i);
+  if (write_renamed(text.data, text.len, name, path, e)) goto done;
+  n = 1;
+#ifdef VC_HAVE_GEN
+  if (z->transform) {
+    vc_strbuf t;
+    vc_sb_init(&t);
+    if (vc_gen_transform(z->transform, text.data, splitmix(z->seed ^ index) + 1, &t, e)) {
+      vc_sb_free(&t);
+      n = -1;
+      goto done;
+    }
+    snprintf(path, sizeof path, "%s/fz-%llu-%llu-t.vyre", dir, s, i);
+    snprintf(name, sizeof name, "fz_%llu_%llu_t", s, i);
+    if (write_renamed(t.data, t.len, name, path, e)) n = -1;
+    else n = 2;
+    vc_sb_free(&t);
+  }
+#endif
+done:
+  vc_sb_free(&text);
+  return n;
 }
 
 static finding *find_or_add(fuzz *z, const char *key) {
@@ -186,6 +250,30 @@ static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
   char sig[512], shape[13], key[256];
   vc_reduce_sig s;
   vc_reduce_sig_of_result(r, &s);
+  /* the same text but for the program's name, failing with the same signature */
+  char seen_key[600], digest[65];
+  {
+    const char *at = strstr(text.data, p->info.name);
+    vc_sha256 h;
+    uint8_t d[32];
+    vc_sha256_init(&h);
+    if (at) {
+      vc_sha256_update(&h, text.data, (size_t)(at - text.data));
+      vc_sha256_update(&h, at + strlen(p->info.name), strlen(at + strlen(p->info.name)));
+    } else {
+      vc_sha256_update(&h, text.data, text.len);
+    }
+    vc_sha256_final(&h, d);
+    vc_sha256_hex(d, digest);
+    vc_reduce_sig_text(&s, sig, sizeof sig);
+    snprintf(seen_key, sizeof seen_key, "%s %.500s", digest, sig);
+  }
+  for (uint32_t i = 0; i < z->nseen; i++)
+    if (strcmp(z->seen[i].key, seen_key) == 0) {
+      z->f[z->seen[i].finding].count++;
+      vc_sb_free(&text);
+      return;
+    }
   char *reduced = NULL;
   const char *note = "";
   int m = vc_mode_from_name(r->mode);
@@ -217,6 +305,13 @@ static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
   snprintf(key, sizeof key, "%s %s %s %s %s", z->backend, s.mode, vc_status_name(s.status),
            s.cls >= 0 ? vc_divclass_name((vc_divclass)s.cls) : "-", shape);
   finding *f = find_or_add(z, key);
+  if (z->nseen == z->seencap) {
+    z->seencap = z->seencap ? z->seencap * 2 : 16;
+    z->seen = realloc(z->seen, z->seencap * sizeof *z->seen);
+    if (!z->seen) abort();
+  }
+  snprintf(z->seen[z->nseen].key, sizeof z->seen[z->nseen].key, "%s", seen_key);
+  z->seen[z->nseen++].finding = (uint32_t)(f - z->f);
   if (!f->count++) {
     snprintf(f->sig, sizeof f->sig, "%s%s", sig, note);
     snprintf(f->first, sizeof f->first, "%s", p->info.name);
@@ -250,11 +345,11 @@ static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_err
   char bdir[4096];
   snprintf(bdir, sizeof bdir, "%s/programs/%llu-%u", z->dir, (unsigned long long)z->seed, batch);
   if (make_dir(bdir, e)) return VC_EXIT_INPUT;
+  uint32_t files = 0;
   for (uint32_t i = 0; i < n; i++) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/fz-%llu-%llu.vyre", bdir, (unsigned long long)z->seed,
-             (unsigned long long)(first + i));
-    if (write_program(z, first + i, path, e)) return VC_EXIT_INPUT;
+    int k = write_programs(z, first + i, bdir, e);
+    if (k < 0) return e->code == VC_ERR_INTERNAL ? VC_EXIT_FAIL : VC_EXIT_INPUT;
+    files += (uint32_t)k;
   }
   const char *paths[1] = {bdir};
   vc_runner_opts ro = z->run;
@@ -264,7 +359,7 @@ static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_err
   int st = vc_run_corpus(&ro);
   z->run_ns += vc_now_ns() - t0;
   if (st != VC_EXIT_OK && st != VC_EXIT_FAIL && st != VC_EXIT_INPUT) return st;
-  z->programs += n;
+  z->programs += files;
   vc_run_data *rd = NULL;
   if (vc_run_load(z->db, VC_RUN_LATEST, &rd, e)) return VC_EXIT_DB;
   for (uint32_t i = 0; i < rd->nprogs; i++) {
@@ -309,7 +404,7 @@ int vc_cmd_fuzz(int argc, char **argv) {
   }
   enum { O_OUT, O_BACKEND, O_MODE, O_SEED, O_COUNT_, O_TIME, O_BATCH, O_JOBS, O_FROM, O_DB,
          O_TIMEOUT, O_RTIMEOUT, O_NOREDUCE, O_DEVICE, O_DEVOPTS, O_CACHE, O_NOCACHE, O_PROGRESS,
-         O_COUNT };
+         O_SIZE, O_FEATURES, O_TRANSFORM, O_COUNT };
   vc_opt opts[O_COUNT] = {[O_OUT] = VC_OPT("out", true, false),
                           [O_BACKEND] = VC_OPT("backend", true, false),
                           [O_MODE] = VC_OPT("mode", true, false),
@@ -327,7 +422,10 @@ int vc_cmd_fuzz(int argc, char **argv) {
                           [O_DEVOPTS] = VC_OPT("device-options", true, false),
                           [O_CACHE] = VC_OPT("cache", true, false),
                           [O_NOCACHE] = VC_OPT("no-cache", false, false),
-                          [O_PROGRESS] = VC_OPT("progress", true, false)};
+                          [O_PROGRESS] = VC_OPT("progress", true, false),
+                          [O_SIZE] = VC_OPT("size", true, false),
+                          [O_FEATURES] = VC_OPT("features", true, false),
+                          [O_TRANSFORM] = VC_OPT("transform", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -412,9 +510,28 @@ int vc_cmd_fuzz(int argc, char **argv) {
   z.red.device = r->device;
   z.red.device_options = r->device_options;
   z.red.conform = r->conform;
+  vc_opt *from = vc_args_get(opts, O_COUNT, "from");
+  int rc = 0;
+#ifdef VC_HAVE_GEN
+  vc_gen_opts_default(&z.gen);
+  z.transform = "random";
+  if ((o = vc_args_get(opts, O_COUNT, "size")) && vc_gen_size_parse(o->value, &z.gen.size, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "features")) &&
+      vc_gen_features_parse(o->value, &z.gen.features, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "transform")))
+    z.transform = strcmp(o->value, "none") == 0 ? NULL : o->value;
+  if (from) rc = collect(&z, from->values, from->count, &e);
+#else
+  for (const char *const *g = (const char *const[]){"size", "features", "transform", NULL}; *g; g++)
+    if (vc_args_get(opts, O_COUNT, *g)) {
+      vc_fail(&e, VC_ERR_USAGE, "--%s needs the program generator, which this build lacks", *g);
+      goto usage;
+    }
   static const char *const default_from[] = {"corpus"};
-  o = vc_args_get(opts, O_COUNT, "from");
-  int rc = collect(&z, o ? o->values : default_from, o ? o->count : 1, &e);
+  rc = collect(&z, from ? from->values : default_from, from ? from->count : 1, &e);
+#endif
   if (rc == VC_ERR_USAGE) goto usage;
   if (rc) {
     fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
@@ -451,12 +568,14 @@ done:
   vc_corpus_free(&z.from);
   free(z.usable);
   free(z.f);
+  free(z.seen);
   free(devopts);
   vc_args_free(opts, O_COUNT, &a);
   return status;
 usage:
   vc_corpus_free(&z.from);
   free(z.usable);
+  free(z.seen);
   free(devopts);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("fuzz", e.msg);
