@@ -92,13 +92,14 @@ static bool interesting(reducer *x, const vc_program *p, const char *t) {
   vc_probe_oracle_run(p, x->o, x->o->check, &po);
   vc_reduce_sig s;
   if (x->o->check) {
+    if (po.status == VC_PROBE_INVALID) return false;
+    x->r->ran++; /* checked: valid, or the check died on it */
     if (po.status == VC_PROBE_DIED)
       vc_reduce_sig_of_death(po.timed_out, po.died_sig, &s);
-    else if (po.status == VC_PROBE_VALID && po.r.verdict == VC_CHECK_FAILED)
+    else if (po.r.verdict == VC_CHECK_FAILED)
       vc_reduce_sig_of_check(&po.r, &s);
     else
       return false;
-    x->r->ran++;
     return vc_reduce_sig_equal(&s, &x->sig);
   }
   if (po.status != VC_PROBE_VALID) return false;
