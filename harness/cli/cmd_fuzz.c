@@ -294,10 +294,16 @@ static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
       s = rr.sig;
       reduced = rr.text;
       rr.text = NULL;
+      printf("fuzz: reduced %s (%s %s): statements %u -> %u, %.1f s\n", p->info.name, r->mode,
+             vc_status_name(r->status), rr.before.statements, rr.after.statements,
+             (double)rr.wall_ns / 1e9);
+      fflush(stdout);
     }
     vc_reduce_result_free(&rr);
   } else if (r->status == VC_ST_INVALID) {
     note = " (the oracle refuses the program: a generator bug)";
+  } else if (m < 0) {
+    note = " (in a step before the modes: not reduced)";
   }
   const char *body = reduced ? reduced : text.data;
   vc_reduce_shape(body, strlen(body), shape);
