@@ -1,7 +1,7 @@
 /* vyre-conform reduce end to end on PoCL: a planted bit flip and a planted
- * worker crash are reduced to a few statements that keep the signature;
- * the output is a valid program that still fails the same way; bad input
- * gets its own exit status. */
+ * worker crash or hang are reduced to a few statements that keep the
+ * signature; the output is a valid program that still fails the same way;
+ * bad input gets its own exit status. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +67,24 @@ static void test_crash_isolated(void **state) {
           "resident-split crash", out);
 }
 
+/* Every candidate hangs: each is killed after --timeout, the reducer goes on. */
+static void test_hang_isolated(void **state) {
+  (void)state;
+  char args[2048], *log = NULL, out[600];
+  snprintf(out, sizeof out, "%s/hang.vyre", dir);
+  snprintf(args, sizeof args,
+           "reduce corpus/atomics/counters.vyre --backend opencl --mode host-split --timeout 1 "
+           "--inject-hang 'counters@host-split' --cache '%s/kc' --quiet --out '%s'",
+           dir, out);
+  assert_int_equal(ru_run("", args, &log), VC_EXIT_OK);
+  assert_non_null(strstr(log, "signature: host-split timeout\n"));
+  free(log);
+  vc_reduce_size s;
+  assert_true(ru_size(out, &s));
+  assert_true(s.statements <= 15);
+  assert_true(ru_valid(out));
+}
+
 static void test_bad_input(void **state) {
   (void)state;
   char args[2048], *log = NULL;
@@ -111,6 +129,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_flip),
       cmocka_unit_test(test_crash_isolated),
+      cmocka_unit_test(test_hang_isolated),
       cmocka_unit_test(test_bad_input),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
