@@ -71,7 +71,8 @@ static const char help[] =
     "\n"
     "Exit status: 0 no finding; 1 findings (listed); 2 usage error; 3 no usable\n"
     "backend or device; 4 a program of --from cannot be read; 5 results database\n"
-    "error.\n";
+    "error; 7 the generator made a program the check refuses, or a transformation\n"
+    "failed (a bug of the harness; the message names seed and index).\n";
 
 typedef struct finding {
   char key[256];   /* backend mode status class shape */
@@ -354,7 +355,7 @@ static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_err
   uint32_t files = 0;
   for (uint32_t i = 0; i < n; i++) {
     int k = write_programs(z, first + i, bdir, e);
-    if (k < 0) return e->code == VC_ERR_INTERNAL ? VC_EXIT_FAIL : VC_EXIT_INPUT;
+    if (k < 0) return e->code == VC_ERR_INTERNAL ? VC_EXIT_INTERNAL : VC_EXIT_INPUT;
     files += (uint32_t)k;
   }
   const char *paths[1] = {bdir};
@@ -564,7 +565,8 @@ int vc_cmd_fuzz(int argc, char **argv) {
     next += n;
     if (status) {
       if (status == VC_EXIT_DB) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-      if (status == VC_EXIT_INPUT) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+      if (status == VC_EXIT_INPUT || status == VC_EXIT_INTERNAL)
+        fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
       goto done;
     }
     if (!time_s || vc_now_ns() - t0 >= (uint64_t)time_s * 1000000000u) break;

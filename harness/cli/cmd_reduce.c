@@ -51,7 +51,7 @@ static const char help[] =
     "\n"
     "Exit status: 0 reduced and written; 2 usage error; 3 no usable backend or\n"
     "device; 4 FILE cannot be read or is not a program, or --out cannot be\n"
-    "written; 7 nothing to reduce: the program does not fail (or the oracle\n"
+    "written; 8 nothing to reduce: the program does not fail (or the oracle\n"
     "refuses it).\n";
 
 static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc_error *err) {

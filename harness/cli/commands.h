@@ -10,6 +10,8 @@ int vc_cmd_split(int argc, char **argv);
 int vc_cmd_emit(int argc, char **argv);
 int vc_cmd_compile(int argc, char **argv);
 int vc_cmd_backends(int argc, char **argv);
+int vc_cmd_generate(int argc, char **argv);
+int vc_cmd_transform(int argc, char **argv);
 int vc_cmd_reduce(int argc, char **argv);
 int vc_cmd_fuzz(int argc, char **argv);
 

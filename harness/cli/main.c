@@ -23,6 +23,8 @@ static const command commands[] = {
     {"emit", vc_cmd_emit, "print the kernel source a backend generates"},
     {"compile", vc_cmd_compile, "compile every kernel of a corpus without a device"},
     {"backends", vc_cmd_backends, "list backend plugins and their devices"},
+    {"generate", vc_cmd_generate, "write generated programs, each checked on the oracle"},
+    {"transform", vc_cmd_transform, "rewrite a program into an equivalent one"},
     {"reduce", vc_cmd_reduce, "shrink a failing program, keeping how it fails"},
     {"fuzz", vc_cmd_fuzz, "run generated programs in every mode, reduce what fails"},
     {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},

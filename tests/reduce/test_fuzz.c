@@ -1,6 +1,7 @@
 /* vyre-conform fuzz end to end on a real device (FUZZ_BACKEND: opencl for
- * PoCL, vulkan for lavapipe): a bounded run is recorded as a normal run
- * with every program's source; the programs are the same for the same
+ * PoCL, vulkan for lavapipe): a bounded run of generated programs and
+ * their transformed twins is recorded as a normal run with every program's
+ * source; the programs are the same for the same
  * seed; the summary and the findings folder agree with the exit status.
  * With FUZZ_MUTANT (a mutant build), a planted fault found in three
  * programs is one distinct finding, reduced, whose command reproduces it. */
@@ -68,9 +69,10 @@ static void test_bounded_run(void **state) {
   (void)state;
   char args[2048], *log = NULL, out[600], db[700];
   snprintf(out, sizeof out, "%s/run", dir);
+  /* 10 generated programs and their 10 transformed twins */
   snprintf(args, sizeof args,
-           "fuzz --backend %s --count 20 --seed 7 --from corpus/buffers --from corpus/values "
-           "--from corpus/control --progress plain --cache '%s/kc' --out '%s'",
+           "fuzz --backend %s --count 10 --seed 7 --size small --progress plain --cache '%s/kc' "
+           "--out '%s'",
            backend, dir, out);
   int st = ru_run("", args, &log);
   uint32_t nf = findings_listed(log);
@@ -95,16 +97,18 @@ static void test_bounded_run(void **state) {
   free(sum);
 }
 
-/* The same seed gives the same programs; another seed others. */
+/* The same seed gives the same programs; another seed others (drawn from
+   the corpus, with --from, and generated). */
 static void test_same_seed_same_programs(void **state) {
   (void)state;
   char args[2048];
-  const char *seeds[3] = {"3", "3", "4"};
-  for (int k = 0; k < 3; k++) {
+  const char *seeds[5] = {"3", "3", "4", "3", "3"};
+  for (int k = 0; k < 5; k++) {
     snprintf(args, sizeof args,
-             "fuzz --backend %s --count 4 --seed %s --from corpus/values --progress plain "
+             "fuzz --backend %s --count %s --seed %s %s --mode native --progress plain "
              "--cache '%s/kc' --out '%s/seed%d'",
-             backend, seeds[k], dir, dir, k);
+             backend, k < 3 ? "4" : "2", seeds[k], k < 3 ? "--from corpus/values" : "", dir, dir,
+             k);
     int st = ru_run("", args, NULL);
     assert_true(st == VC_EXIT_OK || st == VC_EXIT_FAIL);
   }
@@ -116,6 +120,10 @@ static void test_same_seed_same_programs(void **state) {
            "cat '%s'/seed2/programs/*/*.vyre | sed 's/fz_4_/fz_N_/' > '%s/b.txt' && "
            "! cmp -s '%s/a.txt' '%s/b.txt'",
            dir, dir, dir, dir, dir, dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "diff -r '%s/seed3/programs' '%s/seed4/programs' >/dev/null", dir, dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "ls '%s'/seed3/programs/*/fz-3-1-t.vyre >/dev/null", dir);
   assert_int_equal(system(cmd), 0);
 }
 

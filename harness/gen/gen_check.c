@@ -1,0 +1,130 @@
+/* Generated programs proved before they leave the generator (the check of
+ * `vyre-conform check`, reused), and the oracle equivalence of two texts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/exec/check.h"
+#include "harness/exec/reference.h"
+#include "harness/gen/gen_internal.h"
+#include "harness/lang/parse.h"
+
+int vc_gen_program(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_strbuf *out,
+                   vc_error *err) {
+  return vc_gen_program_ex(o, seed, index, true, NULL, out, err);
+}
+
+/* Parses text; on failure err holds the first diagnostic. */
+static vc_program *parse_text(const char *path, const char *text, vc_error *err) {
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *p = vc_parse(path, text, strlen(text), &d);
+  if (!p)
+    vc_fail(err, VC_ERR_PARSE, "%s:%u:%u: %s", path, d.count ? d.items[0].loc.line : 0,
+            d.count ? d.items[0].loc.col : 0, d.count ? d.items[0].msg : "does not parse");
+  vc_diags_free(&d);
+  return p;
+}
+
+int vc_gen_program_ex(const vc_gen_opts *o, uint64_t seed, uint32_t index, bool check,
+                      vc_gen_stats *stats, vc_strbuf *out, vc_error *err) {
+  vc_strbuf text;
+  vc_sb_init(&text);
+  vc_gen_write(o, seed, index, stats, &text);
+  int rc = 0;
+  if (check) {
+    char path[64];
+    snprintf(path, sizeof path, "gen_%llu_%u.vyre", (unsigned long long)seed, index);
+    vc_error e;
+    vc_error_clear(&e);
+    vc_program *p = parse_text(path, vc_sb_str(&text), &e);
+    if (!p) {
+      rc = vc_fail(err, VC_ERR_INTERNAL,
+                   "generator bug: seed %llu index %u does not parse: %s",
+                   (unsigned long long)seed, index, e.msg);
+    } else {
+      vc_oracle_opts oo;
+      memset(&oo, 0, sizeof oo);
+      vc_check_result r;
+      vc_check_program(p, &oo, &r);
+      if (r.verdict != VC_CHECK_OK)
+        rc = vc_fail(err, VC_ERR_INTERNAL, "generator bug: seed %llu index %u is %s: %s",
+                     (unsigned long long)seed, index,
+                     r.verdict == VC_CHECK_INVALID ? "invalid" : "refused by the check", r.why);
+      vc_program_free(p);
+    }
+  }
+  if (!rc) vc_sb_putn(out, text.data ? text.data : "", text.len);
+  vc_sb_free(&text);
+  return rc;
+}
+
+/* A valid program's reference run; false with the reason in err. */
+static bool valid_run(const char *what, const char *text, vc_program **p, vc_reference *ref,
+                      vc_error *err) {
+  memset(ref, 0, sizeof *ref);
+  *p = parse_text(what, text, err);
+  if (!*p) return false;
+  vc_oracle_opts oo;
+  memset(&oo, 0, sizeof oo);
+  if (vc_reference_run(*p, &oo, ref, err)) return false;
+  char why[512];
+  if (vc_oracle_invalid(*p, &ref->report, why, sizeof why)) {
+    vc_fail(err, VC_ERR_INVALID, "%s is invalid: %s", what, why);
+    return false;
+  }
+  return true;
+}
+
+int vc_gen_equivalent(const char *a, const char *b, vc_error *err) {
+  vc_program *pa = NULL, *pb = NULL;
+  vc_reference ra, rb;
+  int rc = 0;
+  if (!valid_run("the original", a, &pa, &ra, err) ||
+      !valid_run("the transformed program", b, &pb, &rb, err)) {
+    rc = err->code ? (int)err->code : VC_ERR_INVALID;
+    goto done;
+  }
+  if (ra.report.passes != rb.report.passes) {
+    rc = vc_fail(err, VC_ERR_INTERNAL, "the original runs %u passes, the transformed one %u",
+                 ra.report.passes, rb.report.passes);
+    goto done;
+  }
+  /* The outputs are the write and read_write buffers, in order; the
+     transformed program may add read buffers (dead-code's condition). */
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < pa->nbuffers; i++) {
+    const vc_buffer *x = &pa->buffers[i];
+    if (x->access == VC_READ) continue;
+    while (j < pb->nbuffers && pb->buffers[j].access == VC_READ) j++;
+    if (j == pb->nbuffers) {
+      rc = vc_fail(err, VC_ERR_INTERNAL, "output buffer %s is missing", x->name);
+      goto done;
+    }
+    const vc_buffer *y = &pb->buffers[j];
+    if (strcmp(x->name, y->name) || x->type != y->type || x->count != y->count) {
+      rc = vc_fail(err, VC_ERR_INTERNAL, "output buffer %s became %s", x->name, y->name);
+      goto done;
+    }
+    uint64_t words = (uint64_t)x->count * vc_type_words(x->type);
+    for (uint64_t w = 0; w < words; w++)
+      if (ra.outputs[i][w] != rb.outputs[j][w]) {
+        rc = vc_fail(err, VC_ERR_INTERNAL, "%s differs at word %llu: 0x%08x, transformed 0x%08x",
+                     x->name, (unsigned long long)w, ra.outputs[i][w], rb.outputs[j][w]);
+        goto done;
+      }
+    j++;
+  }
+  for (; j < pb->nbuffers; j++)
+    if (pb->buffers[j].access != VC_READ) {
+      rc = vc_fail(err, VC_ERR_INTERNAL, "the transformed program has an extra output %s",
+                   pb->buffers[j].name);
+      goto done;
+    }
+done:
+  if (pa) vc_reference_free(&ra);
+  if (pb) vc_reference_free(&rb);
+  vc_program_free(pa);
+  vc_program_free(pb);
+  return rc;
+}
