@@ -127,6 +127,30 @@ static void test_same_seed_same_programs(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
+/* --time: runs of --batch programs (each with its transformed twin) until
+   the time is up, each a run. */
+static void test_time_bounded(void **state) {
+  (void)state;
+  char args[2048], *log = NULL, db[700];
+  snprintf(args, sizeof args,
+           "fuzz --backend %s --time 1 --batch 2 --from corpus/values --mode native --progress "
+           "plain --cache '%s/kc' --out '%s/timed'",
+           backend, dir, dir);
+  int st = ru_run("", args, &log);
+  assert_true(st == VC_EXIT_OK || st == VC_EXIT_FAIL);
+  free(log);
+  snprintf(db, sizeof db, "%s/timed/fuzz.db", dir);
+  int runs = query_int(db, "SELECT count(*) FROM runs WHERE status='complete'");
+  assert_true(runs >= 1);
+  assert_int_equal(query_int(db, "SELECT count(*) FROM programs"), 4 * runs);
+  snprintf(args, sizeof args, "%s/timed/summary.txt", dir);
+  char *sum = ru_read(args);
+  char want[64];
+  snprintf(want, sizeof want, "fuzz: %d programs on %s", 4 * runs, backend);
+  assert_non_null(strstr(sum, want));
+  free(sum);
+}
+
 /* A planted code-generator fault: three failing programs of one shape are
    one finding, reduced, and its command fails again under the fault. */
 static void test_planted_fault_one_finding(void **state) {
@@ -169,6 +193,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bounded_run),
       cmocka_unit_test(test_same_seed_same_programs),
+      cmocka_unit_test(test_time_bounded),
   };
   /* only a mutant build has a fault to plant (tests.cmake sets FUZZ_MUTANT there) */
   const struct CMUnitTest mutant_tests[] = {
