@@ -115,8 +115,18 @@ static uint64_t splitmix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+/* path and its parents (like mkdir -p). */
 static int make_dir(const char *path, vc_error *e) {
-  if (mkdir(path, 0777) == 0 || errno == EEXIST) return 0;
+  char p[4096];
+  snprintf(p, sizeof p, "%s", path);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = '\0';
+      if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", p, strerror(errno));
+      *s = '/';
+    }
+  if (mkdir(p, 0777) == 0 || errno == EEXIST) return 0;
   return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", path, strerror(errno));
 }
 

@@ -134,16 +134,16 @@ static void test_time_bounded(void **state) {
   char args[2048], *log = NULL, db[700];
   snprintf(args, sizeof args,
            "fuzz --backend %s --time 1 --batch 2 --from corpus/values --mode native --progress "
-           "plain --cache '%s/kc' --out '%s/timed'",
+           "plain --cache '%s/kc' --out '%s/new/timed'",
            backend, dir, dir);
   int st = ru_run("", args, &log);
   assert_true(st == VC_EXIT_OK || st == VC_EXIT_FAIL);
   free(log);
-  snprintf(db, sizeof db, "%s/timed/fuzz.db", dir);
+  snprintf(db, sizeof db, "%s/new/timed/fuzz.db", dir); /* --out's parents are made too */
   int runs = query_int(db, "SELECT count(*) FROM runs WHERE status='complete'");
   assert_true(runs >= 1);
   assert_int_equal(query_int(db, "SELECT count(*) FROM programs"), 4 * runs);
-  snprintf(args, sizeof args, "%s/timed/summary.txt", dir);
+  snprintf(args, sizeof args, "%s/new/timed/summary.txt", dir);
   char *sum = ru_read(args);
   char want[64];
   snprintf(want, sizeof want, "fuzz: %d programs on %s", 4 * runs, backend);
