@@ -195,6 +195,10 @@ int vc_reduce(const char *path, const char *text, size_t len, const vc_reduce_op
   vc_edits edits = {0};
   vc_strbuf cand;
   vc_sb_init(&cand);
+  if (!file.well_formed || file.n != 1) { /* the parser took it: cannot happen */
+    rc = vc_fail(err, VC_ERR_INTERNAL, "%s: not one form to reduce", path);
+    goto free_all;
+  }
   bool changed = true;
   while (changed && !x.fatal) {
     changed = false;
@@ -263,6 +267,7 @@ int vc_reduce(const char *path, const char *text, size_t len, const vc_reduce_op
     }
     vc_program_free(c);
   }
+free_all:
   vc_sb_free(&cand);
   vc_edits_free(&edits);
   vc_diags_free(&rd);
