@@ -74,6 +74,21 @@ static bool is_doc(const vc_sx *x) {
   return x->kind == VC_SX_LIST && strcmp(vc_sx_head(x), "doc") == 0;
 }
 
+/* (expect (digest ...)), (expect (buffer ...)), (expect (passes ...)),
+   (expect (converges)): what the program claims its outputs are. */
+static bool is_claim(const vc_sx *x) {
+  if (x->kind != VC_SX_LIST || strcmp(vc_sx_head(x), "expect") != 0 || x->n != 2) return false;
+  const char *h = vc_sx_head(x->items[1]);
+  return strcmp(h, "digest") == 0 || strcmp(h, "buffer") == 0 || strcmp(h, "passes") == 0 ||
+         strcmp(h, "converges") == 0;
+}
+
+bool vc_edit_has_claims(const vc_sx *prog) {
+  for (uint32_t i = 2; i < prog->n; i++)
+    if (is_claim(prog->items[i])) return true;
+  return false;
+}
+
 static void print_list(printer *pr, const vc_sx *x, unsigned indent, const subst *sub) {
   const vc_edit *e = pr->e && pr->e->at == x ? pr->e : NULL;
   uint32_t body = body_start(x);
@@ -89,6 +104,7 @@ static void print_list(printer *pr, const vc_sx *x, unsigned indent, const subst
       continue;
     }
     if (program && pr->doc && is_doc(x->items[i])) continue;
+    if (e && e->kind == VC_EDIT_CLAIMS && is_claim(x->items[i])) continue;
     if (body && i >= body)
       newline(pr->out, indent + 2);
     else if (!first)

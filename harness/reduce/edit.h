@@ -5,6 +5,7 @@
 #ifndef VC_REDUCE_EDIT_H
 #define VC_REDUCE_EDIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "harness/base/strbuf.h"
@@ -32,8 +33,11 @@ typedef enum vc_edit_kind {
   VC_EDIT_HOIST,   /* at is replaced by its item k */
   VC_EDIT_SPLICE,  /* at is replaced by its items k.. (a block's statements, in place) */
   VC_EDIT_TEXT,    /* at (a list or an atom) is replaced by text */
-  VC_EDIT_INLINE   /* item k of list at, a (let NAME E), is dropped and E replaces NAME
+  VC_EDIT_INLINE,  /* item k of list at, a (let NAME E), is dropped and E replaces NAME
                       in the items after it */
+  VC_EDIT_CLAIMS   /* at is the program: its claims about its outputs are dropped,
+                      (expect (digest|buffer|passes|converges ...)), which a smaller
+                      program no longer meets */
 } vc_edit_kind;
 
 typedef struct vc_edit {
@@ -52,6 +56,9 @@ typedef struct vc_edits {
 /* Every edit of one pass over the program form `prog`, biggest first. */
 void vc_edits_of(const vc_sx *prog, vc_edit_pass pass, vc_edits *out);
 void vc_edits_free(vc_edits *e);
+
+/* Does the program form make claims about its outputs (VC_EDIT_CLAIMS)? */
+bool vc_edit_has_claims(const vc_sx *prog);
 
 /* Writes prog as .vyre text with edit e applied (NULL: none). doc, when not
    NULL, replaces the program's (doc ...) (or is added after its name). */

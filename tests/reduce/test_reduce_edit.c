@@ -113,6 +113,38 @@ static void test_each_pass(void **state) {
   assert_true(some_edit_gives(VC_PASS_SHRINK, "(lt g 5u)"));
 }
 
+/* The claims about outputs go, the rest stays. */
+static void test_claims_dropped(void **state) {
+  (void)state;
+  static const char claimed[] =
+      "(program c (buffer o u32 2 write) (buffer f f32 1 write) (expect (ulp f 1))\n"
+      "  (expect (digest \"0000000000000000000000000000000000000000000000000000000000000000\"))\n"
+      "  (expect (buffer o (values 1u 2u)))\n"
+      "  (entry (store o 0u 1u) (store o 1u 2u) (store f 0u 1.0)))\n";
+  tree t;
+  read_tree(&t, claimed);
+  assert_true(vc_edit_has_claims(t.f.forms[0]));
+  vc_edit e;
+  memset(&e, 0, sizeof e);
+  e.kind = VC_EDIT_CLAIMS;
+  e.at = t.f.forms[0];
+  vc_strbuf out;
+  vc_sb_init(&out);
+  vc_edit_print(t.f.forms[0], &e, NULL, &out);
+  assert_null(strstr(vc_sb_str(&out), "digest"));
+  assert_null(strstr(vc_sb_str(&out), "values"));
+  assert_non_null(strstr(vc_sb_str(&out), "(expect (ulp f 1))"));
+  vc_program *p = parse(vc_sb_str(&out));
+  assert_non_null(p);
+  assert_int_equal(p->nexpects, 1);
+  vc_program_free(p);
+  vc_sb_free(&out);
+  free_tree(&t);
+  read_tree(&t, src);
+  assert_false(vc_edit_has_claims(t.f.forms[0]));
+  free_tree(&t);
+}
+
 static void test_signature_blots_numbers(void **state) {
   (void)state;
   vc_check_result a, b;
@@ -156,6 +188,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_print_round_trip),
       cmocka_unit_test(test_each_pass),
+      cmocka_unit_test(test_claims_dropped),
       cmocka_unit_test(test_signature_blots_numbers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
