@@ -25,6 +25,8 @@ static const command commands[] = {
     {"backends", vc_cmd_backends, "list backend plugins and their devices"},
     {"generate", vc_cmd_generate, "write generated programs, each checked on the oracle"},
     {"transform", vc_cmd_transform, "rewrite a program into an equivalent one"},
+    {"reduce", vc_cmd_reduce, "shrink a failing program, keeping how it fails"},
+    {"fuzz", vc_cmd_fuzz, "run generated programs in every mode, reduce what fails"},
     {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},
     {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},

@@ -55,7 +55,8 @@
   X(U64, workgroups, workgroups, 0)                                           \
   X(U64, buffer_bytes, buffer_bytes, 0)      /* all user buffers */           \
   X(TEXT, tags, tags, 0)                     /* space separated */            \
-  X(U32, timeout_s, timeout_s, 0)            /* its (expect (timeout S)); 0: none */
+  X(U32, timeout_s, timeout_s, 0)            /* its (expect (timeout S)); 0: none */ \
+  X(TEXT, source, source, 0)                 /* the program's text, as run */
 
 /* divergences: one row per buffer that differs (vc_divergence). */
 #define VC_DIVERGENCE_COLUMNS(X)                                              \

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/strbuf.h"
 #include "harness/exec/conform.h"
 #include "harness/exec/verdict.h"
 
@@ -13,6 +14,20 @@ static void free_results(vc_program_acc *a) {
     free(a->res[i].segs);
   }
   a->n = 0;
+}
+
+/* The program's text for the record (NULL, recorded as "", when the file
+   cannot be read again). */
+static char *read_source(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(&sb, buf, n);
+  fclose(f);
+  return vc_sb_take(&sb);
 }
 
 void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f) {
@@ -30,10 +45,14 @@ void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f) {
   a->info.path = a->path;
   a->info.source_digest = a->digest;
   a->info.tags = a->tags;
+  free(a->source);
+  a->source = read_source(f->path);
+  a->info.source = a->source;
 }
 
 void vc_acc_free(vc_program_acc *a) {
   free_results(a);
+  free(a->source);
   free(a->res);
   free(a->modes);
   memset(a, 0, sizeof *a);

@@ -14,6 +14,7 @@
 
 typedef struct vc_program_acc {
   char name[256], path[4096], digest[65], tags[512];
+  char *source; /* the file's text, recorded with the program (NULL: unreadable) */
   vc_program_info info;
   vc_result *res;
   char (*modes)[32];

@@ -287,6 +287,7 @@ static uint32_t apply_skips(run_state *s, const vc_corpus_file *f, vc_program_ac
     vc_program_info_of(f->program, 0, a->digest, a->tags, sizeof a->tags, &a->info);
     a->info.name = a->name;
     a->info.path = a->path;
+    a->info.source = a->source;
   }
   vc_exp_config cfg = device_config(s);
   for (uint32_t m = 0; m < co->nmodes; m++) {
@@ -483,6 +484,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     a->info.path = a->path;
     a->info.source_digest = a->digest;
     a->info.tags = a->tags;
+    a->info.source = a->source;
     if (!sl->wait_since) sl->deadline = job_deadline(s, sl);
   } else if (type == VC_MSG_PHASE) {
     snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(msg)));

@@ -19,8 +19,9 @@
 #define VC_DB_APPLICATION_ID 0x56594346 /* "VYCF" */
 /* Bump when a column table changes. 2: results.converged, runs.selection.
    3: results.cache_hits. 4: results.stderr. 5: results.attempts,
-   results.attempt_log. 6: programs.timeout_s. */
-#define VC_DB_SCHEMA_VERSION 6
+   results.attempt_log. 6: programs.timeout_s.
+   7: programs.source. */
+#define VC_DB_SCHEMA_VERSION 7
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 

@@ -251,7 +251,8 @@ static void test_version_3_migrates(void **state) {
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   assert_int_equal(sqlite3_exec(h, "ALTER TABLE results DROP COLUMN stderr; ALTER TABLE results DROP COLUMN attempts; "
                                 "ALTER TABLE results DROP COLUMN attempt_log; "
-                                "ALTER TABLE programs DROP COLUMN timeout_s; PRAGMA user_version=3;",
+                                "ALTER TABLE programs DROP COLUMN timeout_s; ALTER TABLE programs DROP COLUMN source; "
+                                "PRAGMA user_version=3;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
   sqlite3_close(h);
@@ -281,6 +282,7 @@ static void test_version_4_migrates(void **state) {
                                 "ALTER TABLE results DROP COLUMN attempts; "
                                 "ALTER TABLE results DROP COLUMN attempt_log; "
                                 "ALTER TABLE programs DROP COLUMN timeout_s; "
+                                "ALTER TABLE programs DROP COLUMN source; "
                                 "PRAGMA user_version=4;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);
@@ -315,6 +317,7 @@ static void test_version_5_migrates(void **state) {
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   assert_int_equal(sqlite3_exec(h,
                                 "ALTER TABLE programs DROP COLUMN timeout_s; "
+                                "ALTER TABLE programs DROP COLUMN source; "
                                 "PRAGMA user_version=5;",
                                 NULL, NULL, NULL),
                    SQLITE_OK);

@@ -1,0 +1,599 @@
+/* vyre-conform fuzz --backend B --out DIR: programs run in every mode and
+ * recorded as normal runs; every failure is reduced and written into DIR
+ * with a command that reproduces it, findings deduplicated by signature. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness/base/clock.h"
+#include "harness/base/exitcodes.h"
+#include "harness/base/kcache.h"
+#include "harness/base/sha256.h"
+#include "harness/base/strbuf.h"
+#include "harness/cli/args.h"
+#include "harness/cli/cmd_util.h"
+#include "harness/cli/commands.h"
+#include "harness/exec/plugin.h"
+#ifdef VC_HAVE_GEN
+#include "harness/gen/gen.h"
+#endif
+#include "harness/lang/corpus.h"
+#include "harness/lang/read.h"
+#include "harness/reduce/edit.h"
+#include "harness/reduce/reduce.h"
+#include "harness/run/runner.h"
+#include "harness/run/runopts.h"
+#include "results/store/load.h"
+
+static const char help[] =
+    "usage: vyre-conform fuzz --backend B [--mode LIST] [--seed S] [--count N | --time T]\n"
+    "                         [--jobs N] [options] --out DIR\n"
+    "\n"
+    "Generates programs (or draws them from --from), each also transformed into\n"
+    "an equivalent twin, runs each in every selected mode on the device exactly\n"
+    "as `run` does, and records them in the results database as normal\n"
+    "runs, each program with its source. Every program that diverges, crashes,\n"
+    "times out, errs or is untrustworthy is reduced (`vyre-conform reduce`,\n"
+    "in the failing mode) and the reduced program is written into DIR/findings\n"
+    "with a one-line command that reproduces it. Findings are deduplicated by\n"
+    "signature: backend, mode, status, divergence class and the reduced\n"
+    "program's shape; the summary (printed, and DIR/summary.txt) lists the\n"
+    "distinct ones.\n"
+    "\n"
+    "  --out DIR            programs, findings, summary and (by default) the\n"
+    "                       results database DIR/fuzz.db (required)\n"
+    "  --backend B          the device's backend plugin (required)\n"
+    "  --mode LIST          modes to run (all)\n"
+    "  --seed S             which programs: the same seed and options give the\n"
+    "                       same programs (1)\n"
+    "  --count N            this many programs (and their twins), one run (100)\n"
+    "  --time T             instead: runs of --batch programs until T seconds\n"
+    "                       have passed\n"
+    "  --batch N            programs per run with --time (20)\n"
+    "  --jobs N             programs of a run prepared and run at once (1); the\n"
+    "                       device phases still run one at a time (docs/usage.md)\n"
+    "  --from PATH          draw the programs from PATH (files or folders) instead of\n"
+    "                       generating them; without the generator (a build with no\n"
+    "                       harness/gen) the default is corpus. Each program is\n"
+    "                       renamed fz_S_I after its seed and index\n"
+    "  --size S, --features LIST   the generator's (`generate --help`)\n"
+    "  --transform T        with the generator: each program also runs transformed\n"
+    "                       (fz_S_I_t) by T, a transformation's name, random (the\n"
+    "                       default) or none\n"
+    "  --db FILE            results database (DIR/fuzz.db)\n"
+    "  --timeout S          seconds per program in the run (600)\n"
+    "  --reduce-timeout S   seconds per candidate of a reduction (60)\n"
+    "  --no-reduce          write the failing programs as they are\n"
+    "  --device N, --device-options S, --cache DIR, --no-cache, --progress P:\n"
+    "                       as for run\n"
+    "\n"
+    "Exit status: 0 no finding; 1 findings (listed); 2 usage error; 3 no usable\n"
+    "backend or device; 4 a program of --from cannot be read; 5 results database\n"
+    "error; 7 the generator made a program the check refuses, or a transformation\n"
+    "failed (a bug of the harness; the message names seed and index).\n";
+
+typedef struct finding {
+  char key[256];   /* backend mode status class shape */
+  char sig[512];
+  char file[4096]; /* the reduced program */
+  char first[256]; /* the first program that showed it */
+  char mode[32];
+  uint32_t count;
+} finding;
+
+typedef struct fuzz {
+  const char *dir, *db;
+  const char *backend;
+  vc_runner_opts run;
+  vc_reduce_opts red;
+  bool reduce;
+  uint64_t seed;
+  vc_corpus from;
+#ifdef VC_HAVE_GEN
+  vc_gen_opts gen;       /* with no --from */
+  const char *transform; /* a transformation's name, "random", or NULL: none */
+#endif
+  uint32_t *usable; /* indices of from's files that can be drawn */
+  uint32_t nusable;
+  finding *f;
+  uint32_t nf, cap, failures;
+  /* a program that failed before, failing the same way again (fuzzing with
+     replacement draws programs again): filed under the same finding without
+     a second reduction */
+  struct seen { char key[600]; uint32_t finding; } *seen;
+  uint32_t nseen, seencap;
+  uint64_t run_ns, reduce_ns;
+  uint32_t programs;
+} fuzz;
+
+static uint64_t splitmix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/* path and its parents (like mkdir -p). */
+static int make_dir(const char *path, vc_error *e) {
+  char p[4096];
+  snprintf(p, sizeof p, "%s", path);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = '\0';
+      if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", p, strerror(errno));
+      *s = '/';
+    }
+  if (mkdir(p, 0777) == 0 || errno == EEXIST) return 0;
+  return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", path, strerror(errno));
+}
+
+static int read_text(const char *path, vc_strbuf *sb, vc_error *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return vc_fail(e, VC_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+  char buf[8192];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(sb, buf, n);
+  fclose(f);
+  if (!sb->data) vc_sb_puts(sb, "");
+  return 0;
+}
+
+/* The programs that can be drawn: those that parse, are not meant to be
+   refused and are not tagged large. */
+static int collect(fuzz *z, const char *const *paths, uint32_t n, vc_error *e) {
+  if (vc_corpus_collect(&z->from, paths, n, e)) return VC_ERR_IO;
+  vc_corpus_parse(&z->from);
+  z->usable = calloc(z->from.n ? z->from.n : 1, sizeof *z->usable);
+  if (!z->usable) abort();
+  for (uint32_t i = 0; i < z->from.n; i++) {
+    const vc_program *p = z->from.files[i].program;
+    if (p && !vc_program_expect(p, VC_EXPECT_REJECT) && !vc_program_has_tag(p, "large"))
+      z->usable[z->nusable++] = i;
+  }
+  if (!z->nusable) return vc_fail(e, VC_ERR_USAGE, "--from offers no program to run");
+  return 0;
+}
+
+/* Program `index` of the seed: generated (a build with harness/gen and no
+   --from), or drawn from --from's programs. */
+static int program_text(fuzz *z, uint64_t index, vc_strbuf *text, vc_error *e) {
+#ifdef VC_HAVE_GEN
+  if (!z->nusable) return vc_gen_program(&z->gen, z->seed, (uint32_t)index, text, e);
+#endif
+  const vc_corpus_file *src =
+      &z->from.files[z->usable[splitmix(z->seed ^ splitmix(index)) % z->nusable]];
+  return read_text(src->path, text, e);
+}
+
+/* The program renamed (programs of a run have names of their own) into path. */
+static int write_renamed(const char *text, size_t len, const char *name, const char *path,
+                         vc_error *e) {
+  vc_arena a;
+  vc_arena_init(&a);
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_sx_file f;
+  vc_read(&a, path, text, len, &d, &f);
+  int rc = 0;
+  if (!f.well_formed || f.n != 1 || f.forms[0]->n < 2) {
+    rc = vc_fail(e, VC_ERR_PARSE, "%s: not one (program NAME ...) form", path);
+  } else {
+    vc_edit ed;
+    memset(&ed, 0, sizeof ed);
+    ed.kind = VC_EDIT_TEXT;
+    ed.at = f.forms[0]->items[1];
+    snprintf(ed.text, sizeof ed.text, "%s", name);
+    vc_strbuf out;
+    vc_sb_init(&out);
+    vc_edit_print(f.forms[0], &ed, NULL, &out);
+    rc = vc_cmd_write_file(path, &out, e);
+    vc_sb_free(&out);
+  }
+  vc_diags_free(&d);
+  vc_arena_free(&a);
+  return rc;
+}
+
+/* Writes program `index` into dir as fz-S-I.vyre, and with transformations
+   (a build with harness/gen) its transformed twin fz-S-I-t.vyre, which must
+   give the same bytes. Returns the number of files written, or -1. */
+static int write_programs(fuzz *z, uint64_t index, const char *dir, vc_error *e) {
+  vc_strbuf text;
+  vc_sb_init(&text);
+  char path[4200], name[32];
+  int n = -1;
+  unsigned long long s = (unsigned long long)z->seed, i = (unsigned long long)index;
+  if (program_text(z, index, &text, e)) goto done;
+  snprintf(path, sizeof path, "%s/fz-%llu-%llu.vyre", dir, s, i);
+  snprintf(name, sizeof name, "fz_%llu_%llu", s, i);
+  if (write_renamed(text.data, text.len, name, path, e)) goto done;
+  n = 1;
+#ifdef VC_HAVE_GEN
+  if (z->transform) {
+    vc_strbuf t;
+    vc_sb_init(&t);
+    if (vc_gen_transform(z->transform, text.data, splitmix(z->seed ^ index) + 1, &t, e)) {
+      vc_sb_free(&t);
+      n = -1;
+      goto done;
+    }
+    snprintf(path, sizeof path, "%s/fz-%llu-%llu-t.vyre", dir, s, i);
+    snprintf(name, sizeof name, "fz_%llu_%llu_t", s, i);
+    if (write_renamed(t.data, t.len, name, path, e)) n = -1;
+    else n = 2;
+    vc_sb_free(&t);
+  }
+#endif
+done:
+  vc_sb_free(&text);
+  return n;
+}
+
+static finding *find_or_add(fuzz *z, const char *key) {
+  for (uint32_t i = 0; i < z->nf; i++)
+    if (strcmp(z->f[i].key, key) == 0) return &z->f[i];
+  if (z->nf == z->cap) {
+    z->cap = z->cap ? z->cap * 2 : 8;
+    z->f = realloc(z->f, z->cap * sizeof *z->f);
+    if (!z->f) abort();
+  }
+  finding *f = &z->f[z->nf++];
+  memset(f, 0, sizeof *f);
+  snprintf(f->key, sizeof f->key, "%s", key);
+  return f;
+}
+
+/* One failing program: reduced in its failing mode, then filed. */
+static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
+  z->failures++;
+  vc_strbuf text;
+  vc_sb_init(&text);
+  vc_error e;
+  vc_error_clear(&e);
+  if (read_text(p->info.path, &text, &e)) {
+    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    vc_sb_free(&text);
+    return;
+  }
+  char sig[512], shape[13], key[256];
+  vc_reduce_sig s;
+  vc_reduce_sig_of_result(r, &s);
+  /* the same text but for the program's name, failing with the same signature */
+  char seen_key[600], digest[65];
+  {
+    const char *at = strstr(text.data, p->info.name);
+    vc_sha256 h;
+    uint8_t d[32];
+    vc_sha256_init(&h);
+    if (at) {
+      vc_sha256_update(&h, text.data, (size_t)(at - text.data));
+      vc_sha256_update(&h, at + strlen(p->info.name), strlen(at + strlen(p->info.name)));
+    } else {
+      vc_sha256_update(&h, text.data, text.len);
+    }
+    vc_sha256_final(&h, d);
+    vc_sha256_hex(d, digest);
+    vc_reduce_sig_text(&s, sig, sizeof sig);
+    snprintf(seen_key, sizeof seen_key, "%s %.500s", digest, sig);
+  }
+  for (uint32_t i = 0; i < z->nseen; i++)
+    if (strcmp(z->seen[i].key, seen_key) == 0) {
+      z->f[z->seen[i].finding].count++;
+      vc_sb_free(&text);
+      return;
+    }
+  char *reduced = NULL;
+  const char *note = "";
+  int m = vc_mode_from_name(r->mode);
+  if (z->reduce && m >= 0 && r->status != VC_ST_INVALID) {
+    vc_reduce_opts ro = z->red;
+    ro.conform.nmodes = 1;
+    ro.conform.modes[0] = (vc_mode)m;
+    ro.origin = p->info.path;
+    vc_reduce_result rr;
+    uint64_t t0 = vc_now_ns();
+    int rc = vc_reduce(p->info.path, text.data, text.len, &ro, &rr, &e);
+    z->reduce_ns += vc_now_ns() - t0;
+    if (rc)
+      note = " (not reduced: the reducer failed)";
+    else if (rr.nothing)
+      note = " (not reduced: it did not fail again)";
+    else {
+      s = rr.sig;
+      reduced = rr.text;
+      rr.text = NULL;
+      printf("fuzz: reduced %s (%s %s): statements %u -> %u, %.1f s\n", p->info.name, r->mode,
+             vc_status_name(r->status), rr.before.statements, rr.after.statements,
+             (double)rr.wall_ns / 1e9);
+      fflush(stdout);
+    }
+    vc_reduce_result_free(&rr);
+  } else if (r->status == VC_ST_INVALID) {
+    note = " (the oracle refuses the program: a generator bug)";
+  } else if (m < 0) {
+    note = " (in a step before the modes: not reduced)";
+  }
+  const char *body = reduced ? reduced : text.data;
+  vc_reduce_shape(body, strlen(body), shape);
+  vc_reduce_sig_text(&s, sig, sizeof sig);
+  snprintf(key, sizeof key, "%s %s %s %s %s", z->backend, s.mode, vc_status_name(s.status),
+           s.cls >= 0 ? vc_divclass_name((vc_divclass)s.cls) : "-", shape);
+  finding *f = find_or_add(z, key);
+  if (z->nseen == z->seencap) {
+    z->seencap = z->seencap ? z->seencap * 2 : 16;
+    z->seen = realloc(z->seen, z->seencap * sizeof *z->seen);
+    if (!z->seen) abort();
+  }
+  snprintf(z->seen[z->nseen].key, sizeof z->seen[z->nseen].key, "%s", seen_key);
+  z->seen[z->nseen++].finding = (uint32_t)(f - z->f);
+  if (!f->count++) {
+    snprintf(f->sig, sizeof f->sig, "%s%s", sig, note);
+    snprintf(f->first, sizeof f->first, "%s", p->info.name);
+    snprintf(f->file, sizeof f->file, "%s/findings/%u-%s-%s.vyre", z->dir, z->nf, s.mode,
+             vc_status_name(s.status));
+    vc_strbuf out;
+    vc_sb_init(&out);
+    vc_sb_puts(&out, body);
+    if (vc_cmd_write_file(f->file, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    vc_sb_free(&out);
+    snprintf(f->mode, sizeof f->mode, "%s", s.mode);
+    char cmd[4096 + 512];
+    snprintf(cmd, sizeof cmd, "%.*s.txt", (int)(strlen(f->file) - 5), f->file);
+    FILE *t = fopen(cmd, "w");
+    if (t) {
+      /* a planted fault of a mutant build is part of what reproduces it */
+      const char *mut = getenv("VYRE_CONFORM_MUTANT"), *flt = getenv("VYRE_CONFORM_FAULT");
+      if (mut && *mut) fprintf(t, "VYRE_CONFORM_MUTANT=%s ", mut);
+      if (flt && *flt) fprintf(t, "VYRE_CONFORM_FAULT=%s ", flt);
+      fprintf(t, "vyre-conform --backend %s --mode %s --expectations none %s\n", z->backend,
+              s.mode, f->file);
+      fclose(t);
+    }
+  }
+  free(reduced);
+  vc_sb_free(&text);
+}
+
+/* One run of the programs first .. first+n-1; then every failure filed. */
+static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_error *e) {
+  char bdir[4096];
+  snprintf(bdir, sizeof bdir, "%s/programs/%llu-%u", z->dir, (unsigned long long)z->seed, batch);
+  if (make_dir(bdir, e)) return VC_EXIT_INPUT;
+  uint32_t files = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    int k = write_programs(z, first + i, bdir, e);
+    if (k < 0) return e->code == VC_ERR_INTERNAL ? VC_EXIT_INTERNAL : VC_EXIT_INPUT;
+    files += (uint32_t)k;
+  }
+  const char *paths[1] = {bdir};
+  vc_runner_opts ro = z->run;
+  ro.paths = paths;
+  ro.npaths = 1;
+  uint64_t t0 = vc_now_ns();
+  int st = vc_run_corpus(&ro);
+  z->run_ns += vc_now_ns() - t0;
+  if (st != VC_EXIT_OK && st != VC_EXIT_FAIL && st != VC_EXIT_INPUT) return st;
+  z->programs += files;
+  vc_run_data *rd = NULL;
+  if (vc_run_load(z->db, VC_RUN_LATEST, &rd, e)) return VC_EXIT_DB;
+  for (uint32_t i = 0; i < rd->nprogs; i++) {
+    const vc_prog_data *p = &rd->progs[i];
+    for (uint32_t k = 0; k < p->nresults; k++)
+      if (vc_status_is_failure(p->results[k].status)) {
+        file_failure(z, p, &p->results[k]);
+        break;
+      }
+  }
+  vc_run_free(rd);
+  return VC_EXIT_OK;
+}
+
+static int summary(fuzz *z) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/summary.txt", z->dir);
+  FILE *files[2] = {stdout, fopen(path, "w")};
+  for (int k = 0; k < 2; k++) {
+    FILE *o = files[k];
+    if (!o) continue;
+    double run_s = (double)z->run_ns / 1e9;
+    fprintf(o, "fuzz: %u programs on %s, seed %llu: %.1f s running (%.2f programs/s), %.1f s "
+            "reducing; %u failing, %u distinct finding%s\n",
+            z->programs, z->backend, (unsigned long long)z->seed, run_s,
+            run_s > 0 ? z->programs / run_s : 0.0, (double)z->reduce_ns / 1e9, z->failures, z->nf,
+            z->nf == 1 ? "" : "s");
+    for (uint32_t i = 0; i < z->nf; i++)
+      fprintf(o, "  %u. %s\n     %u program%s, first %s\n     vyre-conform --backend %s "
+              "--mode %s --expectations none %s\n",
+              i + 1, z->f[i].sig, z->f[i].count, z->f[i].count == 1 ? "" : "s", z->f[i].first,
+              z->backend, z->f[i].mode, z->f[i].file);
+    if (o != stdout) fclose(o);
+  }
+  return z->nf ? VC_EXIT_FAIL : VC_EXIT_OK;
+}
+
+int vc_cmd_fuzz(int argc, char **argv) {
+  if (vc_wants_help(argc, argv)) {
+    fputs(help, stdout);
+    return VC_EXIT_OK;
+  }
+  enum { O_OUT, O_BACKEND, O_MODE, O_SEED, O_COUNT_, O_TIME, O_BATCH, O_JOBS, O_FROM, O_DB,
+         O_TIMEOUT, O_RTIMEOUT, O_NOREDUCE, O_DEVICE, O_DEVOPTS, O_CACHE, O_NOCACHE, O_PROGRESS,
+         O_SIZE, O_FEATURES, O_TRANSFORM, O_COUNT };
+  vc_opt opts[O_COUNT] = {[O_OUT] = VC_OPT("out", true, false),
+                          [O_BACKEND] = VC_OPT("backend", true, false),
+                          [O_MODE] = VC_OPT("mode", true, false),
+                          [O_SEED] = VC_OPT("seed", true, false),
+                          [O_COUNT_] = VC_OPT("count", true, false),
+                          [O_TIME] = VC_OPT("time", true, false),
+                          [O_BATCH] = VC_OPT("batch", true, false),
+                          [O_JOBS] = VC_OPT("jobs", true, false),
+                          [O_FROM] = VC_OPT("from", true, true),
+                          [O_DB] = VC_OPT("db", true, false),
+                          [O_TIMEOUT] = VC_OPT("timeout", true, false),
+                          [O_RTIMEOUT] = VC_OPT("reduce-timeout", true, false),
+                          [O_NOREDUCE] = VC_OPT("no-reduce", false, false),
+                          [O_DEVICE] = VC_OPT("device", true, false),
+                          [O_DEVOPTS] = VC_OPT("device-options", true, false),
+                          [O_CACHE] = VC_OPT("cache", true, false),
+                          [O_NOCACHE] = VC_OPT("no-cache", false, false),
+                          [O_PROGRESS] = VC_OPT("progress", true, false),
+                          [O_SIZE] = VC_OPT("size", true, false),
+                          [O_FEATURES] = VC_OPT("features", true, false),
+                          [O_TRANSFORM] = VC_OPT("transform", true, false)};
+  vc_args a;
+  vc_error e;
+  vc_error_clear(&e);
+  fuzz z;
+  memset(&z, 0, sizeof z);
+  z.seed = 1;
+  z.reduce = true;
+  vc_runner_opts *r = &z.run;
+  r->conform.repeat = 1;
+  r->conform.nmodes = VC_MODE_COUNT;
+  for (int m = 0; m < VC_MODE_COUNT; m++) r->conform.modes[m] = (vc_mode)m;
+  r->timeout_s = 600;
+  r->expectations = "none"; /* every failure is a finding; the gate is not fuzz's */
+  r->progress = isatty(STDERR_FILENO);
+  z.red.timeout_s = 60;
+  char *devopts = NULL, dbbuf[4200];
+  uint32_t count = 100, time_s = 0, batch = 20, jobs = 1;
+  int status = VC_EXIT_OK;
+  if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
+  vc_opt *o;
+  if (a.npos) {
+    vc_fail(&e, VC_ERR_USAGE, "unexpected argument '%s' (programs come from --from)", a.pos[0]);
+    goto usage;
+  }
+  if (!(o = vc_args_get(opts, O_COUNT, "backend"))) {
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
+    goto usage;
+  }
+  z.backend = r->backend = o->value;
+  if (!(o = vc_args_get(opts, O_COUNT, "out"))) {
+    vc_fail(&e, VC_ERR_USAGE, "--out DIR is required");
+    goto usage;
+  }
+  z.dir = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "mode")) && vc_parse_modes(o->value, &r->conform, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "seed")) && vc_args_u64(o, &z.seed, &e)) goto usage;
+  if (vc_args_get(opts, O_COUNT, "count") && vc_args_get(opts, O_COUNT, "time")) {
+    vc_fail(&e, VC_ERR_USAGE, "--count and --time exclude each other");
+    goto usage;
+  }
+  if ((o = vc_args_get(opts, O_COUNT, "count")) && vc_args_u32(o, 1, 1000000, &count, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "time")) && vc_args_u32(o, 1, 7 * 86400, &time_s, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "batch")) && vc_args_u32(o, 1, 100000, &batch, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "jobs")) && vc_args_u32(o, 1, 1024, &jobs, &e)) goto usage;
+  r->jobs = jobs;
+  r->device_jobs = 1;
+  if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r->timeout_s, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "reduce-timeout")) &&
+      vc_args_u32(o, 1, 86400, &z.red.timeout_s, &e))
+    goto usage;
+  z.reduce = !vc_args_get(opts, O_COUNT, "no-reduce");
+  if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r->device, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r->device_options = o->value;
+  o = vc_args_get(opts, O_COUNT, "cache");
+  if (vc_kcache_device_options(o ? o->value : NULL, vc_args_get(opts, O_COUNT, "no-cache") != NULL,
+                               r->device_options, &r->device_options, &devopts, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "progress"))) {
+    if (strcmp(o->value, "tty") == 0)
+      r->progress = 1;
+    else if (strcmp(o->value, "plain") == 0)
+      r->progress = 0;
+    else if (strcmp(o->value, "auto") != 0) {
+      vc_fail(&e, VC_ERR_USAGE, "--progress: '%s' is not auto, tty or plain", o->value);
+      goto usage;
+    }
+  }
+  snprintf(dbbuf, sizeof dbbuf, "%s/fuzz.db", z.dir);
+  z.db = r->db_path = (o = vc_args_get(opts, O_COUNT, "db")) ? o->value : dbbuf;
+  r->command_line = "fuzz";
+  z.red.backend = r->backend;
+  z.red.device = r->device;
+  z.red.device_options = r->device_options;
+  z.red.conform = r->conform;
+  vc_opt *from = vc_args_get(opts, O_COUNT, "from");
+  int rc = 0;
+#ifdef VC_HAVE_GEN
+  vc_gen_opts_default(&z.gen);
+  z.transform = "random";
+  if ((o = vc_args_get(opts, O_COUNT, "size")) && vc_gen_size_parse(o->value, &z.gen.size, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "features")) &&
+      vc_gen_features_parse(o->value, &z.gen.features, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "transform")))
+    z.transform = strcmp(o->value, "none") == 0 ? NULL : o->value;
+  if (from) rc = collect(&z, from->values, from->count, &e);
+#else
+  for (const char *const *g = (const char *const[]){"size", "features", "transform", NULL}; *g; g++)
+    if (vc_args_get(opts, O_COUNT, *g)) {
+      vc_fail(&e, VC_ERR_USAGE, "--%s needs the program generator, which this build lacks", *g);
+      goto usage;
+    }
+  static const char *const default_from[] = {"corpus"};
+  rc = collect(&z, from ? from->values : default_from, from ? from->count : 1, &e);
+#endif
+  if (rc == VC_ERR_USAGE) goto usage;
+  if (rc) {
+    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    status = VC_EXIT_INPUT;
+    goto done;
+  }
+  char sub[4200];
+  snprintf(sub, sizeof sub, "%s/programs", z.dir);
+  if (make_dir(z.dir, &e) || make_dir(sub, &e)) {
+    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    status = VC_EXIT_INPUT;
+    goto done;
+  }
+  snprintf(sub, sizeof sub, "%s/findings", z.dir);
+  if (make_dir(sub, &e)) {
+    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    status = VC_EXIT_INPUT;
+    goto done;
+  }
+  uint64_t t0 = vc_now_ns(), next = 0;
+  for (uint32_t b = 0;; b++) {
+    uint32_t n = time_s ? batch : count;
+    status = run_batch(&z, next, n, b, &e);
+    next += n;
+    if (status) {
+      if (status == VC_EXIT_DB) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+      if (status == VC_EXIT_INPUT || status == VC_EXIT_INTERNAL)
+        fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+      goto done;
+    }
+    if (!time_s || vc_now_ns() - t0 >= (uint64_t)time_s * 1000000000u) break;
+  }
+  status = summary(&z);
+done:
+  vc_corpus_free(&z.from);
+  free(z.usable);
+  free(z.f);
+  free(z.seen);
+  free(devopts);
+  vc_args_free(opts, O_COUNT, &a);
+  return status;
+usage:
+  vc_corpus_free(&z.from);
+  free(z.usable);
+  free(z.seen);
+  free(devopts);
+  vc_args_free(opts, O_COUNT, &a);
+  return vc_usage_error("fuzz", e.msg);
+}
