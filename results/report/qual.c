@@ -211,6 +211,8 @@ static void judge(vc_qrun *qr) {
     vc_qmode *qm = &qr->modes[m];
     qm->programs++;
     qm->counts[cell->status]++;
+    for (uint32_t k = 0; k < cell->n; k++) q->nflakes += cell->results[k].status == VC_ST_FLAKE;
+    qr->nflakes += q->nflakes;
     if (!vc_status_is_failure(cell->status)) continue;
     vc_verdict v = vc_verdict_of_repeats(qr->has_exps ? &qr->exps : NULL, &cfg, today,
                                          cell->prog->info.name, cell->mode, cell->status,
