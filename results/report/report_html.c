@@ -25,7 +25,7 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:2px 7px;text-align:left;font-size:13px;"
     "vertical-align:top;overflow-wrap:break-word}th{background:#eef1f5}"
     "td.n{text-align:right}td.w,table.kv td{overflow-wrap:anywhere}"
-    "table.counts th{white-space:nowrap;font-size:12px}"
+    "table.counts th{font-size:12px}table.counts th:first-child{white-space:nowrap}"
     ".verdict{border:3px solid;border-radius:6px;padding:8px 14px;margin:0 0 10px}"
     ".verdict .word{font-size:30px;font-weight:bold;letter-spacing:1px}"
     ".verdict p{margin:3px 0;font-size:14px}"

@@ -525,7 +525,7 @@ static void test_planted_faults_in_title(void **state) {
                                .command_line = "vyre-conform --backend vulkan --inject-flip "
                                                "native:out:3 corpus/",
                                .options = "repeat=1 device-options=cache=/home/ci/.cache/vc,barrier=inline "
-                                          "mutant=skip-last"});
+                                          "mutant=skip-last flake-reruns=2 jobs=16 device-jobs=1"});
   vc_run_data *r = load(path);
   vc_strbuf sb;
   vc_sb_init(&sb);
@@ -534,12 +534,23 @@ static void test_planted_faults_in_title(void **state) {
   assert_non_null(strstr(html, "<title>[PLANTED FAULTS: NOT A QUALIFICATION] FAIL: "));
   assert_non_null(strstr(html, "faults were planted") || strstr(html, "had faults planted"));
   assert_non_null(strstr(html, "--inject-flip native:out:3, mutant=skip-last"));
-  /* the kernel cache's place is no option of the device's */
+  /* the kernel cache's place is no option of the device's; the number of
+     jobs changes no result; flake-reruns=2 and device-jobs=1 are defaults */
   assert_non_null(strstr(html, "<td class=\"w\">device-options=barrier=inline</td>"));
   vc_sb_free(&sb);
   vc_sb_init(&sb);
   fx_report1(vc_report_markdown, r, &sb);
   assert_non_null(strstr(vc_sb_str(&sb), "# [PLANTED FAULTS: NOT A QUALIFICATION] FAIL"));
+  vc_sb_free(&sb);
+  vc_run_free(r);
+  /* other values than the defaults are named */
+  fx_path(&fx_tmp, "nondefault.db", path);
+  fx_write_run(path, &(fx_run){.progs = p, .nprogs = 1,
+                               .options = "repeat=1 flake-reruns=0 jobs=2 device-jobs=2"});
+  r = load(path);
+  vc_sb_init(&sb);
+  fx_report1(vc_report_html, r, &sb);
+  assert_non_null(strstr(vc_sb_str(&sb), "<td class=\"w\">flake-reruns=0 device-jobs=2</td>"));
   vc_sb_free(&sb);
   vc_run_free(r);
   /* a plain run says nothing of the kind */
