@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,15 +42,84 @@ static void close_from(int lowest) {
   for (long fd = lowest; fd < (max > 0 && max < 65536 ? max : 65536); fd++) close((int)fd);
 }
 
-void vc_capture_start(vc_capture *c) {
+static int temp_file(char *path, size_t n) {
+  const char *dir = getenv("TMPDIR");
+  snprintf(path, n, "%s/vyre-conform-stderr-XXXXXX", dir && dir[0] ? dir : "/tmp");
+  return mkstemp(path);
+}
+
+void vc_capture_file_open(vc_capture_file *f) {
+  f->fd = f->read_fd = -1;
+  f->taken = NULL;
+  char path[512];
+  int fd = temp_file(path, sizeof path);
+  if (fd < 0) return;
+  /* a description of its own: the worker's writes move only theirs */
+  int rd = open(path, O_RDONLY | O_CLOEXEC);
+  unlink(path);
+  void *m = mmap(NULL, sizeof *f->taken, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (rd < 0 || m == MAP_FAILED) {
+    close(fd);
+    if (rd >= 0) close(rd);
+    if (m != MAP_FAILED) munmap(m, sizeof *f->taken);
+    return;
+  }
+  f->fd = fd;
+  f->read_fd = rd;
+  f->taken = m;
+  *f->taken = 0;
+}
+
+void vc_capture_file_close(vc_capture_file *f) {
+  if (f->fd >= 0) close(f->fd);
+  if (f->read_fd >= 0) close(f->read_fd);
+  if (f->taken) munmap(f->taken, sizeof *f->taken);
+  f->fd = f->read_fd = -1;
+  f->taken = NULL;
+}
+
+/* Bytes [from, end) of fd into out, at most n - 1 of them (NUL bytes as
+   '?'), a longer text cut and ending in "[... N more bytes]". */
+static void read_bounded(int fd, uint64_t from, uint64_t end, char *out, size_t n) {
+  out[0] = '\0';
+  if (end <= from) return;
+  uint64_t size = end - from;
+  char more[48] = "";
+  size_t keep = size > n - 1 ? 0 : (size_t)size;
+  if (size > n - 1) {
+    keep = n > sizeof more ? n - sizeof more : 0; /* and the note of what was cut */
+    snprintf(more, sizeof more, "\n[... %llu more bytes]", (unsigned long long)(size - keep));
+  }
+  ssize_t got = keep ? pread(fd, out, keep, (off_t)from) : 0;
+  size_t len = got > 0 ? (size_t)got : 0;
+  for (size_t i = 0; i < len; i++)
+    if (out[i] == '\0') out[i] = '?';
+  out[len] = '\0';
+  if (more[0]) snprintf(out + len, n - len, "%s", more);
+}
+
+void vc_capture_file_rest(const vc_capture_file *f, char *out, size_t n) {
+  if (n) out[0] = '\0';
+  struct stat st;
+  if (n == 0 || f->read_fd < 0 || fstat(f->read_fd, &st) != 0) return;
+  read_bounded(f->read_fd, *f->taken, (uint64_t)st.st_size, out, n);
+}
+
+void vc_capture_start(vc_capture *c) { vc_capture_start_in(c, NULL); }
+
+void vc_capture_start_in(vc_capture *c, const vc_capture_file *f) {
   memset(c, 0, sizeof *c);
   c->saved = c->file = c->alive = -1;
-  const char *dir = getenv("TMPDIR");
+  c->taken = &c->own;
   char path[512];
-  snprintf(path, sizeof path, "%s/vyre-conform-stderr-XXXXXX", dir && dir[0] ? dir : "/tmp");
-  int fd = mkstemp(path);
-  if (fd < 0) return;
-  unlink(path);
+  int fd = -1;
+  if (f && f->fd >= 0 && (fd = dup(f->fd)) >= 0) {
+    c->taken = f->taken;
+    *c->taken = (uint64_t)lseek(fd, 0, SEEK_END);
+  } else {
+    if ((fd = temp_file(path, sizeof path)) < 0) return;
+    unlink(path);
+  }
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0) {
     close(fd);
@@ -93,28 +164,16 @@ void vc_capture_take(vc_capture *c, char *out, size_t n) {
   if (c->saved < 0 || n == 0) return;
   fflush(stderr);
   off_t end = lseek(c->file, 0, SEEK_END);
-  if (end < 0 || (uint64_t)end <= c->taken) return;
-  uint64_t size = (uint64_t)end - c->taken;
-  char more[48] = "";
-  size_t keep = size > n - 1 ? 0 : (size_t)size;
-  if (size > n - 1) {
-    keep = n > sizeof more ? n - sizeof more : 0; /* and the note of what was cut */
-    snprintf(more, sizeof more, "\n[... %llu more bytes]", (unsigned long long)(size - keep));
-  }
-  ssize_t got = keep ? pread(c->file, out, keep, (off_t)c->taken) : 0;
-  size_t len = got > 0 ? (size_t)got : 0;
-  for (size_t i = 0; i < len; i++)
-    if (out[i] == '\0') out[i] = '?';
-  out[len] = '\0';
-  if (more[0]) snprintf(out + len, n - len, "%s", more);
-  c->taken = (uint64_t)end;
+  if (end < 0 || (uint64_t)end <= *c->taken) return;
+  read_bounded(c->file, *c->taken, (uint64_t)end, out, n);
+  *c->taken = (uint64_t)end;
 }
 
 void vc_capture_skip(vc_capture *c) {
   if (c->saved < 0) return;
   fflush(stderr);
   off_t end = lseek(c->file, 0, SEEK_END);
-  if (end >= 0) c->taken = (uint64_t)end;
+  if (end >= 0) *c->taken = (uint64_t)end;
 }
 
 void vc_capture_stop(vc_capture *c) {

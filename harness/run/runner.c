@@ -14,6 +14,7 @@
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/version.h"
+#include "harness/run/capture.h"
 #include "harness/run/program_acc.h"
 #include "harness/run/progress.h"
 #include "harness/run/runopts.h"
@@ -40,6 +41,9 @@ static void install_handlers(void) {
 typedef struct worker {
   pid_t pid;
   int to, from; /* pipe ends: jobs to the worker, messages from it */
+  vc_capture_file cap; /* its fd 2 */
+  /* what a killed worker wrote since its last result (stop_worker) */
+  char last_words[sizeof ((vc_result *)0)->captured_stderr];
 } worker;
 
 /* close_fds: the runner's ends of the other workers' pipes, which the child
@@ -49,25 +53,35 @@ static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w,
                         const int *close_fds, uint32_t nclose, vc_error *err) {
   int down[2], up[2];
   if (pipe(down) || pipe(up)) return vc_fail(err, VC_ERR_IO, "pipe: %s", strerror(errno));
+  /* made here, so that the runner can read what a worker that died wrote */
+  vc_capture_file_open(&w->cap);
+  w->last_words[0] = '\0';
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0) return vc_fail(err, VC_ERR_IO, "fork: %s", strerror(errno));
+  if (pid < 0) {
+    vc_capture_file_close(&w->cap);
+    return vc_fail(err, VC_ERR_IO, "fork: %s", strerror(errno));
+  }
   if (pid == 0) {
     close(down[1]);
     close(up[0]);
     for (uint32_t i = 0; i < nclose; i++) close(close_fds[i]);
-    _exit(vc_worker_main(down[0], up[1], o, c));
+    if (w->cap.read_fd >= 0) close(w->cap.read_fd);
+    _exit(vc_worker_main(down[0], up[1], o, c, &w->cap));
   }
   close(down[0]);
   close(up[1]);
+  if (w->cap.fd >= 0) close(w->cap.fd); /* the worker's; the runner reads through read_fd */
+  w->cap.fd = -1;
   w->pid = pid;
   w->to = down[1];
   w->from = up[0];
   return 0;
 }
 
-/* Ends the worker: `how` 0 asks it to quit, a signal number kills it.
-   Returns its wait status. */
+/* Ends the worker: `how` 0 asks it to quit, a signal number kills it (and
+   keeps in last_words what it wrote since its last result). Returns its
+   wait status. */
 static int stop_worker(worker *w, int how) {
   if (w->pid <= 0) return 0;
   if (how)
@@ -80,6 +94,8 @@ static int stop_worker(worker *w, int how) {
   while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {
   }
   w->pid = 0;
+  if (how) vc_capture_file_rest(&w->cap, w->last_words, sizeof w->last_words);
+  vc_capture_file_close(&w->cap);
   return st;
 }
 
@@ -176,13 +192,14 @@ static int ensure_worker(run_state *s, slot *sl) {
   if (sl->w.pid > 0) return 0;
   vc_error e;
   vc_error_clear(&e);
-  int *fds = malloc(2 * s->nslots * sizeof *fds);
+  int *fds = malloc(3 * s->nslots * sizeof *fds);
   if (!fds) abort();
   uint32_t nfds = 0;
   for (uint32_t k = 0; k < s->nslots; k++)
     if (&s->slots[k] != sl && s->slots[k].w.pid > 0) {
       fds[nfds++] = s->slots[k].w.to;
       fds[nfds++] = s->slots[k].w.from;
+      if (s->slots[k].w.cap.read_fd >= 0) fds[nfds++] = s->slots[k].w.cap.read_fd;
     }
   int started = start_worker(s->o, s->c, &sl->w, fds, nfds, &e);
   free(fds);
@@ -445,6 +462,20 @@ static void grant_tokens(run_state *s) {
   }
 }
 
+/* vc_acc_after_failure for the slot's job, its worker stopped already: the
+   first row it makes (the step in flight) keeps what the worker wrote since
+   its last result, a dying driver's last words. */
+static uint32_t after_failure(run_state *s, slot *sl, vc_status st, const char *why,
+                              vc_mode *rerun) {
+  vc_program_acc *a = sl->it->a;
+  uint32_t before = a->n;
+  uint32_t n = vc_acc_after_failure(a, sl->modes, sl->nmodes, s->o->conform.repeat, st, why, rerun);
+  if (a->n > before)
+    snprintf(a->res[before].captured_stderr, sizeof a->res[before].captured_stderr, "%s",
+             sl->w.last_words);
+  return n;
+}
+
 static void on_timeout(run_state *s, slot *sl) {
   vc_program_acc *a = sl->it->a;
   vc_mode rerun[VC_MODE_COUNT];
@@ -454,15 +485,13 @@ static void on_timeout(run_state *s, slot *sl) {
            job_timeout_s(s, sl),
            a->info.timeout_s ? "the program's (expect (timeout S))" : "--timeout",
            a->cur_mode >= 0 ? vc_mode_name((vc_mode)a->cur_mode) : a->phase);
-  uint32_t nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, s->o->conform.repeat,
-                                         VC_ST_TIMEOUT, why, rerun);
+  uint32_t nrerun = after_failure(s, sl, VC_ST_TIMEOUT, why, rerun);
   job_ended(s, sl, rerun, nrerun);
 }
 
 /* One message from the slot's worker (its pipe is readable). */
 static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
   vc_program_acc *a = sl->it->a;
-  const uint32_t repeat = s->o->conform.repeat;
   vc_mode rerun[VC_MODE_COUNT];
   uint32_t nrerun = 0;
   int type = 0;
@@ -470,7 +499,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     int st = slot_stop(s, sl, SIGKILL);
     char why[256];
     crash_reason(st, a, why, sizeof why);
-    nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_CRASH, why, rerun);
+    nrerun = after_failure(s, sl, VC_ST_CRASH, why, rerun);
     job_ended(s, sl, rerun, nrerun);
     return;
   }
@@ -508,8 +537,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     if (vc_get_u64(msg)) {
       /* It retires: a launch did not finish and the device is stuck. */
       slot_stop(s, sl, SIGKILL);
-      nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_TIMEOUT,
-                                 "a launch did not finish in time", rerun);
+      nrerun = after_failure(s, sl, VC_ST_TIMEOUT, "a launch did not finish in time", rerun);
     }
     if (sl->holds) s->tokens_out--; /* a worker that forgot to give it back */
     sl->holds = false;
@@ -519,7 +547,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     char why[512];
     snprintf(why, sizeof why, "worker failed: %s", vc_get_str(msg));
     slot_stop(s, sl, SIGKILL);
-    nrerun = vc_acc_after_failure(a, sl->modes, sl->nmodes, repeat, VC_ST_ERROR, why, rerun);
+    nrerun = after_failure(s, sl, VC_ST_ERROR, why, rerun);
     job_ended(s, sl, rerun, nrerun);
   }
 }

@@ -64,7 +64,10 @@ int vc_run_corpus(const vc_runner_opts *o);
 
 /* The worker side (worker.c): serves jobs from in_fd, writes to out_fd,
    returns the process's exit status. c: the parsed selection, as the runner
-   held it when it forked the worker. */
-int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c);
+   held it when it forked the worker; cap: the file its fd 2 goes to, made
+   by the runner (harness/run/capture.h). */
+struct vc_capture_file;
+int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c,
+                   const struct vc_capture_file *cap);
 
 #endif

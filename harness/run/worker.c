@@ -54,11 +54,17 @@ static bool inject_matches(const char *spec, const vc_corpus_file *f, const char
 }
 
 static void inject(const worker_sink *w, const char *step) {
+  char name[256];
+  if (w->file) vc_corpus_program_name(w->file, name, sizeof name);
   if (inject_matches(w->o->inject_crash, w->file, step)) {
+    /* last words, as a driver's assertion would leave them */
+    fprintf(stderr, "vyre-conform worker: --inject-crash: crashing in %s at %s\n", name, step);
     /* Drivers (LLVM in PoCL, for one) install SIGSEGV handlers of their own. */
     signal(SIGSEGV, SIG_DFL);
     raise(SIGSEGV);
   }
+  if (inject_matches(w->o->inject_hang, w->file, step))
+    fprintf(stderr, "vyre-conform worker: --inject-hang: hanging in %s at %s\n", name, step);
   while (inject_matches(w->o->inject_hang, w->file, step)) pause();
 }
 
@@ -156,13 +162,14 @@ static const vc_corpus_file *read_job(vc_wbuf *job, const vc_corpus *c, const vc
   return !job->bad && idx < c->n ? &c->files[idx] : NULL;
 }
 
-int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c) {
+int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c,
+                   const vc_capture_file *cap) {
   /* The runner decides what an interrupt means; the worker just stops when told. */
   signal(SIGINT, SIG_IGN);
   signal(SIGTERM, SIG_DFL);
   worker_sink w = {out_fd, in_fd, {0}, o, NULL, false, {0}};
   vc_wbuf_init(&w.buf);
-  vc_capture_start(&w.err);
+  vc_capture_start_in(&w.err, cap);
   vc_error e;
   vc_error_clear(&e);
   vc_plugin plugin;

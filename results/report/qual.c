@@ -111,7 +111,9 @@ static void nondefault(const vc_run_data *r, char *out, size_t n) {
   static const char *const plain[] = {"backend=", "path=", "expectations=", "repeat=1",
                                       "mode=native,host-split,resident-split", "device=0",
                                       "timeout=600", "oracle-order=forward", "mutant",
-                                      "fault="};
+                                      "fault=", "flake-reruns=2", "device-jobs=1",
+                                      /* the results are the same whatever --jobs (tested) */
+                                      "jobs="};
   out[0] = '\0';
   const char *p = r->info.options ? r->info.options : "";
   while (*p) {
@@ -127,6 +129,7 @@ static void nondefault(const vc_run_data *r, char *out, size_t n) {
     for (size_t i = 0; i < sizeof plain / sizeof plain[0] && !skip; i++) {
       size_t len = strlen(plain[i]);
       bool prefix = plain[i][len - 1] == '=' || !strcmp(plain[i], "mutant");
+      /* a prefix is a whole key: "jobs=" is not the end of "device-jobs=" */
       skip = prefix ? (size_t)(end - p) >= len && !strncmp(p, plain[i], len)
                     : (size_t)(end - p) == len && !strncmp(p, plain[i], len);
     }
@@ -211,6 +214,8 @@ static void judge(vc_qrun *qr) {
     vc_qmode *qm = &qr->modes[m];
     qm->programs++;
     qm->counts[cell->status]++;
+    for (uint32_t k = 0; k < cell->n; k++) q->nflakes += cell->results[k].status == VC_ST_FLAKE;
+    qr->nflakes += q->nflakes;
     if (!vc_status_is_failure(cell->status)) continue;
     vc_verdict v = vc_verdict_of_repeats(qr->has_exps ? &qr->exps : NULL, &cfg, today,
                                          cell->prog->info.name, cell->mode, cell->status,

@@ -47,6 +47,7 @@ typedef struct vc_qcell {
   vc_judged judged;
   const vc_expectation *by; /* known: the entry covering its first part */
   int32_t section;          /* failing: its section's number, else -1 */
+  uint32_t nflakes;         /* repeats that failed, then passed on a rerun (status flake) */
 } vc_qcell;
 
 typedef struct vc_qmode {
@@ -69,6 +70,7 @@ typedef struct vc_qrun {
   char nondefault[VC_QUAL_TEXT];    /* options that differ from a plain run's, or "" */
   char device_line[VC_QUAL_TEXT];   /* "NVIDIA H200 · Vulkan 1.4.312 · driver NVIDIA 580..." */
   uint32_t nnew, nknown;   /* failing cells */
+  uint32_t nflakes;        /* results (repeats) with status flake, in every cell */
   uint32_t nsections;
   uint32_t *section_cell;  /* section s is the cell sum.cells.items[section_cell[s]] */
   vc_qual_verdict verdict;
@@ -101,6 +103,11 @@ bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n);
 /* Removes the kernel cache's "cache=DIR" item from a device-options text,
    in place: where kernels are kept changes no result. */
 void vc_qual_strip_cache(char *s);
+/* A cell that did not fail but had a repeat that flaked: the matrix says
+   flake, not pass. */
+static inline bool vc_qual_flaky(const vc_qcell *qc) {
+  return qc->judged == VC_JUDGED_OK && qc->nflakes > 0;
+}
 /* The cell's index in its run's summary. */
 static inline uint32_t vc_qual_cell_index(const vc_qrun *qr, const vc_cell *c) {
   return (uint32_t)(c - qr->sum.cells.items);

@@ -25,7 +25,7 @@ static const char style[] =
     "th,td{border:1px solid #bbb;padding:2px 7px;text-align:left;font-size:13px;"
     "vertical-align:top;overflow-wrap:break-word}th{background:#eef1f5}"
     "td.n{text-align:right}td.w,table.kv td{overflow-wrap:anywhere}"
-    "table.counts th{white-space:nowrap;font-size:12px}"
+    "table.counts th{font-size:12px}table.counts th:first-child{white-space:nowrap}"
     ".verdict{border:3px solid;border-radius:6px;padding:8px 14px;margin:0 0 10px}"
     ".verdict .word{font-size:30px;font-weight:bold;letter-spacing:1px}"
     ".verdict p{margin:3px 0;font-size:14px}"
@@ -37,7 +37,7 @@ static const char style[] =
     "td.c a{color:inherit}"
     ".s-pass{background:#c8e6c9}.s-new{background:#e53935;color:#fff;font-weight:bold}"
     ".s-known{background:#ffcc80}.s-unsupported{background:#d6d6d6}.s-skip{background:#f2f2f2}"
-    ".s-other{background:#b3e5fc}.s-none{background:#fff;color:#999}"
+    ".s-flake{background:#e1bee7}.s-other{background:#b3e5fc}.s-none{background:#fff;color:#999}"
     "span.key{display:inline-block;padding:1px 6px;margin:0 6px 4px 0;border:1px solid #bbb;"
     "font-size:12px}"
     "details.group{margin:4px 0}details.group>summary{cursor:pointer;font-size:14px;padding:2px}"
@@ -110,6 +110,7 @@ static void counts_line(vc_strbuf *sb, const vc_qrun *qr) {
                "failure%s</b>, %u known, %u unsupported",
                (long long)qr->run->id, cells, qr->run->nprogs, qr->sum.cells.nmodes, pass, qr->nnew,
                qr->nnew == 1 ? "" : "s", qr->nknown, uns);
+  if (qr->nflakes) vc_sb_printf(sb, ", %u flake%s", qr->nflakes, qr->nflakes == 1 ? "" : "s");
 }
 
 static void verdict_box(vc_strbuf *sb, const vc_qual *q) {
@@ -337,6 +338,44 @@ static void unsupported_list(vc_strbuf *sb, const vc_qrun *qr) {
   if (any) vc_sb_puts(sb, "</ul>\n");
 }
 
+/* ---- flakes: failed unexpectedly, then passed on a rerun ---- */
+
+/* Every result with status flake, one row each, with the outcome of every
+   attempt: a flake does not fail the run, but a driver engineer wants to
+   see it. */
+static void flakes(vc_strbuf *sb, const vc_qual *q) {
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < q->nruns; i++) total += q->runs[i].nflakes;
+  if (!total) return;
+  vc_sb_printf(sb, "<h2>Flakes</h2>\n<p>%u result%s failed, then passed on a rerun "
+                   "(<code>--flake-reruns</code>): they do not fail the run.</p>\n",
+               total, total == 1 ? "" : "s");
+  for (uint32_t i = 0; i < q->nruns; i++) {
+    const vc_qrun *qr = &q->runs[i];
+    if (!qr->nflakes) continue;
+    vc_sb_printf(sb, "<h3>Run %lld, ", (long long)qr->run->id);
+    vc_esc_markup(sb, qr->run->info.backend);
+    vc_sb_puts(sb, "</h3>\n<table class=\"flakes\"><tr><th>program</th><th>mode</th>"
+                   "<th>repeat</th><th>attempts</th><th>attempt log</th></tr>\n");
+    for (uint32_t k = 0; k < qr->sum.cells.n; k++) {
+      const vc_cell *c = &qr->sum.cells.items[k];
+      for (uint32_t j = 0; j < c->n; j++) {
+        const vc_result *x = &c->results[j];
+        if (x->status != VC_ST_FLAKE) continue;
+        vc_sb_puts(sb, "<tr><td>");
+        vc_esc_markup(sb, c->prog->info.name);
+        vc_sb_puts(sb, "</td><td>");
+        vc_esc_markup(sb, c->mode);
+        vc_sb_printf(sb, "</td><td class=\"n\">%u</td><td class=\"n\">%u</td><td class=\"w\">",
+                     x->repeat, x->attempts);
+        vc_esc_markup(sb, x->attempt_log[0] ? x->attempt_log : x->reason);
+        vc_sb_puts(sb, "</td></tr>\n");
+      }
+    }
+    vc_sb_puts(sb, "</table>\n");
+  }
+}
+
 static void summaries(vc_strbuf *sb, const vc_qual *q) {
   vc_sb_puts(sb, "<h2>Counts per mode</h2>\n<p>A program in a mode is one cell, over its "
                  "repeats. New and known failures split the failing statuses (");
@@ -361,12 +400,13 @@ static void legend(vc_strbuf *sb) {
   vc_sb_puts(sb, "<p><span class=\"key s-new\">new failure: STATUS</span>"
                  "<span class=\"key s-known\">known: STATUS</span>"
                  "<span class=\"key s-pass\">pass</span>"
+                 "<span class=\"key s-flake\">flake (passed on a rerun)</span>"
                  "<span class=\"key s-unsupported\">unsupported</span>"
                  "<span class=\"key s-skip\">skip</span>"
                  "<span class=\"key s-other\">another status</span>"
                  "<span class=\"key s-none\">&mdash; not in this run</span>"
                  " A failing cell links to its section; &ldquo;2/3&rdquo; says how many "
-                 "repeats failed.</p>\n");
+                 "repeats failed (or, for a flake, flaked).</p>\n");
 }
 
 static void matrix_cell(vc_strbuf *sb, const vc_qrun *qr, uint32_t ri, const vc_cell *c) {
@@ -378,6 +418,7 @@ static void matrix_cell(vc_strbuf *sb, const vc_qrun *qr, uint32_t ri, const vc_
   const char *name = vc_status_name(c->status);
   const char *cls = qc->judged == VC_JUDGED_NEW     ? "s-new"
                     : qc->judged == VC_JUDGED_KNOWN ? "s-known"
+                    : vc_qual_flaky(qc)             ? "s-flake"
                     : c->status == VC_ST_PASS       ? "s-pass"
                     : c->status == VC_ST_UNSUPPORTED ? "s-unsupported"
                     : c->status == VC_ST_SKIP        ? "s-skip"
@@ -386,8 +427,10 @@ static void matrix_cell(vc_strbuf *sb, const vc_qrun *qr, uint32_t ri, const vc_
   vc_esc_markup(sb, c->reason);
   vc_sb_puts(sb, "\">");
   if (qc->section >= 0) vc_sb_printf(sb, "<a href=\"#f-%u-%d\">", ri, qc->section);
+  if (vc_qual_flaky(qc)) name = vc_status_name(VC_ST_FLAKE);
   vc_sb_printf(sb, "%s%s", qc->judged == VC_JUDGED_KNOWN ? "known: " : "", name);
   if (c->nfailing && c->nfailing < c->n) vc_sb_printf(sb, " %u/%u", c->nfailing, c->n);
+  else if (vc_qual_flaky(qc) && qc->nflakes < c->n) vc_sb_printf(sb, " %u/%u", qc->nflakes, c->n);
   if (qc->section >= 0) vc_sb_puts(sb, "</a>");
   vc_sb_puts(sb, "</td>");
 }
@@ -720,6 +763,7 @@ int vc_report_html(const vc_qual *q, vc_strbuf *out, vc_error *err) {
   provenance(out, q);
   changes(out, q);
   summaries(out, q);
+  flakes(out, q);
   int rc = matrix(out, q, err);
   if (!rc) failures(out, q);
   if (!rc) rc = details(out, q, err);

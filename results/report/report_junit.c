@@ -2,7 +2,8 @@
  * and mode, a testcase per program. A new failure is a <failure>
  * (diverge, untrustworthy, invalid) or an <error> (error, crash, timeout);
  * a known failure, an unsupported cell and a skip are <skipped> with the
- * reason, so a CI system counts what the gate counts. --junit-limit N
+ * reason, so a CI system counts what the gate counts; a flake passes, its
+ * attempts in <system-out>. --junit-limit N
  * writes the first N new failures in full and the rest by their message
  * only; --junit-link TEMPLATE adds "See URL" to each, as deqp-runner's
  * junit --limit and --template do. */
@@ -106,6 +107,19 @@ static void testcase(vc_strbuf *sb, junit_state *st, const vc_qrun *qr, const vc
   vc_esc_markup(sb, c->prog->info.name);
   vc_sb_printf(sb, "\" time=\"%.6f\"", (double)c->wall_median / 1e9);
   const char *e = element(c->status, qc->judged);
+  if (!e && qc->nflakes) {
+    /* passed in the end: a passing testcase that says how it got there */
+    vc_sb_puts(sb, ">\n      <system-out>");
+    for (uint32_t i = 0; i < c->n; i++) {
+      const vc_result *x = &c->results[i];
+      if (x->status != VC_ST_FLAKE) continue;
+      vc_sb_printf(sb, "repeat %u: flake after %u attempts: ", x->repeat, x->attempts);
+      vc_esc_markup(sb, x->attempt_log[0] ? x->attempt_log : x->reason);
+      vc_sb_putc(sb, '\n');
+    }
+    vc_sb_puts(sb, "</system-out>\n    </testcase>\n");
+    return;
+  }
   if (!e) {
     vc_sb_puts(sb, "/>\n");
     return;

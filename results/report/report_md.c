@@ -79,6 +79,7 @@ static void verdict(vc_strbuf *sb, const vc_qual *q) {
                      "failure%s**, %u known, %u unsupported",
                  (long long)qr->run->id, cells, qr->run->nprogs, qr->sum.cells.nmodes, pass,
                  qr->nnew, qr->nnew == 1 ? "" : "s", qr->nknown, uns);
+    if (qr->nflakes) vc_sb_printf(sb, ", %u flake%s", qr->nflakes, qr->nflakes == 1 ? "" : "s");
     if (strcmp(qr->run->status, "complete") != 0) { /* the counts do not say it */
       vc_sb_puts(sb, "; **");
       vc_esc_md(sb, qr->why);
@@ -241,6 +242,39 @@ static void per_mode(vc_strbuf *sb, const vc_qrun *qr) {
   }
 }
 
+/* ---- flakes: failed unexpectedly, then passed on a rerun ---- */
+
+static void flakes(vc_strbuf *sb, const vc_qual *q) {
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < q->nruns; i++) total += q->runs[i].nflakes;
+  if (!total) return;
+  vc_sb_printf(sb, "\n## Flakes\n\n%u result%s failed, then passed on a rerun "
+                   "(`--flake-reruns`): they do not fail the run.\n",
+               total, total == 1 ? "" : "s");
+  for (uint32_t i = 0; i < q->nruns; i++) {
+    const vc_qrun *qr = &q->runs[i];
+    if (!qr->nflakes) continue;
+    vc_sb_printf(sb, "\n### Run %lld, ", (long long)qr->run->id);
+    vc_esc_md(sb, qr->run->info.backend);
+    vc_sb_puts(sb, "\n\n| program | mode | repeat | attempts | attempt log |\n"
+                   "| --- | --- | ---: | ---: | --- |\n");
+    for (uint32_t k = 0; k < qr->sum.cells.n; k++) {
+      const vc_cell *c = &qr->sum.cells.items[k];
+      for (uint32_t j = 0; j < c->n; j++) {
+        const vc_result *x = &c->results[j];
+        if (x->status != VC_ST_FLAKE) continue;
+        vc_sb_puts(sb, "| `");
+        vc_esc_md(sb, c->prog->info.name);
+        vc_sb_puts(sb, "` | ");
+        vc_esc_md(sb, c->mode);
+        vc_sb_printf(sb, " | %u | %u | ", x->repeat, x->attempts);
+        vc_esc_md(sb, x->attempt_log[0] ? x->attempt_log : x->reason);
+        vc_sb_puts(sb, " |\n");
+      }
+    }
+  }
+}
+
 /* ---- the matrix: the programs that did not pass everywhere ---- */
 
 static void cell_text(vc_strbuf *sb, const vc_qrun *qr, const vc_cell *c) {
@@ -249,9 +283,12 @@ static void cell_text(vc_strbuf *sb, const vc_qrun *qr, const vc_cell *c) {
     return;
   }
   const vc_qcell *qc = &qr->qcells[vc_qual_cell_index(qr, c)];
+  bool flaky = vc_qual_flaky(qc);
   vc_sb_printf(sb, " %s%s%s", qc->judged == VC_JUDGED_NEW ? "**NEW** " : "",
-               qc->judged == VC_JUDGED_KNOWN ? "known: " : "", vc_status_name(c->status));
+               qc->judged == VC_JUDGED_KNOWN ? "known: " : "",
+               vc_status_name(flaky ? VC_ST_FLAKE : c->status));
   if (c->nfailing && c->nfailing < c->n) vc_sb_printf(sb, " %u/%u", c->nfailing, c->n);
+  else if (flaky && qc->nflakes < c->n) vc_sb_printf(sb, " %u/%u", qc->nflakes, c->n);
   vc_sb_puts(sb, " |");
 }
 
@@ -262,8 +299,8 @@ static int matrix(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
   int rc = vc_qual_rows(q, &rows, &nrows, &groups, &ngroups, err);
   if (rc) return rc;
   uint32_t listed = 0;
-  vc_sb_puts(sb, "\n## Matrix\n\nThe programs that did not pass in every mode, by folder, "
-                 "failures first.\n\n| folder | program |");
+  vc_sb_puts(sb, "\n## Matrix\n\nThe programs that did not pass in every mode (a flake "
+                 "is listed), by folder, failures first.\n\n| folder | program |");
   for (uint32_t r = 0; r < q->nruns; r++)
     for (uint32_t m = 0; m < q->runs[r].sum.cells.nmodes; m++) {
       vc_sb_puts(sb, " ");
@@ -285,7 +322,8 @@ static int matrix(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
         const vc_qrun *qr = &q->runs[r];
         for (uint32_t m = 0; m < qr->sum.cells.nmodes && all_pass; m++) {
           const vc_cell *c = vc_cells_find(&qr->sum.cells, rows[i].name, qr->sum.cells.modes[m]);
-          all_pass = c && c->status == VC_ST_PASS;
+          all_pass = c && c->status == VC_ST_PASS &&
+                     !qr->qcells[vc_qual_cell_index(qr, c)].nflakes;
         }
       }
       if (all_pass) continue;
@@ -498,6 +536,7 @@ int vc_report_markdown(const vc_qual *q, vc_strbuf *out, vc_error *err) {
   for (uint32_t i = 0; i < q->nruns; i++) per_mode(out, &q->runs[i]);
   vc_sb_puts(out, "\nMedians are over the programs that ran to a verdict (pass or diverge), "
                   "each program counted by its median over repeats; - where none did.\n");
+  flakes(out, q);
   int rc = matrix(out, q, err);
   if (rc) return rc;
   failures(out, q);

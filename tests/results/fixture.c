@@ -188,6 +188,11 @@ uint32_t fx_results(const fx_prog *p, uint32_t repeats, vc_result *out) {
       if (x->status != VC_ST_PASS)
         snprintf(x->reason, sizeof x->reason, "%s in %s: planted by the test",
                  vc_status_name(x->status), x->mode);
+      if (x->status == VC_ST_FLAKE) { /* as flake reruns leave it */
+        x->attempts = 2;
+        snprintf(x->attempt_log, sizeof x->attempt_log,
+                 "1 diverge: out differs in %s; 2 pass", x->mode);
+      }
       if (st[m] == 'd') {
         x->divs = &fx_div;
         x->ndivs = 1;

@@ -1,6 +1,7 @@
 /* The worker's standard error, captured per result: what fd 2 got between
  * two takes, bounded, and passed on to the real standard error too, to
- * the last byte when the process dies. */
+ * the last byte when the process dies; and what a killed child wrote since
+ * its last take, read by the parent that made the file. */
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,11 +127,64 @@ static void test_last_words_survive_a_kill(void **state) {
   assert_string_equal(got, "driver: assertion failed, aborting\n");
 }
 
+/* A file the parent made: after the child is killed, the parent reads what
+   the child wrote since its last take (not before it), bounded and cut as
+   a take is. */
+static void test_parent_reads_a_dead_childs_rest(void **state) {
+  (void)state;
+  vc_capture_file f;
+  vc_capture_file_open(&f);
+  assert_true(f.fd >= 0 && f.read_fd >= 0 && f.taken);
+  char out[1024];
+  vc_capture_file_rest(&f, out, sizeof out);
+  assert_string_equal(out, "");
+  for (int round = 0; round < 2; round++) {
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+      vc_capture c;
+      vc_capture_start_in(&c, &f);
+      char mine[1024];
+      if (write(2, "result 1's text\n", 16) != 16) _exit(3);
+      vc_capture_take(&c, mine, sizeof mine);
+      if (strcmp(mine, "result 1's text\n") != 0) _exit(5);
+      if (round == 0) {
+        if (write(2, "driver: assertion failed\n", 25) != 25) _exit(3);
+      } else {
+        char big[3000];
+        memset(big, 'y', sizeof big);
+        if (write(2, big, sizeof big) != (ssize_t)sizeof big) _exit(3);
+      }
+      raise(SIGKILL);
+      _exit(4);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    vc_capture_file_rest(&f, out, sizeof out);
+    if (round == 0) {
+      assert_string_equal(out, "driver: assertion failed\n");
+    } else {
+      /* the second child starts after the first's text: none of it here */
+      assert_null(strstr(out, "result 1"));
+      assert_true(strlen(out) < sizeof out);
+      const char *note = strstr(out, "\n[... ");
+      assert_non_null(note);
+      assert_int_equal((size_t)(note - out) + strtoull(note + 6, NULL, 10), 3000);
+    }
+  }
+  vc_capture_file_close(&f);
+  assert_int_equal(f.fd, -1);
+  assert_null(f.taken);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_each_take_gets_what_came_since, setup, teardown),
       cmocka_unit_test_setup_teardown(test_long_text_is_cut_and_says_so, setup, teardown),
       cmocka_unit_test(test_last_words_survive_a_kill),
+      cmocka_unit_test_setup_teardown(test_parent_reads_a_dead_childs_rest, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,6 +59,13 @@ static uint32_t count_of(const char *text, const char *what) {
   return n;
 }
 
+/* Occurrences of what in [from, to). */
+static uint32_t count_between(const char *from, const char *to, const char *what) {
+  uint32_t n = 0;
+  for (const char *p = from; (p = strstr(p, what)) && p < to; p += strlen(what)) n++;
+  return n;
+}
+
 static uint32_t cells_with(int mode, const char *letters) {
   uint32_t n = 0;
   for (int p = 0; p < NPROGS; p++) n += strchr(letters, progs[p].statuses[mode]) != NULL;
@@ -441,6 +448,73 @@ static void test_known_issues(void **state) {
   vc_run_free(r);
 }
 
+/* Flakes (failed, then passed on a rerun) have their own section after the
+   known issues, each result with its attempt log; the matrix says flake,
+   the Markdown matrix lists them, and JUnit passes them with the log in
+   <system-out>. */
+static void test_flakes(void **state) {
+  (void)state;
+  char path[512], exp[512];
+  fx_path(&fx_tmp, "flakes.db", path);
+  fx_path(&fx_tmp, "flakes.txt", exp);
+  const char text[] = "fail barrier_chain native reason=\"the driver's barrier bug\"\n";
+  fx_write_file(exp, text, strlen(text));
+  const fx_prog p[] = {{"atomics_add", "ppp", 3, 0},
+                       {"barrier_chain", "dpp", 8, 0},
+                       {"shaky", "fpf", 8, 0}};
+  fx_write_run(path, &(fx_run){.progs = p, .nprogs = 3});
+  vc_run_data *r = load(path);
+  const vc_run_data *runs[] = {r};
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  fx_report(vc_report_html, runs, 1, exp, NULL, &sb);
+  const char *html = vc_sb_str(&sb);
+  char *top = first_screen(html);
+  assert_non_null(strstr(top, "<div class=\"word\">PASS WITH KNOWN ISSUES</div>"));
+  assert_non_null(strstr(top, "1 known, 0 unsupported, 2 flakes"));
+  free(top);
+  const char *known = strstr(html, "Known failures, excused by");
+  const char *section = strstr(html, "<h2>Flakes</h2>");
+  const char *matrix = strstr(html, "<h2>Matrix</h2>");
+  assert_non_null(known);
+  assert_non_null(section);
+  assert_true(known < section && section < matrix);
+  assert_non_null(strstr(section, "<tr><td>shaky</td><td>native</td><td class=\"n\">0</td>"
+                                  "<td class=\"n\">2</td><td class=\"w\">1 diverge: out "
+                                  "differs in native; 2 pass</td></tr>"));
+  assert_non_null(strstr(section, "<tr><td>shaky</td><td>resident-split</td>"));
+  assert_int_equal(count_between(section, matrix, "<tr><td>"), 2);
+  assert_int_equal(count_of(html, "<td class=\"c s-flake\""), 2);
+  assert_int_equal(count_of(matrix, ">flake</td>"), 2);
+  vc_sb_free(&sb);
+
+  vc_sb_init(&sb);
+  fx_report(vc_report_markdown, runs, 1, exp, NULL, &sb);
+  const char *md = vc_sb_str(&sb);
+  known = strstr(md, "Known failures, excused by");
+  section = strstr(md, "\n## Flakes\n");
+  matrix = strstr(md, "\n## Matrix\n");
+  assert_non_null(known);
+  assert_non_null(section);
+  assert_true(known < section && section < matrix);
+  assert_non_null(strstr(section, "| `shaky` | native | 0 | 2 | 1 diverge: out differs in "
+                                  "native; 2 pass |"));
+  assert_non_null(strstr(matrix, "| `shaky` | flake | pass | flake |"));
+  vc_sb_free(&sb);
+
+  vc_sb_init(&sb);
+  fx_report(vc_report_junit, runs, 1, exp, NULL, &sb);
+  assert_valid_junit(vc_sb_str(&sb), sb.len, "flakes.xml");
+  const char *xml = vc_sb_str(&sb);
+  assert_null(strstr(xml, "<failure"));
+  assert_non_null(strstr(xml, "name=\"shaky\" time=\"0.008000\">\n      <system-out>repeat 0: "
+                              "flake after 2 attempts: 1 diverge: out differs in native; 2 pass\n"
+                              "</system-out>\n    </testcase>"));
+  assert_int_equal(count_of(xml, "<system-out>"), 2);
+  vc_sb_free(&sb);
+  vc_run_free(r);
+}
+
 /* --inject-* on the command line or a mutant build: the title says so. */
 static void test_planted_faults_in_title(void **state) {
   (void)state;
@@ -451,7 +525,7 @@ static void test_planted_faults_in_title(void **state) {
                                .command_line = "vyre-conform --backend vulkan --inject-flip "
                                                "native:out:3 corpus/",
                                .options = "repeat=1 device-options=cache=/home/ci/.cache/vc,barrier=inline "
-                                          "mutant=skip-last"});
+                                          "mutant=skip-last flake-reruns=2 jobs=16 device-jobs=1"});
   vc_run_data *r = load(path);
   vc_strbuf sb;
   vc_sb_init(&sb);
@@ -460,12 +534,23 @@ static void test_planted_faults_in_title(void **state) {
   assert_non_null(strstr(html, "<title>[PLANTED FAULTS: NOT A QUALIFICATION] FAIL: "));
   assert_non_null(strstr(html, "faults were planted") || strstr(html, "had faults planted"));
   assert_non_null(strstr(html, "--inject-flip native:out:3, mutant=skip-last"));
-  /* the kernel cache's place is no option of the device's */
+  /* the kernel cache's place is no option of the device's; the number of
+     jobs changes no result; flake-reruns=2 and device-jobs=1 are defaults */
   assert_non_null(strstr(html, "<td class=\"w\">device-options=barrier=inline</td>"));
   vc_sb_free(&sb);
   vc_sb_init(&sb);
   fx_report1(vc_report_markdown, r, &sb);
   assert_non_null(strstr(vc_sb_str(&sb), "# [PLANTED FAULTS: NOT A QUALIFICATION] FAIL"));
+  vc_sb_free(&sb);
+  vc_run_free(r);
+  /* other values than the defaults are named */
+  fx_path(&fx_tmp, "nondefault.db", path);
+  fx_write_run(path, &(fx_run){.progs = p, .nprogs = 1,
+                               .options = "repeat=1 flake-reruns=0 jobs=2 device-jobs=2"});
+  r = load(path);
+  vc_sb_init(&sb);
+  fx_report1(vc_report_html, r, &sb);
+  assert_non_null(strstr(vc_sb_str(&sb), "<td class=\"w\">flake-reruns=0 device-jobs=2</td>"));
   vc_sb_free(&sb);
   vc_run_free(r);
   /* a plain run says nothing of the kind */
@@ -790,6 +875,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_junit_parses_with_matching_counts, setup,
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_known_issues, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_flakes, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_planted_faults_in_title, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_three_backends, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_baseline_changes, setup, fx_tmp_teardown),

@@ -11,6 +11,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(runner_jobs_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_jobs_pocl PROPERTIES TIMEOUT 600)
+  # Rows of a crashed or timed-out worker keep its last words (results.stderr).
+  vc_add_test(runner_last_words_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_last_words.c
+    LIBS vc_base SQLite::SQLite3 LABELS integration)
+  add_dependencies(runner_last_words_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_last_words_pocl PROPERTIES TIMEOUT 300)
   # Results files a run must refuse, and never write.
   vc_add_test(test_runner_db SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner_db.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
