@@ -156,7 +156,7 @@
   /* the Vulkan plugin, backends/vulkan */                                                         \
   X(NO_DISPATCH_BARRIER, "no-dispatch-barrier", MUTANT, "vulkan",                                  \
     "no pipeline barrier between two dispatches of one submission",                                \
-    "unit:test_vk_dispatch_barrier gpu:buffers/straggler_then_gather",                             \
+    "unit:test_vk_dispatch_barrier gpu:buffers/reread_after_rewrite",                              \
     "CPU-invisible: lavapipe finishes each dispatch of a command buffer before the next starts")   \
   /* driver faults, harness/exec/fault.c (VYRE_CONFORM_FAULT) */                                   \
   X(DROP_DOWNLOAD, "drop-download", FAULT, "driver",                                               \

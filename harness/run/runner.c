@@ -18,6 +18,7 @@
 #include "harness/run/program_acc.h"
 #include "harness/run/progress.h"
 #include "harness/run/runopts.h"
+#include "harness/run/schedule.h"
 #include "harness/base/strbuf.h"
 #include "harness/run/wire.h"
 #include "harness/model/expectations.h"
@@ -164,6 +165,7 @@ typedef struct run_state {
   int today;
   vc_progress prog;
   int exit_code;
+  uint32_t *order; /* the items' start order (vc_schedule_order); NULL: as they come */
 } run_state;
 
 /* Ends a slot's worker (how: 0 asks it to quit, a signal kills it) and takes
@@ -593,10 +595,11 @@ static void wait_for_workers(run_state *s, vc_wbuf *msg) {
    worker, else the next not started (whose skipped modes are recorded
    here; one with nothing left to run is finished at once). */
 static item *next_item(run_state *s, item *items, uint32_t n, uint32_t from, uint32_t *next_new) {
-  for (uint32_t i = from; i < *next_new; i++)
+  for (uint32_t i = from; i < n; i++) /* those not started yet are IT_NEW */
     if (items[i].state == IT_QUEUED) return &items[i];
   while (*next_new < n) {
-    item *it = &items[(*next_new)++];
+    uint32_t k = (*next_new)++;
+    item *it = &items[s->order ? s->order[k] : k];
     /* kept from its start until it is recorded: a corpus of thousands
        holds only the programs in flight and those waiting to be recorded */
     it->a = calloc(1, sizeof *it->a);
@@ -985,7 +988,18 @@ int vc_run_corpus(const vc_runner_opts *o) {
       items[pos].pos = pos;
       pos++;
     }
+  /* With several workers the costliest programs start first; one worker
+     runs them in corpus order. */
+  if (s.nslots > 1 && todo > 1) {
+    uint32_t *idx = malloc(todo * sizeof *idx);
+    s.order = malloc(todo * sizeof *s.order);
+    if (!idx || !s.order) abort();
+    for (uint32_t k = 0; k < todo; k++) idx[k] = items[k].idx;
+    vc_schedule_order(s.c, idx, todo, s.order);
+    free(idx);
+  }
   if (!status) status = run_items(&s, items, todo);
+  free(s.order);
   free(items);
   free(done);
   for (uint32_t k = 0; k < s.nslots; k++) slot_stop(&s, &s.slots[k], 0);

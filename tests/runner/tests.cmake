@@ -97,3 +97,7 @@ endif()
 vc_add_test(runner_kcache SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kcache.c LIBS vc_base LABELS unit)
 # Caselist files (--caselist).
 vc_add_test(runner_caselist SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_caselist.c LIBS vc_lang LABELS unit)
+
+# The start order of a run with several workers.
+vc_add_test(test_schedule SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_schedule.c LIBS vc_run
+  LABELS unit)

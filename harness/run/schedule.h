@@ -1,0 +1,21 @@
+/* The order in which a run with several workers starts its programs. */
+#ifndef VC_RUN_SCHEDULE_H
+#define VC_RUN_SCHEDULE_H
+
+#include <stdint.h>
+
+#include "harness/lang/corpus.h"
+
+/* A program's expected cost, for ordering only: its invocations plus its
+   buffers' bytes (the oracle and the reference run are linear in both);
+   0 for a file that did not parse. */
+uint64_t vc_schedule_cost(const vc_corpus_file *f);
+
+/* order[0..n) gets 0..n-1, the positions of files[idx[k]], costliest first,
+   ties in the given order. A large program started last holds the whole
+   run's end while the other workers sit idle; started first, it runs
+   beside the rest (longest-processing-time-first scheduling). Results are
+   recorded in corpus order whatever this order is. */
+void vc_schedule_order(const vc_corpus *c, const uint32_t *idx, uint32_t n, uint32_t *order);
+
+#endif
