@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/file.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
 #include "harness/cli/commands_results.h"
@@ -29,7 +30,7 @@ static int write_out(const char *path, const vc_strbuf *sb, vc_error *err) {
     fputs(vc_sb_str(sb), stdout);
     return fflush(stdout) == 0 ? 0 : vc_fail(err, VC_ERR_IO, "writing standard output");
   }
-  return vc_cmd_write_file(path, sb, err);
+  return vc_file_write(path, sb, err);
 }
 
 int vc_cmd_export(int argc, char **argv) {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
@@ -131,17 +132,6 @@ static int make_dir(const char *path, vc_error *e) {
   return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", path, strerror(errno));
 }
 
-static int read_text(const char *path, vc_strbuf *sb, vc_error *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return vc_fail(e, VC_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(sb, buf, n);
-  fclose(f);
-  if (!sb->data) vc_sb_puts(sb, "");
-  return 0;
-}
-
 /* The programs that can be drawn: those that parse, are not meant to be
    refused and are not tagged large. */
 static int collect(fuzz *z, const char *const *paths, uint32_t n, vc_error *e) {
@@ -166,7 +156,7 @@ static int program_text(fuzz *z, uint64_t index, vc_strbuf *text, vc_error *e) {
 #endif
   const vc_corpus_file *src =
       &z->from.files[z->usable[splitmix(z->seed ^ splitmix(index)) % z->nusable]];
-  return read_text(src->path, text, e);
+  return vc_file_read(src->path, text, e);
 }
 
 /* The program renamed (programs of a run have names of their own) into path. */
@@ -190,7 +180,7 @@ static int write_renamed(const char *text, size_t len, const char *name, const c
     vc_strbuf out;
     vc_sb_init(&out);
     vc_edit_print(f.forms[0], &ed, NULL, &out);
-    rc = vc_cmd_write_file(path, &out, e);
+    rc = vc_file_write(path, &out, e);
     vc_sb_free(&out);
   }
   vc_diags_free(&d);
@@ -254,7 +244,7 @@ static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
   vc_sb_init(&text);
   vc_error e;
   vc_error_clear(&e);
-  if (read_text(p->info.path, &text, &e)) {
+  if (vc_file_read(p->info.path, &text, &e)) {
     fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
     vc_sb_free(&text);
     return;
@@ -338,7 +328,7 @@ static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
     vc_strbuf out;
     vc_sb_init(&out);
     vc_sb_puts(&out, body);
-    if (vc_cmd_write_file(f->file, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    if (vc_file_write(f->file, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
     vc_sb_free(&out);
     snprintf(f->mode, sizeof f->mode, "%s", s.mode);
     char cmd[4096 + 512];

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/base/file.h"
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/args.h"
@@ -43,14 +44,6 @@ static void print_help(void) {
                  vc_gen_feature_what((vc_gen_feature)i));
   printf(help, vc_sb_str(&f));
   vc_sb_free(&f);
-}
-
-static int write_file(const char *path, const vc_strbuf *sb) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return -1;
-  int bad = fwrite(sb->data, 1, sb->len, f) != sb->len;
-  if (fclose(f)) bad = 1;
-  return bad ? -1 : 0;
 }
 
 int vc_cmd_generate(int argc, char **argv) {
@@ -120,9 +113,8 @@ int vc_cmd_generate(int argc, char **argv) {
     }
     path.len = 0;
     vc_sb_printf(&path, "%s/gen_%" PRIu64 "_%u.vyre", dir, seed, i);
-    if (write_file(vc_sb_str(&path), &text)) {
-      fprintf(stderr, "vyre-conform generate: cannot write %s: %s\n", vc_sb_str(&path),
-              strerror(errno));
+    if (vc_file_write(vc_sb_str(&path), &text, &e)) {
+      fprintf(stderr, "vyre-conform generate: %s\n", e.msg);
       status = VC_EXIT_INPUT;
       break;
     }

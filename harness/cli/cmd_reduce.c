@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/file.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
 #include "harness/base/strbuf.h"
@@ -66,19 +67,6 @@ static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc
   c->flip_buffer = a + 1;
   c->flip_index = strtoull(b + 1, &end, 10);
   if (*end || !b[1]) return vc_fail(err, VC_ERR_USAGE, "--inject-flip: bad index '%s'", b + 1);
-  return 0;
-}
-
-static int read_file(const char *path, vc_strbuf *out, vc_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return vc_fail(err, VC_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(out, buf, n);
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) return vc_fail(err, VC_ERR_IO, "cannot read %s", path);
-  if (!out->data) vc_sb_puts(out, "");
   return 0;
 }
 
@@ -176,7 +164,7 @@ int vc_cmd_reduce(int argc, char **argv) {
   ro.origin = a.pos[0];
   ro.log = vc_args_get(opts, O_COUNT, "quiet") ? NULL : stdout;
 
-  if (read_file(a.pos[0], &text, &e)) {
+  if (vc_file_read(a.pos[0], &text, &e)) {
     fprintf(stderr, "vyre-conform reduce: %s\n", e.msg);
     status = VC_EXIT_INPUT;
     goto done;
@@ -205,7 +193,7 @@ int vc_cmd_reduce(int argc, char **argv) {
   printf("%u step%s kept of %u candidate programs (%u run), %.1f s\n", r.steps,
          r.steps == 1 ? "" : "s", r.parsed, r.ran, (double)r.wall_ns / 1e9);
   vc_strbuf outb = {r.text, strlen(r.text), strlen(r.text) + 1};
-  if (vc_cmd_write_file(out_path, &outb, &e)) {
+  if (vc_file_write(out_path, &outb, &e)) {
     fprintf(stderr, "vyre-conform reduce: %s\n", e.msg);
     status = VC_EXIT_INPUT;
   } else {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/file.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
@@ -98,7 +99,7 @@ static int write_one(const vc_qual *q, writer_fn fn, const char *path, vc_error 
   vc_strbuf sb;
   vc_sb_init(&sb);
   int rc = fn(q, &sb, err);
-  if (!rc && path) rc = vc_cmd_write_file(path, &sb, err);
+  if (!rc && path) rc = vc_file_write(path, &sb, err);
   if (!rc && !path) fputs(vc_sb_str(&sb), stdout);
   vc_sb_free(&sb);
   return rc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/file.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
@@ -25,24 +26,6 @@ static const char help[] =
     "\n"
     "Exit status: 0 written; 2 usage error; 4 FILE cannot be read or parsed, or\n"
     "the output cannot be written; 7 --verify found a difference.\n";
-
-static char *read_all(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  vc_strbuf sb;
-  vc_sb_init(&sb);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(&sb, buf, n);
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    vc_sb_free(&sb);
-    return NULL;
-  }
-  if (!sb.data) vc_sb_puts(&sb, "");
-  return vc_sb_take(&sb);
-}
 
 int vc_cmd_transform(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
@@ -76,7 +59,7 @@ int vc_cmd_transform(int argc, char **argv) {
   const char *only = (o = vc_args_get(opts, nopts, "only")) ? o->value : "random";
   const char *out_path = (o = vc_args_get(opts, nopts, "out")) ? o->value : NULL;
   bool verify = vc_args_get(opts, nopts, "verify") != NULL;
-  char *src = read_all(a.pos[0]);
+  char *src = vc_file_read_all(a.pos[0]);
   if (!src) {
     fprintf(stderr, "vyre-conform transform: cannot read %s\n", a.pos[0]);
     vc_args_free(opts, nopts, &a);
@@ -98,10 +81,7 @@ int vc_cmd_transform(int argc, char **argv) {
     fprintf(stderr, "vyre-conform transform: %s: not equivalent: %s\n", a.pos[0], e.msg);
     status = VC_EXIT_INTERNAL;
   } else if (out_path) {
-    FILE *f = fopen(out_path, "wb");
-    int bad = !f || fwrite(out.data, 1, out.len, f) != out.len;
-    if (f && fclose(f)) bad = 1;
-    if (bad) {
+    if (vc_file_write(out_path, &out, &e)) {
       fprintf(stderr, "vyre-conform transform: cannot write %s\n", out_path);
       status = VC_EXIT_INPUT;
     }

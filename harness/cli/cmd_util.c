@@ -52,13 +52,3 @@ int vc_cmd_exit_for(const vc_error *err) {
   default: return VC_EXIT_FAIL;
   }
 }
-
-int vc_cmd_write_file(const char *path, const vc_strbuf *sb, vc_error *err) {
-  FILE *f = fopen(path, "wb");
-  if (!f) return vc_fail(err, VC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-  size_t n = fwrite(vc_sb_str(sb), 1, sb->len, f);
-  int bad = n != sb->len || ferror(f);
-  if (fclose(f) != 0) bad = 1;
-  if (bad) return vc_fail(err, VC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-  return 0;
-}

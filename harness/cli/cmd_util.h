@@ -1,5 +1,5 @@
 /* What the compare, merge and report commands share: option parsing,
- * messages, exit statuses and writing files. */
+ * messages and exit statuses. */
 #ifndef VC_RESULTS_CMD_UTIL_H
 #define VC_RESULTS_CMD_UTIL_H
 
@@ -20,6 +20,5 @@ int vc_cmd_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The exit status for an error: database 5, input 4, anything else 1. */
 int vc_cmd_exit_for(const vc_error *err);
-int vc_cmd_write_file(const char *path, const vc_strbuf *sb, vc_error *err);
 
 #endif

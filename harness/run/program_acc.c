@@ -1,3 +1,4 @@
+#include "harness/base/file.h"
 #include "harness/run/program_acc.h"
 
 #include <stdio.h>
@@ -16,20 +17,6 @@ static void free_results(vc_program_acc *a) {
   a->n = 0;
 }
 
-/* The program's text for the record (NULL, recorded as "", when the file
-   cannot be read again). */
-static char *read_source(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  vc_strbuf sb;
-  vc_sb_init(&sb);
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(&sb, buf, n);
-  fclose(f);
-  return vc_sb_take(&sb);
-}
-
 void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f) {
   free_results(a);
   a->cur_mode = -1;
@@ -46,7 +33,7 @@ void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f) {
   a->info.source_digest = a->digest;
   a->info.tags = a->tags;
   free(a->source);
-  a->source = read_source(f->path);
+  a->source = vc_file_read_all(f->path); /* NULL, recorded as "": unreadable now */
   a->info.source = a->source;
 }
 

@@ -5,20 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
 #include "harness/model/digest.h"
 #include "results/report/qual.h"
-
-static char *read_all(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  vc_strbuf sb;
-  vc_sb_init(&sb);
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) vc_sb_putn(&sb, buf, n);
-  fclose(f);
-  return vc_sb_take(&sb);
-}
 
 /* The string after "(doc", its \" and \\ escapes undone. */
 static void doc_of(const char *text, char *out, size_t n) {
@@ -54,7 +43,7 @@ void vc_prog_source_read(const vc_prog_data *p, vc_prog_source *out) {
              path, digest, p->info.source_digest);
     return;
   }
-  out->text = read_all(path);
+  out->text = vc_file_read_all(path);
   if (!out->text) {
     snprintf(out->note, sizeof out->note, "%s cannot be read here", path);
     return;
