@@ -119,6 +119,15 @@ static void extra_lines(vc_dev *dev, vc_device_info *info) {
   if (dev->opts.native_blocks) vc_sb_printf(&sb, "native_blocks=%u\n", dev->opts.native_blocks);
   vc_sb_printf(&sb, "deadline_s=%u\n", dev->opts.deadline_ms / 1000u);
   vc_sb_printf(&sb, "timing=%s\n", dev->opts.no_timing ? "none" : "launch");
+  /* how launches reach the device: a driver without graphs runs stream */
+  if (dev->use_graph)
+    vc_sb_printf(&sb, "launch=graph graph_min=%u graph_update=%s\n", dev->opts.graph_min,
+                 dev->opts.graph_instantiate ? "instantiate" : "nodes");
+  else if (dev->opts.launch_stream)
+    vc_sb_puts(&sb, "launch=stream\n");
+  else
+    vc_sb_printf(&sb, "launch=stream (graph asked; the driver has no %s)\n",
+                 dev->cu->graph_missing);
   snprintf(info->extra, sizeof info->extra, "%s", vc_sb_str(&sb));
   vc_sb_free(&sb);
 }

@@ -10,6 +10,8 @@
 
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
+static const vc_kv_choice launch[] = {{"graph", 0}, {"stream", 1}, {NULL, 0}};
+static const vc_kv_choice graph_update[] = {{"nodes", 0}, {"instantiate", 1}, {NULL, 0}};
 
 /* open's options, through the shared parser (harness/base/kvopts.h). */
 static const vc_kv_key keys[] = {
@@ -25,12 +27,18 @@ static const vc_kv_key keys[] = {
     {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
      0},
     VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
+    {"launch", VC_KV_CHOICE, offsetof(vc_cuda_options, launch_stream), 0, 0, NULL, launch, 0, 0},
+    {"graph-min", VC_KV_U32, offsetof(vc_cuda_options, graph_min), 1, UINT32_MAX, "N", NULL, 0,
+     0},
+    {"graph-update", VC_KV_CHOICE, offsetof(vc_cuda_options, graph_instantiate), 0, 0, NULL,
+     graph_update, 0, 0},
 };
 
 int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {
   memset(opts, 0, sizeof *opts);
   opts->staging = VC_CUDA_DEFAULT_STAGING;
   opts->deadline_ms = VC_CUDA_DEFAULT_DEADLINE_S * 1000u;
+  opts->graph_min = VC_CUDA_DEFAULT_GRAPH_MIN;
   int rc = vc_kv_parse("CUDA", text, keys, sizeof keys / sizeof keys[0], opts, err);
   vc_kcache_option_done(opts->cache_dir);
   return rc;
@@ -63,7 +71,12 @@ int vc_cuda_enter(vc_dev *dev, const char *op, vc_error *err) {
   CUresult r = dev->cu->cuCtxSetCurrent(dev->ctx);
   if (r != CUDA_SUCCESS)
     return vc_cu_fail(dev->cu, err, r, "%s: cuCtxSetCurrent on %s", op, dev->label);
-  return 0;
+  if (dev->nbatch == 0) return 0;
+  /* a close or a free has no error to give: the launches are sent anyway */
+  vc_error mine;
+  int rc = vc_cuda_flush(dev, err ? err : &mine);
+  if (rc != 0 && err) vc_fail_wrap(err, "%s", op);
+  return rc;
 }
 
 static int read_limits(vc_dev *dev, vc_error *err) {
@@ -146,6 +159,7 @@ int vc_cuda_open(uint32_t index, const char *options, vc_dev **out, vc_error *er
   rc = vc_cu_get(&dev->cu, err);
   dev->index = index;
   dev->opts = opts;
+  dev->use_graph = rc == 0 && !opts.launch_stream && !dev->cu->graph_missing[0];
   if (rc == 0) rc = setup(dev, &opts, err);
   if (rc != 0) {
     vc_cuda_close(dev);
@@ -161,7 +175,11 @@ void vc_cuda_close(vc_dev *dev) {
   const vc_cu *cu = dev->cu;
   if (dev->ctx) {
     cu->cuCtxSetCurrent(dev->ctx);
-    if (dev->stream) cu->cuStreamSynchronize(dev->stream);
+    if (dev->stream) {
+      vc_cuda_flush(dev, NULL); /* never leaves launches unsent */
+      cu->cuStreamSynchronize(dev->stream);
+    }
+    vc_cuda_graph_forget(dev, NULL);
     for (uint32_t i = 0; i < dev->created_events; i++) cu->cuEventDestroy(dev->events[i]);
     for (int h = 0; h < 2; h++)
       if (dev->stage_done[h]) cu->cuEventDestroy(dev->stage_done[h]);
@@ -172,5 +190,6 @@ void vc_cuda_close(vc_dev *dev) {
   }
   free(dev->timings);
   free(dev->events);
+  free(dev->batch);
   free(dev);
 }

@@ -20,8 +20,10 @@ typedef struct sym {
 static const sym syms[] = {
 #define VC_CU_SYM(f) {VC_XSTR(f), offsetof(vc_cu, f)},
     VC_CU_FUNCS(VC_CU_SYM)
-#undef VC_CU_SYM
 };
+
+static const sym graph_syms[] = {VC_CU_GRAPH_FUNCS(VC_CU_SYM)};
+#undef VC_CU_SYM
 
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static vc_cu the_cu;
@@ -107,6 +109,21 @@ static const char *older_name(const char *name) {
   return NULL;
 }
 
+/* All of the graph entry points or none: a driver with only some of them
+   is treated as one without graphs. */
+static void resolve_graph(void *lib, vc_cu *cu) {
+  cu->graph_missing[0] = '\0';
+  for (size_t i = 0; i < sizeof graph_syms / sizeof graph_syms[0]; i++) {
+    void *fn = dlsym(lib, graph_syms[i].name);
+    if (!fn && !cu->graph_missing[0])
+      snprintf(cu->graph_missing, sizeof cu->graph_missing, "%s", graph_syms[i].name);
+    memcpy((char *)cu + graph_syms[i].offset, &fn, sizeof fn);
+  }
+  if (!cu->graph_missing[0]) return;
+  for (size_t i = 0; i < sizeof graph_syms / sizeof graph_syms[0]; i++)
+    memset((char *)cu + graph_syms[i].offset, 0, sizeof(void *));
+}
+
 static int resolve(void *lib, vc_cu *cu, vc_error *err) {
   for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
     void *fn = dlsym(lib, syms[i].name);
@@ -120,6 +137,7 @@ static int resolve(void *lib, vc_cu *cu, vc_error *err) {
     /* POSIX: a dlsym result converts to a function pointer. */
     memcpy((char *)cu + syms[i].offset, &fn, sizeof fn);
   }
+  resolve_graph(lib, cu);
   return 0;
 }
 

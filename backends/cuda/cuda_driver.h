@@ -26,13 +26,23 @@
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncGetAttribute)      \
   X(cuLaunchKernel) X(cuLaunchCooperativeKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
+/* CUDA graphs (launch=graph, cuda_graph.c), all of CUDA 12.0: optional. A
+   driver without one of them opens with these left NULL and graph_missing
+   naming the first absent one; the plugin then launches on the stream. */
+#define VC_CU_GRAPH_FUNCS(X)                                                                \
+  X(cuGraphCreate) X(cuGraphDestroy) X(cuGraphAddKernelNode) X(cuGraphAddEventRecordNode)    \
+  X(cuGraphInstantiateWithParams) X(cuGraphExecKernelNodeSetParams)                          \
+  X(cuGraphExecEventRecordNodeSetEvent) X(cuGraphLaunch) X(cuGraphExecDestroy)
+
 /* __typeof__ of the header's declaration keeps each pointer's type in step
    with cuda.h (C23 spells it typeof). A field named cuMemAlloc is really
    cuMemAlloc_v2 after macro expansion, in the struct and at every call. */
 typedef struct vc_cu {
 #define VC_CU_FIELD(f) __typeof__(f) *f;
   VC_CU_FUNCS(VC_CU_FIELD)
+  VC_CU_GRAPH_FUNCS(VC_CU_FIELD)
 #undef VC_CU_FIELD
+  char graph_missing[64]; /* "" when every VC_CU_GRAPH_FUNCS entry resolved */
   int driver_version; /* cuDriverGetVersion: 1000 * major + 10 * minor */
   char path[256];     /* the library that was opened */
 } vc_cu;

@@ -18,6 +18,7 @@
 #define VC_CUDA_DEFAULT_TARGET "sm_90"      /* compile_offline without a target */
 #define VC_CUDA_DEFAULT_DEADLINE_S 30u
 #define VC_CUDA_MAX_DEADLINE_S 86400u
+#define VC_CUDA_DEFAULT_GRAPH_MIN 3u /* batches of fewer launches go on the stream */
 
 /* open's options ("key=value,..."). */
 typedef struct vc_cuda_options {
@@ -28,6 +29,9 @@ typedef struct vc_cuda_options {
   int no_timing;          /* "timing=none": no event per launch, no device times */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": PTX from NVRTC; "" = none */
   int inline_barrier;     /* "barrier=inline": native kernels without cooperative_groups.h */
+  int launch_stream;      /* "launch=stream": each launch on the stream as it comes, no graph */
+  uint32_t graph_min;     /* "graph-min=N": the fewest launches a batch sends as a graph */
+  int graph_instantiate;  /* "graph-update=instantiate": a new graph for every batch */
 } vc_cuda_options;
 
 /* One launch: its bracketing events (indices into the device's pool) and
@@ -36,6 +40,37 @@ typedef struct vc_cuda_timing {
   uint32_t start, end;
   char label[128];
 } vc_cuda_timing;
+
+/* A segment launch held back for the next batch (launch=graph): all a
+   kernel node needs, by value. */
+typedef struct vc_cuda_node {
+  CUfunction fn;
+  uint32_t grid[3], block[3];
+  uint32_t nbufs;
+  CUdeviceptr ptrs[VC_MAX_BUFFERS];
+} vc_cuda_node;
+
+/* The instantiated graph of the last batch sent as one (cuda_graph.c),
+   kept for the next batch of the same shape: n kernel nodes in a chain,
+   with an event node before the first and after each when timed. */
+typedef struct vc_cuda_graph {
+  CUgraph graph;
+  CUgraphExec exec;
+  uint32_t n;
+  bool timed;
+  vc_cuda_node *nodes;   /* n: the parameters the exec holds */
+  CUgraphNode *knodes;   /* n */
+  CUgraphNode *enodes;   /* n + 1 when timed */
+  CUevent *events;       /* n + 1 when timed: the events the exec records */
+} vc_cuda_graph;
+
+/* What the graph path did since open, for tests and the bench. */
+typedef struct vc_cuda_graph_stats {
+  uint64_t batches;      /* flushes of held-back launches */
+  uint64_t graphs;       /* of them sent as a graph */
+  uint64_t instantiated; /* graphs built and instantiated */
+  uint64_t node_updates; /* kernel or event nodes set in place */
+} vc_cuda_graph_stats;
 
 struct vc_dev {
   const vc_cu *cu;
@@ -63,6 +98,13 @@ struct vc_dev {
   /* 1 + the event that ended the last launch while nothing else has been
      enqueued after it (the next launch starts there), else 0 */
   uint32_t chain;
+  /* launch=graph: the segment launches held back since the last flush
+     (timings[batch_first ..] are theirs), and the graph kept for reuse */
+  bool use_graph;        /* launch=graph and the driver has the graph calls */
+  vc_cuda_node *batch;
+  uint32_t nbatch, batch_cap, batch_first;
+  vc_cuda_graph graph;
+  vc_cuda_graph_stats gstats;
 };
 
 struct vc_buf {
@@ -94,7 +136,9 @@ void vc_cuda_close(vc_dev *dev);
 /* Anything enqueued on the stream but a launch: the next launch records
    its own start event. */
 static inline void vc_cuda_unchain(vc_dev *dev) { dev->chain = 0; }
-/* Makes dev's context current on the calling thread (every operation starts so). */
+/* Makes dev's context current on the calling thread (every operation starts
+   so), then sends any launches held back for a graph (vc_cuda_flush), so
+   that what the operation enqueues comes after them. */
 int vc_cuda_enter(vc_dev *dev, const char *op, vc_error *err);
 /* One device attribute; VC_CUDA_ATTR(dev, MAX_THREADS_PER_BLOCK, &v, err). */
 int vc_cuda_attr(vc_dev *dev, CUdevice_attribute a, const char *name, int *value, vc_error *err);
@@ -127,6 +171,21 @@ int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbu
                    vc_error *err);
 int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count,
                    vc_error *err);
+/* The stream path of one held-back launch (cuda_graph.c sends small
+   batches so): its events as the stream path records them. */
+int vc_cuda_stream_node(vc_dev *dev, const vc_cuda_node *nd, vc_cuda_timing *t, vc_error *err);
+/* The next event of the device's pool (index into dev->events). */
+int vc_cuda_next_event(vc_dev *dev, uint32_t *index, vc_error *err);
+
+/* cuda_graph.c: batches of segment launches as one CUDA graph */
+/* Sends the held-back launches: on the stream when fewer than graph-min,
+   else as a graph (the kept one, updated in place, when the shape is the
+   same). The context is current. On failure the batch's launches are
+   dropped from the pending ones, and the message names them. */
+int vc_cuda_flush(vc_dev *dev, vc_error *err);
+/* The kept graph is destroyed when it launches fn (any graph: NULL), e.g.
+   before fn's module is unloaded. */
+void vc_cuda_graph_forget(vc_dev *dev, CUfunction fn);
 
 /* cuda_native.c: native kernels, launched cooperatively (docs/native.md) */
 /* VC_ERR_UNSUPPORTED when the device cannot launch cooperatively. */

@@ -298,6 +298,7 @@ void vc_cuda_free_kernel(vc_dev *dev, vc_kern *kern) {
   bool entered = vc_cuda_enter(dev, "free_kernel", NULL) == 0;
   if (entered) {
     dev->cu->cuStreamSynchronize(dev->stream);
+    vc_cuda_graph_forget(dev, kern->fn); /* a kept graph must not outlive its kernels */
     if (kern->module) dev->cu->cuModuleUnload(kern->module);
   }
   if (kern->native) vc_cuda_native_free(dev, kern, entered);

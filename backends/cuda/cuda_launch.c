@@ -26,7 +26,7 @@ static int grow(void **p, uint32_t *cap, size_t size, vc_dev *dev, vc_error *err
 }
 
 /* The next free event of the pool, creating it the first time. */
-static int next_event(vc_dev *dev, uint32_t *index, vc_error *err) {
+int vc_cuda_next_event(vc_dev *dev, uint32_t *index, vc_error *err) {
   if (dev->used_events == dev->event_cap) {
     void *p = dev->events;
     int rc = grow(&p, &dev->event_cap, sizeof *dev->events, dev, err);
@@ -43,9 +43,9 @@ static int next_event(vc_dev *dev, uint32_t *index, vc_error *err) {
   return 0;
 }
 
-/* The launch record and its start event (the last launch's end when the
-   chain holds, else a fresh one recorded now). */
-static int begin_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing **out, vc_error *err) {
+/* The launch record at timings[pending], not yet counted: its label, no
+   events yet. */
+static int new_timing(vc_dev *dev, const char *label, vc_cuda_timing **out, vc_error *err) {
   if (dev->pending == dev->cap) {
     void *p = dev->timings;
     int rc = grow(&p, &dev->cap, sizeof *dev->timings, dev, err);
@@ -53,62 +53,71 @@ static int begin_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing **out, 
     if (rc != 0) return rc;
   }
   vc_cuda_timing *t = &dev->timings[dev->pending];
-  memcpy(t->label, kern->label, sizeof t->label);
-  if (dev->chain) {
-    t->start = dev->chain - 1;
-  } else {
-    int rc = next_event(dev, &t->start, err);
-    if (rc != 0) return rc;
-    CUresult r = dev->cu->cuEventRecord(dev->events[t->start], dev->stream);
-    if (r != CUDA_SUCCESS)
-      return vc_cu_fail(dev->cu, err, r, "%s: cuEventRecord on %s", kern->label, dev->label);
-  }
+  memcpy(t->label, label, sizeof t->label);
+  t->start = t->end = UINT32_MAX;
   *out = t;
   return 0;
 }
 
-/* timing=none: the launch is noted (for finish's messages), no event. */
-static int note_launch(vc_dev *dev, const vc_kern *kern, vc_error *err) {
-  if (dev->pending == dev->cap) {
-    void *p = dev->timings;
-    int rc = grow(&p, &dev->cap, sizeof *dev->timings, dev, err);
-    dev->timings = p;
-    if (rc != 0) return rc;
+/* The start event: the last launch's end when the chain holds, else a
+   fresh one recorded now. */
+static int start_event(vc_dev *dev, vc_cuda_timing *t, vc_error *err) {
+  if (dev->chain) {
+    t->start = dev->chain - 1;
+    return 0;
   }
-  vc_cuda_timing *t = &dev->timings[dev->pending++];
-  memcpy(t->label, kern->label, sizeof t->label);
-  t->start = t->end = UINT32_MAX;
+  int rc = vc_cuda_next_event(dev, &t->start, err);
+  if (rc != 0) return rc;
+  CUresult r = dev->cu->cuEventRecord(dev->events[t->start], dev->stream);
+  if (r != CUDA_SUCCESS)
+    return vc_cu_fail(dev->cu, err, r, "%s: cuEventRecord on %s", t->label, dev->label);
   return 0;
 }
 
-static int end_timing(vc_dev *dev, const vc_kern *kern, vc_cuda_timing *t, vc_error *err) {
-  int rc = next_event(dev, &t->end, err);
+static int end_event(vc_dev *dev, vc_cuda_timing *t, vc_error *err) {
+  int rc = vc_cuda_next_event(dev, &t->end, err);
   if (rc != 0) return rc;
   CUresult r = dev->cu->cuEventRecord(dev->events[t->end], dev->stream);
   if (r != CUDA_SUCCESS)
-    return vc_cu_fail(dev->cu, err, r, "%s: cuEventRecord on %s", kern->label, dev->label);
+    return vc_cu_fail(dev->cu, err, r, "%s: cuEventRecord on %s", t->label, dev->label);
   dev->chain = t->end + 1;
-  dev->pending++;
   return 0;
 }
 
-static int launch_segment(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
+/* kernel parameter k is buffer k's device address (backends/common/cgen/cgen.h) */
+static void fill_node(vc_cuda_node *nd, const vc_kern *kern, vc_buf *const *bufs,
+                      uint32_t nbufs) {
+  nd->fn = kern->fn;
+  memcpy(nd->grid, kern->shape.grid, sizeof nd->grid);
+  memcpy(nd->block, kern->shape.block, sizeof nd->block);
+  nd->nbufs = nbufs;
+  for (uint32_t i = 0; i < nbufs; i++) nd->ptrs[i] = bufs[i]->ptr;
+}
+
+static int launch_segment(vc_dev *dev, const vc_cuda_node *nd, const char *label,
                           vc_error *err) {
-  /* kernel parameter k is buffer k's device address (backends/common/cgen/cgen.h) */
   CUdeviceptr ptrs[VC_MAX_BUFFERS];
   void *params[VC_MAX_BUFFERS];
-  for (uint32_t i = 0; i < nbufs; i++) {
-    ptrs[i] = bufs[i]->ptr;
+  for (uint32_t i = 0; i < nd->nbufs; i++) {
+    ptrs[i] = nd->ptrs[i];
     params[i] = &ptrs[i];
   }
-  const uint32_t *g = kern->shape.grid, *b = kern->shape.block;
-  CUresult r = dev->cu->cuLaunchKernel(kern->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                       dev->stream, nbufs ? params : NULL, NULL);
+  const uint32_t *g = nd->grid, *b = nd->block;
+  CUresult r = dev->cu->cuLaunchKernel(nd->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0,
+                                       dev->stream, nd->nbufs ? params : NULL, NULL);
   if (r != CUDA_SUCCESS)
     return vc_cu_fail(dev->cu, err, r,
-                      "%s: cuLaunchKernel (grid %ux%ux%u, block %ux%ux%u) on %s", kern->label,
-                      g[0], g[1], g[2], b[0], b[1], b[2], dev->label);
+                      "%s: cuLaunchKernel (grid %ux%ux%u, block %ux%ux%u) on %s", label, g[0],
+                      g[1], g[2], b[0], b[1], b[2], dev->label);
   return 0;
+}
+
+int vc_cuda_stream_node(vc_dev *dev, const vc_cuda_node *nd, vc_cuda_timing *t, vc_error *err) {
+  bool timed = !dev->opts.no_timing;
+  int rc = timed ? start_event(dev, t, err) : 0;
+  if (rc == 0) rc = launch_segment(dev, nd, t->label, err);
+  if (rc == 0 && timed) rc = end_event(dev, t, err);
+  return rc;
 }
 
 /* One-dimensional grid of the co-resident blocks; parameters prepared by
@@ -124,21 +133,53 @@ static int launch_native(vc_dev *dev, vc_kern *kern, vc_error *err) {
   return 0;
 }
 
+/* launch=graph: the launch is only noted, for the next flush (no driver
+   call: the batch goes out at finish or before anything else is enqueued). */
+static int hold_back(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
+                     vc_error *err) {
+  vc_cuda_timing *t;
+  int rc = new_timing(dev, kern->label, &t, err);
+  if (rc != 0) return rc;
+  if (dev->nbatch == dev->batch_cap) {
+    void *p = dev->batch;
+    rc = grow(&p, &dev->batch_cap, sizeof *dev->batch, dev, err);
+    dev->batch = p;
+    if (rc != 0) return rc;
+  }
+  if (dev->nbatch == 0) dev->batch_first = dev->pending;
+  fill_node(&dev->batch[dev->nbatch++], kern, bufs, nbufs);
+  dev->pending++;
+  return 0;
+}
+
 int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
                    vc_error *err) {
   if (nbufs != kern->nbufs || (!kern->native && nbufs > VC_MAX_BUFFERS))
     return vc_fail(err, VC_ERR_USAGE, "%s on %s: %u buffers bound, the kernel has %u",
                    kern->label, dev->label, nbufs, kern->nbufs);
   int rc = vc_cuda_check_limits(&dev->limits, &kern->shape, kern->label, dev->label, err);
-  if (rc == 0) rc = vc_cuda_enter(dev, "launch", err);
+  if (rc != 0) return rc;
+  /* native launches (one per run, cooperative) never go into a graph */
+  if (dev->use_graph && !kern->native) return hold_back(dev, kern, bufs, nbufs, err);
+  rc = vc_cuda_enter(dev, "launch", err);
   /* the control words are reset before the start event: not device time */
   if (rc == 0 && kern->native) rc = vc_cuda_native_prepare(dev, kern, bufs, err);
   vc_cuda_timing *t = NULL;
   bool timed = !dev->opts.no_timing;
-  if (rc == 0 && timed) rc = begin_timing(dev, kern, &t, err);
-  if (rc == 0) rc = kern->native ? launch_native(dev, kern, err)
-                                 : launch_segment(dev, kern, bufs, nbufs, err);
-  if (rc == 0) return timed ? end_timing(dev, kern, t, err) : note_launch(dev, kern, err);
+  if (rc == 0) rc = new_timing(dev, kern->label, &t, err);
+  if (rc == 0 && kern->native) {
+    if (timed) rc = start_event(dev, t, err);
+    if (rc == 0) rc = launch_native(dev, kern, err);
+    if (rc == 0 && timed) rc = end_event(dev, t, err);
+  } else if (rc == 0) {
+    vc_cuda_node nd;
+    fill_node(&nd, kern, bufs, nbufs);
+    rc = vc_cuda_stream_node(dev, &nd, t, err);
+  }
+  if (rc == 0) {
+    dev->pending++;
+    return 0;
+  }
   vc_cuda_unchain(dev);
   return rc;
 }
@@ -178,18 +219,19 @@ static int wait_deadline(vc_dev *dev, uint32_t n, CUevent last, vc_error *err) {
 int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *count,
                    vc_error *err) {
   *count = 0;
+  /* entering sends the launches held back for a graph */
+  int rc = vc_cuda_enter(dev, "finish", err);
   uint32_t n = dev->pending;
   /* the events are free again, whatever happens below */
   dev->pending = 0;
   dev->used_events = 0;
   vc_cuda_unchain(dev);
-  int rc = vc_cuda_enter(dev, "finish", err);
   const vc_cu *cu = dev->cu;
   if (rc == 0 && n) {
     uint32_t last = 0;
     if (dev->opts.no_timing) {
       /* one event after the launches, for the deadline only */
-      rc = next_event(dev, &last, err);
+      rc = vc_cuda_next_event(dev, &last, err);
       CUresult r = rc ? CUDA_SUCCESS : cu->cuEventRecord(dev->events[last], dev->stream);
       if (r != CUDA_SUCCESS)
         rc = vc_cu_fail(cu, err, r, "finish: cuEventRecord on %s", dev->label);

@@ -16,8 +16,14 @@
  * A test may also make launches hang (they never complete while the hang
  * is set: cuEventQuery says not ready).
  *
+ * Graphs: chains of kernel and event record nodes, instantiated by copy;
+ * cuGraphLaunch queues the nodes on the stream in their order, so event
+ * nodes get the fake clock's times as cuEventRecord's do, and a kernel
+ * node pointing into freed memory is refused at launch.
+ *
  * Built with FAKE_CUDA_OLD_NAMES it exports cuEventElapsedTime and
- * cuDeviceGetUuid without _v2, as drivers before CUDA 12.8 do.
+ * cuDeviceGetUuid without _v2, as drivers before CUDA 12.8 do; with
+ * FAKE_CUDA_NO_GRAPH it has no graph entry points.
  *
  * The test reaches these controls by dlopen'ing the same file. */
 #ifndef VC_FAKE_CUDA_H
@@ -44,6 +50,11 @@ typedef struct fake_cuda_stats {
   uint32_t nparams;
   uint64_t param_bytes[64];            /* size of the allocation each parameter points to */
   char last_ptx_entry[64];             /* ".entry NAME" of the last module loaded */
+  /* graphs (none in a build with FAKE_CUDA_NO_GRAPH) */
+  uint32_t graphs, graph_execs;        /* live */
+  uint32_t graph_instantiations;       /* cuGraphInstantiateWithParams that succeeded */
+  uint32_t graph_node_sets;            /* nodes set in an exec, kernel or event */
+  uint32_t graph_launches;             /* cuGraphLaunch that succeeded */
 } fake_cuda_stats;
 
 /* What a played kernel sees when its launch executes. */
@@ -71,6 +82,9 @@ typedef void (*fake_cuda_set_occupancy_fn)(int per_sm);
 typedef void (*fake_cuda_set_hang_fn)(int on);
 /* Run at each executed launch (NULL: none). */
 typedef void (*fake_cuda_set_kernel_fn)(fake_cuda_kernel_fn fn);
+/* The next graph instantiation fails, blaming kernel node k (0 = the
+   first kernel node added). */
+typedef void (*fake_cuda_fail_node_fn)(int k);
 
 /* The controls, by these names. */
 void fake_cuda_stats_get(fake_cuda_stats *out);
@@ -81,5 +95,6 @@ void fake_cuda_set_devices(int count);
 void fake_cuda_set_occupancy(int per_sm);
 void fake_cuda_set_hang(int on);
 void fake_cuda_set_kernel(fake_cuda_kernel_fn fn);
+void fake_cuda_fail_node(int k);
 
 #endif

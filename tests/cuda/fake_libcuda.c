@@ -648,3 +648,217 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, CUfunction 
   *n = blocks_per_sm(block);
   return CUDA_SUCCESS;
 }
+
+/* ---- graphs (not built with FAKE_CUDA_NO_GRAPH: a driver without them) ---- */
+#ifndef FAKE_CUDA_NO_GRAPH
+
+typedef struct gnode {
+  int kernel;              /* else an event record */
+  CUfunction fn;
+  fake_cuda_launch launch; /* kernel: dimensions and parameter addresses */
+  CUevent ev;              /* event record */
+  int dep;                 /* the node it depends on, -1: none */
+} gnode;
+
+struct CUgraphNode_st {
+  CUgraph graph;
+  int index;
+};
+
+struct CUgraph_st {
+  gnode *nodes;
+  CUgraphNode *handles;
+  int n, cap;
+};
+
+/* An instantiated copy: setting a node changes the exec, not the graph. */
+struct CUgraphExec_st {
+  CUgraph from;
+  gnode *nodes;
+  int n;
+};
+
+static int fail_node = -1; /* kernel node the next instantiation blames */
+
+void fake_cuda_fail_node(int kernel_node) { fail_node = kernel_node; }
+
+/* The parameters of a kernel node, checked as a launch checks them. */
+static CUresult kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, gnode *g) {
+  const unsigned gd[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
+  const unsigned bd[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+  if (!p->func || p->extra || p->sharedMemBytes || !dims_ok(gd, bd)) return CUDA_ERROR_INVALID_VALUE;
+  memset(g, 0, sizeof *g);
+  g->kernel = 1;
+  g->fn = p->func;
+  memcpy(g->launch.grid, gd, sizeof gd);
+  memcpy(g->launch.block, bd, sizeof bd);
+  uint32_t n = 0;
+  for (const char *s = strstr(p->func->mod->ptx, ".param .u64"); s; s = strstr(s + 1, ".param .u64"))
+    n++;
+  g->launch.nparams = n;
+  for (uint32_t i = 0; i < n && i < 64; i++) {
+    CUdeviceptr d;
+    memcpy(&d, p->kernelParams[i], sizeof d);
+    if (!find((void *)(uintptr_t)d, 1, false)) return CUDA_ERROR_INVALID_VALUE;
+    g->launch.params[i] = (void *)(uintptr_t)d;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphCreate(CUgraph *g, unsigned int flags) {
+  ENTER("cuGraphCreate");
+  NEED_CONTEXT();
+  if (flags) return CUDA_ERROR_INVALID_VALUE;
+  *g = calloc(1, sizeof **g);
+  if (!*g) return CUDA_ERROR_OUT_OF_MEMORY;
+  st.graphs++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphDestroy(CUgraph g) {
+  for (int i = 0; i < g->n; i++) free(g->handles[i]);
+  free(g->handles);
+  free(g->nodes);
+  free(g);
+  st.graphs--;
+  return CUDA_SUCCESS;
+}
+
+/* Only chains, as the plugin builds them: a node depends on none or one
+   node of the same graph, added before it. */
+static CUresult add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+                         const gnode *node) {
+  if (ndeps > 1 || (ndeps && (!deps[0] || deps[0]->graph != g))) return CUDA_ERROR_INVALID_VALUE;
+  if (g->n == g->cap) {
+    int cap = g->cap ? 2 * g->cap : 16;
+    gnode *n = realloc(g->nodes, (size_t)cap * sizeof *n);
+    if (!n) return CUDA_ERROR_OUT_OF_MEMORY;
+    g->nodes = n;
+    CUgraphNode *h = realloc(g->handles, (size_t)cap * sizeof *h);
+    if (!h) return CUDA_ERROR_OUT_OF_MEMORY;
+    g->handles = h;
+    g->cap = cap;
+  }
+  CUgraphNode h = calloc(1, sizeof *h);
+  if (!h) return CUDA_ERROR_OUT_OF_MEMORY;
+  h->graph = g;
+  h->index = g->n;
+  g->nodes[g->n] = *node;
+  g->nodes[g->n].dep = ndeps ? deps[0]->index : -1;
+  g->handles[g->n++] = h;
+  *out = h;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
+                                      size_t ndeps, const CUDA_KERNEL_NODE_PARAMS *p) {
+  ENTER("cuGraphAddKernelNode");
+  NEED_CONTEXT();
+  gnode node;
+  CUresult r = kernel_node(p, &node);
+  return r != CUDA_SUCCESS ? r : add_node(out, g, deps, ndeps, &node);
+}
+
+CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
+                                           size_t ndeps, CUevent e) {
+  ENTER("cuGraphAddEventRecordNode");
+  NEED_CONTEXT();
+  if (!e) return CUDA_ERROR_INVALID_VALUE;
+  gnode node = {.ev = e};
+  return add_node(out, g, deps, ndeps, &node);
+}
+
+CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *x, CUgraph g,
+                                              CUDA_GRAPH_INSTANTIATE_PARAMS *p) {
+  ENTER("cuGraphInstantiateWithParams");
+  NEED_CONTEXT();
+  p->hErrNode_out = NULL;
+  p->result_out = CUDA_GRAPH_INSTANTIATE_SUCCESS;
+  if (fail_node >= 0) {
+    for (int i = 0, k = 0; i < g->n; i++)
+      if (g->nodes[i].kernel && k++ == fail_node) p->hErrNode_out = g->handles[i];
+    fail_node = -1;
+    p->result_out = CUDA_GRAPH_INSTANTIATE_ERROR;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  *x = calloc(1, sizeof **x);
+  if (!*x) return CUDA_ERROR_OUT_OF_MEMORY;
+  (*x)->nodes = malloc((size_t)(g->n ? g->n : 1) * sizeof *g->nodes);
+  if (!(*x)->nodes) {
+    free(*x);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  if (g->n) memcpy((*x)->nodes, g->nodes, (size_t)g->n * sizeof *g->nodes);
+  (*x)->n = g->n;
+  (*x)->from = g;
+  st.graph_execs++;
+  st.graph_instantiations++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec x) {
+  free(x->nodes);
+  free(x);
+  st.graph_execs--;
+  return CUDA_SUCCESS;
+}
+
+static gnode *exec_node(CUgraphExec x, CUgraphNode h) {
+  return h && h->graph == x->from && h->index < x->n ? &x->nodes[h->index] : NULL;
+}
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams(CUgraphExec x, CUgraphNode h,
+                                                const CUDA_KERNEL_NODE_PARAMS *p) {
+  ENTER("cuGraphExecKernelNodeSetParams");
+  NEED_CONTEXT();
+  gnode *n = exec_node(x, h), node;
+  if (!n || !n->kernel) return CUDA_ERROR_INVALID_VALUE;
+  CUresult r = kernel_node(p, &node);
+  if (r != CUDA_SUCCESS) return r;
+  node.dep = n->dep;
+  *n = node;
+  st.graph_node_sets++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuGraphExecEventRecordNodeSetEvent(CUgraphExec x, CUgraphNode h, CUevent e) {
+  ENTER("cuGraphExecEventRecordNodeSetEvent");
+  NEED_CONTEXT();
+  gnode *n = exec_node(x, h);
+  if (!n || n->kernel || !e) return CUDA_ERROR_INVALID_VALUE;
+  n->ev = e;
+  st.graph_node_sets++;
+  return CUDA_SUCCESS;
+}
+
+/* The nodes go on the stream in the order they were added (a chain: the
+   order of its dependencies); a kernel node whose buffer was freed since
+   it was set is refused as a launch would be. */
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec x, CUstream s) {
+  ENTER("cuGraphLaunch");
+  NEED_CONTEXT();
+  for (int i = 0; i < x->n; i++) {
+    const gnode *n = &x->nodes[i];
+    if (n->dep >= i) return CUDA_ERROR_INVALID_VALUE;
+    for (uint32_t k = 0; n->kernel && k < n->launch.nparams; k++)
+      if (!find(n->launch.params[k], 1, false)) return CUDA_ERROR_INVALID_VALUE;
+  }
+  for (int i = 0; i < x->n; i++) {
+    const gnode *n = &x->nodes[i];
+    CUresult r;
+    if (n->kernel) {
+      memcpy(st.grid, n->launch.grid, sizeof st.grid);
+      memcpy(st.block, n->launch.block, sizeof st.block);
+      r = push(s, (op){.kind = OP_LAUNCH, .launch = n->launch});
+    } else {
+      n->ev->done = false;
+      n->ev->stream = s;
+      r = push(s, (op){.kind = OP_RECORD, .ev = n->ev});
+    }
+    if (r != CUDA_SUCCESS) return r;
+  }
+  st.graph_launches++;
+  return CUDA_SUCCESS;
+}
+
+#endif

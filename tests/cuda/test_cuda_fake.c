@@ -201,10 +201,10 @@ static const char *four_buffers =
     "    (store c (and i 7u) 1.0)))";
 
 /* Compiles through the real NVRTC into the fake's module, launches three
-   times and reads each launch's event time. */
+   times on the stream (launch=stream) and reads each launch's event time. */
 static void compile_launch_finish(void **state) {
   (void)state;
-  vc_dev *dev = open_dev(NULL);
+  vc_dev *dev = open_dev("launch=stream");
   vc_program *p = parse(four_buffers);
   vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
   vc_kern *kern = NULL;
@@ -363,7 +363,7 @@ static void launch_limits(void **state) {
    figures, with the error code that fits; the device stays usable. */
 static void driver_failures(void **state) {
   (void)state;
-  vc_dev *dev = open_dev("staging=16k");
+  vc_dev *dev = open_dev("staging=16k,launch=stream");
   vc_buf *b = NULL;
   vc_error e;
   fail_next("cuMemAlloc", 1, CUDA_ERROR_OUT_OF_MEMORY);

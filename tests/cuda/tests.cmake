@@ -26,14 +26,16 @@ vc_add_test(test_cuda_offline SOURCES ${VC_CUDA_TESTS}/test_cuda_offline.c ${VC_
   LIBS vc_split vc_oracle vc_exec LABELS cuda unit)
 target_compile_definitions(test_cuda_offline PRIVATE VC_PTXAS="${VC_PTXAS}")
 
-# Fake drivers (fake_cuda.h): one of today, one without the _v2 names.
-foreach(fake vc-fake-libcuda vc-fake-libcuda-old)
+# Fake drivers (fake_cuda.h): one of today, one without the _v2 names, one
+# without graphs.
+foreach(fake vc-fake-libcuda vc-fake-libcuda-old vc-fake-libcuda-nograph)
   add_library(${fake} MODULE ${VC_CUDA_TESTS}/fake_libcuda.c)
   target_include_directories(${fake} SYSTEM PRIVATE
     $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
   target_link_libraries(${fake} PRIVATE vc_warnings)
 endforeach()
 target_compile_definitions(vc-fake-libcuda-old PRIVATE FAKE_CUDA_OLD_NAMES)
+target_compile_definitions(vc-fake-libcuda-nograph PRIVATE FAKE_CUDA_NO_GRAPH)
 
 # Libraries opened at run time that are missing, unusable or older.
 if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
@@ -41,8 +43,9 @@ if(EXISTS ${VC_CUDA_STUB_LIBCUDA})
     LIBS vc_exec vc_model LABELS cuda unit)
   target_compile_definitions(test_cuda_noload PRIVATE
     VC_CUDA_STUB_LIBCUDA="${VC_CUDA_STUB_LIBCUDA}"
-    VC_FAKE_OLD_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda-old>")
-  add_dependencies(test_cuda_noload vc-fake-libcuda-old)
+    VC_FAKE_OLD_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda-old>"
+    VC_FAKE_NOGRAPH_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda-nograph>")
+  add_dependencies(test_cuda_noload vc-fake-libcuda-old vc-fake-libcuda-nograph)
 endif()
 
 # The device code against the fake driver.
