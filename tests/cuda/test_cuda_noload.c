@@ -7,7 +7,9 @@
  *                  entry point resolves (the versioned names exist in the
  *                  driver's ABI), and cuInit's refusal is reported;
  *   old-driver     a fake driver without cuEventElapsedTime_v2 and
- *                  cuDeviceGetUuid_v2 (before CUDA 12.8) still serves. */
+ *                  cuDeviceGetUuid_v2 (before CUDA 12.8) still serves;
+ *   no-graph       a fake driver without the graph entry points: launch=graph
+ *                  falls back to the stream, and describe says so. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -114,6 +116,33 @@ static void old_driver(void **state) {
   unsetenv("VYRE_CONFORM_LIBCUDA");
 }
 
+/* launch=graph (the default) on a driver without graphs: every launch on
+   the stream as it comes, each timed, and the record says why. */
+static void no_graph(void **state) {
+  (void)state;
+  setenv("VYRE_CONFORM_LIBCUDA", VC_FAKE_NOGRAPH_LIBCUDA, 1);
+  const vc_backend *be = plugin.ops;
+  vc_dev *dev = NULL;
+  vc_error e;
+  if (be->open(0, NULL, &dev, &e) != 0) fail_msg("open: %s", e.msg);
+  vc_device_info info;
+  assert_int_equal(be->describe(dev, &info, &e), 0);
+  if (!strstr(info.extra, "launch=stream (graph asked; the driver has no cuGraphCreate)\n"))
+    fail_msg("%s", info.extra);
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = prog, .label = "segment 0"};
+  vc_kern *kern = NULL;
+  assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
+  for (int i = 0; i < 4; i++) assert_int_equal(be->launch(dev, kern, NULL, 0, &e), 0);
+  uint64_t ns[4] = {0};
+  uint32_t count = 0;
+  assert_int_equal(be->finish(dev, ns, 4, &count, &e), 0);
+  assert_int_equal(count, 4);
+  for (int i = 0; i < 4; i++) assert_int_equal(ns[i], 250000);
+  be->free_kernel(dev, kern);
+  be->close(dev);
+  unsetenv("VYRE_CONFORM_LIBCUDA");
+}
+
 /* Runs this program again for one case; 0 when that run passed. */
 static int run_case(const char *self, const char *which) {
   char cmd[4200];
@@ -128,15 +157,18 @@ int main(int argc, char **argv) {
   const struct CMUnitTest nvrtc[] = {cmocka_unit_test(nvrtc_missing)};
   const struct CMUnitTest stub[] = {cmocka_unit_test(stub_driver)};
   const struct CMUnitTest old[] = {cmocka_unit_test(old_driver)};
+  const struct CMUnitTest nograph[] = {cmocka_unit_test(no_graph)};
   if (argc == 1)
     return run_case(argv[0], "nvrtc-missing") | run_case(argv[0], "stub-driver") |
-           run_case(argv[0], "old-driver");
+           run_case(argv[0], "old-driver") | run_case(argv[0], "no-graph");
   if (argc == 2 && strcmp(argv[1], "nvrtc-missing") == 0)
     return cmocka_run_group_tests(nvrtc, setup, teardown);
   if (argc == 2 && strcmp(argv[1], "stub-driver") == 0)
     return cmocka_run_group_tests(stub, setup, teardown);
   if (argc == 2 && strcmp(argv[1], "old-driver") == 0)
     return cmocka_run_group_tests(old, setup, teardown);
-  fprintf(stderr, "usage: test_cuda_noload [nvrtc-missing|stub-driver|old-driver]\n");
+  if (argc == 2 && strcmp(argv[1], "no-graph") == 0)
+    return cmocka_run_group_tests(nograph, setup, teardown);
+  fprintf(stderr, "usage: test_cuda_noload [nvrtc-missing|stub-driver|old-driver|no-graph]\n");
   return 2;
 }

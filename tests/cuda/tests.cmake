@@ -57,6 +57,13 @@ target_compile_definitions(test_cuda_fake PRIVATE
   VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>" VC_PTXAS="${VC_PTXAS}")
 add_dependencies(test_cuda_fake vc-fake-libcuda)
 
+# launch=graph against the fake driver.
+vc_add_test(test_cuda_graph SOURCES ${VC_CUDA_TESTS}/test_cuda_graph.c ${VC_CUDA_FIXTURE}
+  LIBS vc_exec ${CMAKE_DL_LIBS} LABELS cuda unit)
+target_include_directories(test_cuda_graph SYSTEM PRIVATE
+  $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
+target_compile_definitions(test_cuda_graph PRIVATE VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
+
 # vc-cuda-smoke: built here, run on the GPU machine by hand.
 add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smoke_program.c
   ${VC_CUDA_TESTS}/smoke_checks.c)
@@ -75,7 +82,7 @@ if(TARGET vc-cuda-bench)
 endif()
 
 foreach(t test_cuda_plugin test_cuda_source test_cuda_offline test_cuda_noload test_cuda_fake
-    test_cuda_smoke test_cuda_bench)
+    test_cuda_graph test_cuda_smoke test_cuda_bench)
   if(TARGET ${t})
     add_dependencies(${t} vc-backend-cuda vc-cuda-smoke vc-fake-libcuda)
   endif()
