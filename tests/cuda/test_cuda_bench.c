@@ -70,12 +70,23 @@ static void overhead_figures(void **state) {
   has("device   Fake GPU");
   has("5 segments of trivial work, grid 1056 x 256 threads; 2 runs of each");
   const char *keys[] = {"a.harness_us_per_segment", "a.raw_us_per_segment", "a.ratio ",
+                        "a.stream_us_per_segment", "a.instantiate_us_per_segment",
+                        "a.other_ratio", "download), launch=graph\n",
+                        "the same with launch=stream (a second device, same run)",
                         "a.harness_marginal_us", "a.raw_marginal_us", "a.marginal_ratio",
                         "a.raw_chained_us_per_segment", "a.raw_paired_us_per_segment",
                         "a.harness_enqueue_us", "a.raw_enqueue_us", "goal a.ratio <= 1.1: "};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) has(keys[i]);
   has("a.harness_device_us                 250.000 us");
   has("a.raw_device_us                     250.000 us");
+  has("a.harness_other_device_us           250.000 us    the same with launch=stream");
+  assert_null(strstr(out, "FAILED"));
+  /* the bench's device on the stream: the other side is the graph */
+  rc = run(FAKE FAKE_CUDA_PLAY_ENV "=chain", "--only a --segments 5 --repeat 1 --options launch=stream");
+  if (rc != VC_EXIT_OK) fail_msg("exit status %d:\n%s", rc, out);
+  has("download), launch=stream\n");
+  has("a.graph_us_per_segment");
+  has("the same with launch=graph (a second device, same run)");
   assert_null(strstr(out, "FAILED"));
 }
 

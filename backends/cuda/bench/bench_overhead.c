@@ -1,12 +1,17 @@
 /* a: what resident-split costs per segment over a raw loop of
  * cuLaunchKernel launching the same kernels (the plugin's own PTX through
  * compile_offline, the same grid) on one stream, then one synchronise.
- * Runs of the two interleave, so that clock and cache drift hit both. */
+ * The harness runs on the bench's device (its options: launch=graph by
+ * default) and on two more devices opened with the other launch path and
+ * with graph-update=instantiate, so that the graph, the stream and a graph
+ * instantiated for every batch are measured side by side. Runs of all
+ * interleave, so that clock and cache drift hit each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cuda/bench/bench.h"
+#include "backends/cuda/cuda_internal.h"
 #include "harness/base/clock.h"
 
 /* Timing in a raw run: none, one event after each launch (the first
@@ -182,10 +187,17 @@ static int harness_run(bench_prog *bp, harness_time *t, vc_error *err) {
   return rc;
 }
 
-/* Both sides of one program: the mode driver and the raw loop. */
+/* The harness's other sides: the other launch path, and a graph
+   instantiated for every batch. */
+enum { ALT_OTHER, ALT_INSTANTIATE, ALTS };
+
+/* Both sides of one program: the mode driver and the raw loop; the
+   alternatives of the many-segment program only. */
 typedef struct side {
   bench_prog bp;
   raw_chain raw;
+  vc_dev *alt_dev[ALTS];
+  bench_prog alt[ALTS];
 } side;
 
 static int side_open(bench *b, uint32_t segments, side *sd, vc_error *err) {
@@ -196,42 +208,77 @@ static int side_open(bench *b, uint32_t segments, side *sd, vc_error *err) {
   return raw_setup(b, sd->bp.split, &sd->raw, err);
 }
 
+/* The bench's options, then the alternative's key (a key given twice
+   keeps the last value). */
+static void alt_options(const bench *b, int alt, char *out, size_t n) {
+  vc_cuda_options o;
+  vc_error e;
+  bool stream = vc_cuda_parse_options(b->options, &o, &e) == 0 && o.launch_stream;
+  const char *key = alt == ALT_OTHER ? (stream ? "launch=graph" : "launch=stream")
+                                     : "launch=graph,graph-update=instantiate";
+  snprintf(out, n, "%s%s%s", b->options ? b->options : "", b->options && *b->options ? "," : "",
+           key);
+}
+
+static int alt_open(bench *b, uint32_t segments, side *sd, vc_error *err) {
+  for (int a = 0; a < ALTS; a++) {
+    char opts[1024];
+    alt_options(b, a, opts, sizeof opts);
+    int rc = b->be->open(b->index, opts, &sd->alt_dev[a], err);
+    if (rc != 0) return vc_fail_wrap(err, "opening the device with %s", opts);
+    rc = bench_chain_prog(segments, BENCH_GRID, &sd->alt[a], err);
+    if (rc != 0) return rc;
+    vc_exec_init(&sd->alt[a].exec, b->be, sd->alt_dev[a], sd->alt[a].prog, sd->alt[a].split);
+  }
+  return 0;
+}
+
 static void side_close(bench *b, side *sd) {
   if (sd->bp.split) {
     raw_free(b, &sd->raw);
     raw_free_bufs(b, &sd->raw, sd->bp.split->nbuffers);
   }
   bench_prog_free(&sd->bp);
+  for (int a = 0; a < ALTS; a++) {
+    bench_prog_free(&sd->alt[a]);
+    if (sd->alt_dev[a]) b->be->close(sd->alt_dev[a]);
+  }
 }
 
 /* Per-run samples, in ns. */
 typedef struct samples {
   double *h_wall, *h_enq, *h_dev, *h1_wall;
   double *r_wall[RAW_KINDS], *r_enq, *r_dev, *r1_wall;
+  double *alt_wall[ALTS], *alt_dev[ALTS];
 } samples;
 
 static double *column(uint32_t n) { return calloc(n ? n : 1, sizeof(double)); }
 
 static int samples_alloc(samples *s, uint32_t n) {
   memset(s, 0, sizeof *s);
-  double **all[] = {&s->h_wall, &s->h_enq, &s->h_dev, &s->h1_wall, &s->r_wall[0],
-                    &s->r_wall[1], &s->r_wall[2], &s->r_enq, &s->r_dev, &s->r1_wall};
+  double **all[] = {&s->h_wall,     &s->h_enq,      &s->h_dev,      &s->h1_wall,
+                    &s->r_wall[0],   &s->r_wall[1],  &s->r_wall[2],  &s->r_enq,
+                    &s->r_dev,       &s->r1_wall,    &s->alt_wall[0], &s->alt_wall[1],
+                    &s->alt_dev[0],  &s->alt_dev[1]};
   int ok = 1;
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ok &= (*all[i] = column(n)) != NULL;
   return ok ? 0 : -1;
 }
 
 static void samples_free(samples *s) {
-  double *all[] = {s->h_wall, s->h_enq, s->h_dev, s->h1_wall, s->r_wall[0],
-                   s->r_wall[1], s->r_wall[2], s->r_enq, s->r_dev, s->r1_wall};
+  double *all[] = {s->h_wall,     s->h_enq,      s->h_dev,       s->h1_wall,
+                   s->r_wall[0],   s->r_wall[1],  s->r_wall[2],   s->r_enq,
+                   s->r_dev,       s->r1_wall,    s->alt_wall[0], s->alt_wall[1],
+                   s->alt_dev[0],  s->alt_dev[1]};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
 }
 
 /* Run i of every series, interleaved. */
 static int one_round(bench *b, side *many, side *one, samples *s, uint32_t i, vc_error *err) {
-  harness_time h, h1;
+  harness_time h, h1, alt[ALTS];
   raw_time r[RAW_KINDS], r1;
   int rc = harness_run(&many->bp, &h, err);
+  for (int a = 0; rc == 0 && a < ALTS; a++) rc = harness_run(&many->alt[a], &alt[a], err);
   for (int k = 0; rc == 0 && k < RAW_KINDS; k++)
     rc = raw_run(b, many->bp.split, &many->raw, k, &r[k], err);
   if (rc == 0) rc = raw_check(b, &many->raw, many->raw.n, err);
@@ -246,24 +293,40 @@ static int one_round(bench *b, side *many, side *one, samples *s, uint32_t i, vc
   s->r_enq[i] = r[RAW_PLAIN].enqueue_ns;
   s->r_dev[i] = r[RAW_CHAINED].device_ns;
   s->r1_wall[i] = r1.wall_ns;
+  for (int a = 0; a < ALTS; a++) {
+    s->alt_wall[a][i] = alt[a].wall_ns;
+    s->alt_dev[a][i] = alt[a].device_ns;
+  }
   return 0;
 }
 
 /* Median of runs 1..runs (run 0 warmed up). */
 static double med(double *v, uint32_t runs) { return bench_median(v + 1, runs); }
 
-static void report(const samples *s, uint32_t runs, uint32_t n) {
+static void report(const samples *s, uint32_t runs, uint32_t n, bool stream) {
   double us = 1e-3 / n, marginal = 1e-3 / (n > 1 ? n - 1 : 1);
   double hw = med(s->h_wall, runs), rw = med(s->r_wall[RAW_PLAIN], runs);
   double h1 = med(s->h1_wall, runs), r1 = med(s->r1_wall, runs);
   double hm = (hw - h1) * marginal, rm = (rw - r1) * marginal;
-  bench_figure("a.harness_us_per_segment", hw * us, "us",
-               "median wall of vc_exec_run(resident-split) / segments (upload, launches with "
-               "events, finish, download)");
+  const char *mine = stream ? "launch=stream" : "launch=graph", *other =
+      stream ? "launch=graph" : "launch=stream";
+  char def[256];
+  snprintf(def, sizeof def,
+           "median wall of vc_exec_run(resident-split) / segments (upload, launches with "
+           "events, finish, download), %s",
+           mine);
+  bench_figure("a.harness_us_per_segment", hw * us, "us", def);
+  snprintf(def, sizeof def, "the same with %s (a second device, same run)", other);
+  bench_figure(stream ? "a.graph_us_per_segment" : "a.stream_us_per_segment",
+               med(s->alt_wall[ALT_OTHER], runs) * us, "us", def);
+  bench_figure("a.instantiate_us_per_segment", med(s->alt_wall[ALT_INSTANTIATE], runs) * us,
+               "us", "the same with launch=graph,graph-update=instantiate (a new graph per run)");
   bench_figure("a.raw_us_per_segment", rw * us, "us",
                "median wall of cuLaunchKernel of every segment on one stream + "
                "cuStreamSynchronize / segments");
   bench_figure("a.ratio", hw / rw, "", "harness / raw per segment (goal <= 1.1)");
+  snprintf(def, sizeof def, "harness with %s / raw per segment", other);
+  bench_figure("a.other_ratio", med(s->alt_wall[ALT_OTHER], runs) / rw, "", def);
   bench_figure("a.harness_marginal_us", hm, "us",
                "(harness wall of this program - of a 1-segment program) / (segments - 1)");
   bench_figure("a.raw_marginal_us", rm, "us", "the same for the raw loop");
@@ -279,6 +342,8 @@ static void report(const samples *s, uint32_t runs, uint32_t n) {
                "host time of cuLaunchKernel per segment in the raw loop");
   bench_figure("a.harness_device_us", med(s->h_dev, runs) * us, "us",
                "device time per segment, the plugin's events");
+  snprintf(def, sizeof def, "the same with %s", other);
+  bench_figure("a.harness_other_device_us", med(s->alt_dev[ALT_OTHER], runs) * us, "us", def);
   bench_figure("a.raw_device_us", med(s->r_dev, runs) * us, "us",
                "device time per segment, first to last event of the chained raw loop");
   bench_goal("a.ratio", hw / rw, true, 1.1);
@@ -297,12 +362,15 @@ int bench_overhead(bench *b, uint32_t segments, vc_error *err) {
   memset(&one, 0, sizeof one);
   memset(&s, 0, sizeof s);
   int rc = side_open(b, segments, &many, err);
+  if (rc == 0) rc = alt_open(b, segments, &many, err);
   if (rc == 0) rc = side_open(b, 1, &one, err);
   if (rc == 0 && samples_alloc(&s, b->repeat + 1) != 0)
     rc = vc_fail(err, VC_ERR_NOMEM, "no memory for %u samples", b->repeat);
   /* run 0 warms up (and compiles the plugin's kernels); it is not counted */
   for (uint32_t i = 0; rc == 0 && i <= b->repeat; i++) rc = one_round(b, &many, &one, &s, i, err);
-  if (rc == 0) report(&s, b->repeat, segments);
+  vc_cuda_options o;
+  bool stream = vc_cuda_parse_options(b->options, &o, err) == 0 && o.launch_stream;
+  if (rc == 0) report(&s, b->repeat, segments, stream);
   samples_free(&s);
   side_close(b, &one);
   side_close(b, &many);
