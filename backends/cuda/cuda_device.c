@@ -75,6 +75,8 @@ int vc_cuda_enter(vc_dev *dev, const char *op, vc_error *err) {
   /* a close or a free has no error to give: the launches are sent anyway */
   vc_error mine;
   int rc = vc_cuda_flush(dev, err ? err : &mine);
+  /* the operation enqueues something of its own after the batch */
+  vc_cuda_unchain(dev);
   if (rc != 0 && err) vc_fail_wrap(err, "%s", op);
   return rc;
 }

@@ -217,8 +217,7 @@ static int send_graph(vc_dev *dev, uint32_t n, vc_error *err) {
   if (r != CUDA_SUCCESS) rc = batch_fail(dev, err, r, n, "cuGraphLaunch");
   if (rc != 0) return rc;
   dev->gstats.graphs++;
-  /* the graph's last event is the last thing on the stream */
-  dev->chain = timed ? dev->timings[dev->batch_first + n - 1].end + 1 : 0;
+  vc_cuda_unchain(dev); /* a graph's own event node starts the next one */
   return 0;
 }
 
