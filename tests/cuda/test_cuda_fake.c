@@ -535,6 +535,54 @@ static void native_launch(void **state) {
   be->close(dev);
 }
 
+/* The order launches executed in: 's' a segment, 'n' a cooperative one. */
+static char order[16];
+static size_t norder;
+
+static void play_order(const fake_cuda_launch *l) {
+  if (norder + 1 < sizeof order) order[norder++] = l->cooperative ? 'n' : 's';
+  order[norder] = '\0';
+  play_native(l);
+}
+
+/* launch=graph (the default): segment launches held back for a graph go
+   out before a native launch, which is never put into one; each has its
+   device time, in order. */
+static void native_after_graph(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  native_run n;
+  vc_error e;
+  if (native_compile(dev, &n, &e) != 0) fail_msg("%s", e.msg);
+  native_alloc(dev, &n);
+  vc_program *p = parse("(program s (workgroup 64) (grid 4) (buffer o u32 256 write)\n"
+                        "  (entry (store o (global_id x) 1u)))");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_kern *seg = NULL;
+  assert_int_equal(be->compile(dev, &k, &seg, NULL, &e), 0);
+  fake_cuda_stats a, b;
+  stats_of(&a);
+  norder = 0;
+  order[0] = '\0';
+  set_kernel(play_order);
+  for (int i = 0; i < 3; i++) assert_int_equal(be->launch(dev, seg, &n.bufs[1], 1, &e), 0);
+  assert_int_equal(be->launch(dev, n.kern, n.bufs, n.split->nbuffers, &e), 0);
+  uint64_t t[4];
+  uint32_t count = 0;
+  assert_int_equal(be->finish(dev, t, 4, &count, &e), 0);
+  set_kernel(NULL);
+  assert_int_equal(count, 4);
+  for (int i = 0; i < 4; i++) assert_int_equal(t[i], 250000);
+  assert_string_equal(order, "sssn");
+  stats_of(&b);
+  assert_int_equal(b.graph_launches, a.graph_launches + 1);
+  assert_int_equal(b.cooperative_launches, a.cooperative_launches + 1);
+  be->free_kernel(dev, seg);
+  vc_program_free(p);
+  native_free(dev, &n);
+  be->close(dev);
+}
+
 /* native-blocks caps the grid; finish gives up at the deadline naming the
    kernel, and the device stays usable once the launch ends. */
 static void native_blocks_and_deadline(void **state) {
@@ -746,6 +794,8 @@ static void everything_given_back(void **state) {
   assert_int_equal(st.modules, 0);
   assert_int_equal(st.ctx_retains, 0);
   assert_int_equal(st.ctx_current, 0);
+  assert_int_equal(st.graphs, 0);
+  assert_int_equal(st.graph_execs, 0);
 }
 
 int main(void) {
@@ -758,6 +808,7 @@ int main(void) {
       cmocka_unit_test(launch_limits),
       cmocka_unit_test(driver_failures),
       cmocka_unit_test(native_launch),
+      cmocka_unit_test(native_after_graph),
       cmocka_unit_test(native_blocks_and_deadline),
       cmocka_unit_test(native_refusals),
       cmocka_unit_test(native_inline_barrier),
