@@ -28,7 +28,7 @@ static const vc_kv_key keys[] = {
      0},
     VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
     {"launch", VC_KV_CHOICE, offsetof(vc_cuda_options, launch_stream), 0, 0, NULL, launch, 0, 0},
-    {"graph-min", VC_KV_U32, offsetof(vc_cuda_options, graph_min), 1, UINT32_MAX, "N", NULL, 0,
+    {"graph-min", VC_KV_U32, offsetof(vc_cuda_options, graph_min), 1, INT32_MAX, "N", NULL, 0,
      0},
     {"graph-update", VC_KV_CHOICE, offsetof(vc_cuda_options, graph_instantiate), 0, 0, NULL,
      graph_update, 0, 0},

@@ -54,7 +54,23 @@ static void options_native(void **state) {
   assert_true(o.no_timing);
   assert_int_equal(vc_cuda_parse_options("timing=none,timing=launch", &o, &e), 0);
   assert_false(o.no_timing);
+  /* graphs by default, batches of 3 or more, kept and set in place */
+  assert_false(o.launch_stream);
+  assert_int_equal(o.graph_min, VC_CUDA_DEFAULT_GRAPH_MIN);
+  assert_int_equal(o.graph_min, 3);
+  assert_false(o.graph_instantiate);
+  assert_int_equal(
+      vc_cuda_parse_options("launch=stream,graph-min=1,graph-update=instantiate", &o, &e), 0);
+  assert_true(o.launch_stream);
+  assert_int_equal(o.graph_min, 1);
+  assert_true(o.graph_instantiate);
+  assert_int_equal(vc_cuda_parse_options("launch=stream,launch=graph,graph-update=nodes", &o, &e),
+                   0);
+  assert_false(o.launch_stream);
+  assert_false(o.graph_instantiate);
   const char *bad[] = {"timing=some",      "timing=",
+                       "launch=capture",   "launch=",       "graph-min=0",  "graph-min=x",
+                       "graph-update=all",
                        "deadline=0",       "deadline=86401", "deadline=1s",  "deadline=",
                        "native-blocks=0",  "native-blocks=-1", "native-blocks=2147483648",
                        "include=",         "deadline"};
@@ -72,6 +88,7 @@ static void options_refused(void **state) {
   assert_non_null(strstr(e.msg, "unknown CUDA option 'stagin=5'"));
   assert_non_null(strstr(e.msg, "staging=BYTES"));
   assert_non_null(strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR, timing=launch|none"));
+  assert_non_null(strstr(e.msg, "launch=graph|stream, graph-min=N, graph-update=nodes|instantiate"));
   assert_int_equal(vc_cuda_parse_options("staging=12x", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "CUDA option staging=12x: expected a byte count"));
   assert_int_equal(vc_cuda_parse_options("staging=-4096", &o, &e), VC_ERR_USAGE);
