@@ -80,6 +80,11 @@ static void overhead_figures(void **state) {
   has("a.harness_device_us                 250.000 us");
   has("a.raw_device_us                     250.000 us");
   has("a.harness_other_device_us           250.000 us    the same with launch=stream");
+  /* 3 runs of the 5-segment program as graphs (one instantiated), of the
+     1-segment one on the stream; a new graph every run with instantiate */
+  has("the bench's device (launch=graph): 6 batches, 3 sent as graphs, 1 instantiated, ");
+  has("the other (launch=stream): 0 batches, 0 sent as graphs");
+  has("instantiate (launch=graph): 3 batches, 3 sent as graphs, 3 instantiated, 0 nodes");
   assert_null(strstr(out, "FAILED"));
   /* the bench's device on the stream: the other side is the graph */
   rc = run(FAKE FAKE_CUDA_PLAY_ENV "=chain", "--only a --segments 5 --repeat 1 --options launch=stream");

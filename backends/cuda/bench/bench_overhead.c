@@ -371,6 +371,18 @@ int bench_overhead(bench *b, uint32_t segments, vc_error *err) {
   vc_cuda_options o;
   bool stream = vc_cuda_parse_options(b->options, &o, err) == 0 && o.launch_stream;
   if (rc == 0) report(&s, b->repeat, segments, stream);
+  /* what the graph path did on each device (the plugin's own counters:
+     the bench is built with the plugin's struct, cuda_internal.h) */
+  vc_dev *devs[1 + ALTS] = {b->dev, many.alt_dev[ALT_OTHER], many.alt_dev[ALT_INSTANTIATE]};
+  static const char *const names[1 + ALTS] = {"the bench's device", "the other", "instantiate"};
+  for (int d = 0; rc == 0 && d < 1 + ALTS; d++) {
+    const vc_cuda_graph_stats *g = &devs[d]->gstats;
+    bench_note("%s (launch=%s): %llu batches, %llu sent as graphs, %llu instantiated, %llu nodes "
+               "set in place",
+               names[d], devs[d]->use_graph ? "graph" : "stream", (unsigned long long)g->batches,
+               (unsigned long long)g->graphs, (unsigned long long)g->instantiated,
+               (unsigned long long)g->node_updates);
+  }
   samples_free(&s);
   side_close(b, &one);
   side_close(b, &many);
