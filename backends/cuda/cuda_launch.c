@@ -1,6 +1,8 @@
 /* Launches on the device's stream, each bracketed by a pair of events, and
  * finish, which waits (up to the deadline) and reads each launch's device
- * time.
+ * time. With launch=graph a segment launch is only noted here; the batch
+ * goes out as a graph (cuda_graph.c) at finish or before any other
+ * operation, and small batches come back here through vc_cuda_stream_node.
  *
  * Back-to-back launches share events: the event that ends one launch is
  * where the next one starts, since nothing else stands between them on the
