@@ -224,8 +224,10 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
   /* entering sends the launches held back for a graph */
   int rc = vc_cuda_enter(dev, "finish", err);
   uint32_t n = dev->pending;
-  /* the events are free again, whatever happens below */
+  /* the events are free again, whatever happens below (and a batch that
+     could not be sent is dropped with the pending launches) */
   dev->pending = 0;
+  dev->nbatch = 0;
   dev->used_events = 0;
   vc_cuda_unchain(dev);
   const vc_cu *cu = dev->cu;

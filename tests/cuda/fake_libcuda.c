@@ -354,6 +354,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) {
 }
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) {
+  ENTER("cuCtxSetCurrent");
   if (c && (c != &primary || primary.retains <= 0)) return CUDA_ERROR_INVALID_CONTEXT;
   current = c;
   return CUDA_SUCCESS;

@@ -370,6 +370,11 @@ static void graph_failures(void **state) {
   assert_int_equal(be->finish(r.dev, ns, 8, &count, &e), 0);
   assert_int_equal(count, 0);
   assert_int_equal(nseen, 0);
+  /* a finish that cannot even make the context current drops the batch */
+  launch_all(&r, "abab", 0);
+  fail_next("cuCtxSetCurrent", 1, CUDA_ERROR_INVALID_CONTEXT);
+  assert_int_equal(be->finish(r.dev, ns, 8, &count, &e), VC_ERR_DEVICE);
+  assert_non_null(strstr(e.msg, "finish: cuCtxSetCurrent on Fake GPU"));
   /* and the device still serves */
   launch_all(&r, "abab", 0);
   finish_all(&r, 4);
