@@ -130,9 +130,16 @@ typedef struct vc_qgroup {
   uint32_t nnew, nknown, nunsupported;
 } vc_qgroup;
 
-/* Rows grouped by folder: groups with failures first, and inside a group
-   the failing programs first, then by name. Free both with free(). */
-int vc_qual_rows(const vc_qual *q, vc_qrow **rows, uint32_t *nrows, vc_qgroup **groups,
-                 uint32_t *ngroups, vc_error *err);
+/* The matrix's rows grouped by folder: groups with failures first, and
+   inside a group the failing programs first, then by name. */
+typedef struct vc_qmatrix {
+  vc_qrow *rows;
+  uint32_t nrows;
+  vc_qgroup *groups;
+  uint32_t ngroups;
+} vc_qmatrix;
+
+int vc_qual_matrix(const vc_qual *q, vc_qmatrix *out, vc_error *err);
+void vc_qual_matrix_free(vc_qmatrix *m);
 
 #endif

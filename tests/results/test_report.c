@@ -813,7 +813,7 @@ static void test_warns_of_newer_unfinished_runs(void **state) {
   free(out);
   free(errors);
   text = fx_read_file(html);
-  assert_non_null(strstr(text, "<p class=\"warning\"><strong>Warning:</strong> "));
+  assert_non_null(strstr(text, "<p class=\"warning\"><b>Warning:</b> "));
   assert_non_null(strstr(text, "run 2 (interrupted), run 3 (running)</p>"));
   free(text);
   text = fx_read_file(md);
