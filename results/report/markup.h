@@ -33,7 +33,7 @@ typedef enum {
 } vc_col_kind;
 
 typedef struct vc_col {
-  const char *head; /* written as it is */
+  const char *head; /* written as it is; NULL in the first column: no heading row */
   vc_col_kind kind;
 } vc_col;
 

@@ -61,9 +61,14 @@ static void collapsed(vc_strbuf *sb, const char *summary, const char *lang, cons
 
 static void table_open(vc_strbuf *sb, const char *cls, const vc_col *cols, int ncols) {
   if (cls)
-    vc_sb_printf(sb, "<table class=\"%s\"><tr>", cls);
+    vc_sb_printf(sb, "<table class=\"%s\">", cls);
   else
-    vc_sb_puts(sb, "<table><tr>");
+    vc_sb_puts(sb, "<table>");
+  if (!cols[0].head) { /* keys and values */
+    vc_sb_putc(sb, '\n');
+    return;
+  }
+  vc_sb_puts(sb, "<tr>");
   for (int i = 0; i < ncols; i++) vc_sb_printf(sb, "<th>%s</th>", cols[i].head);
   vc_sb_puts(sb, "</tr>\n");
 }

@@ -85,7 +85,10 @@ static void collapsed(vc_strbuf *sb, const char *summary, const char *lang, cons
 static void table_open(vc_strbuf *sb, const char *cls, const vc_col *cols, int ncols) {
   (void)cls;
   vc_sb_puts(sb, "\n|");
-  for (int i = 0; i < ncols; i++) vc_sb_printf(sb, " %s |", cols[i].head);
+  for (int i = 0; i < ncols; i++) {
+    if (cols[i].head) vc_sb_printf(sb, " %s", cols[i].head);
+    vc_sb_puts(sb, " |");
+  }
   vc_sb_puts(sb, "\n|");
   for (int i = 0; i < ncols; i++) vc_sb_puts(sb, cols[i].kind == VC_COL_NUM ? " ---: |" : " --- |");
   vc_sb_putc(sb, '\n');

@@ -50,24 +50,6 @@ static const char style[] =
     ".digest{font-family:monospace}svg.chart{display:block;margin:12px 0;max-width:100%}"
     "p.warning{background:#fff3cd;border:1px solid #e0b252;padding:6px 10px}";
 
-static void kv(vc_strbuf *sb, const char *key, const char *value) {
-  vc_sb_printf(sb, "<tr><th>%s</th><td>", key);
-  vc_esc_markup(sb, value ? value : "");
-  vc_sb_puts(sb, "</td></tr>\n");
-}
-
-static void kv_u64(vc_strbuf *sb, const char *key, uint64_t v) {
-  char text[32];
-  snprintf(text, sizeof text, "%" PRIu64, v);
-  kv(sb, key, text);
-}
-
-static void kv_bytes(vc_strbuf *sb, const char *key, uint64_t v) {
-  char text[VC_FMT_LEN];
-  vc_fmt_bytes(text, v);
-  kv(sb, key, text);
-}
-
 /* ---- the first screen ---- */
 
 static void title(vc_strbuf *sb, const vc_qual *q) {
@@ -179,71 +161,6 @@ static int matrix(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
 
 /* ---- the details: run, device, charts ---- */
 
-static void run_table(vc_strbuf *sb, const vc_run_data *r) {
-  char started[VC_FMT_LEN], ended[VC_FMT_LEN], took[VC_FMT_LEN], digest[65];
-  vc_report_digest(r, digest);
-  vc_fmt_utc(started, r->info.started_ns);
-  vc_fmt_utc(ended, r->ended_ns);
-  vc_fmt_ns(took,
-            r->ended_ns > r->info.started_ns ? (uint64_t)(r->ended_ns - r->info.started_ns) : 0);
-  vc_sb_puts(sb, "<table class=\"kv\">\n");
-  kv(sb, "status", r->status);
-  kv(sb, "started", started);
-  kv(sb, "ended", ended);
-  kv(sb, "duration", took);
-  kv(sb, "harness version", r->info.harness_version);
-  kv(sb, "harness commit", r->info.harness_commit);
-  kv(sb, "command line", r->info.command_line);
-  kv(sb, "host", r->info.host);
-  kv(sb, "corpus", r->info.corpus_path);
-  kv(sb, "corpus digest", r->info.corpus_digest);
-  kv(sb, "shard", r->info.shard[0] ? r->info.shard : "none (the whole corpus)");
-  kv(sb, "backend", r->info.backend);
-  kv(sb, "modes", r->info.modes);
-  kv(sb, "options", r->info.options);
-  kv(sb, "selection", r->info.selection);
-  kv(sb, "results digest (SHA-256)", digest);
-  vc_sb_puts(sb, "</table>\n");
-}
-
-static void device_table(vc_strbuf *sb, const vc_run_data *r) {
-  if (!r->has_device) {
-    vc_sb_puts(sb, "<p>No device was recorded for this run.</p>\n");
-    return;
-  }
-  const vc_device_info *d = &r->device;
-  char text[128];
-  vc_sb_puts(sb, "<table class=\"kv\">\n");
-  kv(sb, "name", d->device_name);
-  kv(sb, "API", d->api);
-  kv(sb, "API version", d->api_version);
-  kv(sb, "driver", d->driver_name);
-  kv(sb, "driver version", d->driver_version);
-  snprintf(text, sizeof text, "0x%04x / 0x%04x", d->vendor_id, d->device_id);
-  kv(sb, "vendor / device id", text);
-  kv(sb, "UUID", d->uuid[0] ? d->uuid : "(none given)");
-  kv_u64(sb, "compute units", d->compute_units);
-  kv_u64(sb, "max workgroup invocations", d->max_workgroup_invocations);
-  snprintf(text, sizeof text, "%u x %u x %u", d->max_workgroup_size[0], d->max_workgroup_size[1],
-           d->max_workgroup_size[2]);
-  kv(sb, "max workgroup size", text);
-  snprintf(text, sizeof text, "%u x %u x %u", d->max_grid[0], d->max_grid[1], d->max_grid[2]);
-  kv(sb, "max grid", text);
-  kv_bytes(sb, "max shared memory", d->max_shared_bytes);
-  kv_bytes(sb, "max buffer", d->max_buffer_bytes);
-  kv_bytes(sb, "global memory", d->global_mem_bytes);
-  kv(sb, "device timestamps", d->timestamps ? "yes" : "no (host timing only)");
-  kv(sb, "cooperative launch", d->cooperative ? "yes" : "no");
-  kv(sb, "float environment", d->float_env);
-  kv(sb, "behavioural fingerprint", r->fingerprint);
-  vc_sb_puts(sb, "</table>\n");
-  if (d->extra[0]) {
-    vc_sb_puts(sb, "<details><summary>further properties</summary><pre>");
-    vc_esc_markup(sb, d->extra);
-    vc_sb_puts(sb, "</pre></details>\n");
-  }
-}
-
 enum { MAX_LAUNCH_CHART = 300 }; /* programs; beyond, a bar each is no chart */
 
 static int charts(vc_strbuf *sb, const vc_qrun *qr, vc_error *err) {
@@ -291,8 +208,7 @@ static int details(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
     vc_sb_printf(sb, "<h2>Run %lld, ", (long long)r->id);
     vc_esc_markup(sb, r->info.backend);
     vc_sb_puts(sb, ": run, device and charts</h2>\n");
-    run_table(sb, r);
-    device_table(sb, r);
+    vc_section_run_record(&vc_markup_html, r, sb);
     rc = charts(sb, &q->runs[i], err);
   }
   return rc;

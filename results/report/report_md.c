@@ -12,12 +12,6 @@
 #include "results/report/report.h"
 #include "results/report/sections.h"
 
-static void row(vc_strbuf *sb, const char *key, const char *value) {
-  vc_sb_printf(sb, "| %s | ", key);
-  vc_esc_md(sb, value ? value : "");
-  vc_sb_puts(sb, " |\n");
-}
-
 /* ---- the matrix: the programs that did not pass everywhere ---- */
 
 /* Did program `name` pass in every mode of every run, without a flake? */
@@ -81,47 +75,6 @@ static int matrix(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
   return 0;
 }
 
-/* ---- the record of each run ---- */
-
-static void identity(vc_strbuf *sb, const vc_run_data *r) {
-  char text[600], started[VC_FMT_LEN], ended[VC_FMT_LEN], digest[65];
-  vc_report_digest(r, digest);
-  const vc_device_info *d = &r->device;
-  vc_sb_printf(sb, "\n### Run %lld: ", (long long)r->id);
-  vc_esc_md(sb, r->info.backend);
-  vc_sb_puts(sb, "\n\n| | |\n| --- | --- |\n");
-  if (r->has_device) {
-    row(sb, "Device", d->device_name);
-    snprintf(text, sizeof text, "0x%04x / 0x%04x", d->vendor_id, d->device_id);
-    row(sb, "Vendor / device id", text);
-    row(sb, "UUID", d->uuid[0] ? d->uuid : "(none given)");
-    snprintf(text, sizeof text, "%s %s", d->api, d->api_version);
-    row(sb, "API", text);
-    snprintf(text, sizeof text, "%s %s", d->driver_name, d->driver_version);
-    row(sb, "Driver", text);
-    row(sb, "Float environment", d->float_env);
-    row(sb, "Cooperative launch", d->cooperative ? "yes" : "no");
-    row(sb, "Device timestamps", d->timestamps ? "yes" : "no");
-    row(sb, "Fingerprint", r->fingerprint);
-  } else {
-    row(sb, "Device", "not recorded");
-  }
-  snprintf(text, sizeof text, "%s (commit %s)", r->info.harness_version, r->info.harness_commit);
-  row(sb, "Harness", text);
-  row(sb, "Backend", r->info.backend);
-  row(sb, "Modes", r->info.modes);
-  row(sb, "Command line", r->info.command_line);
-  row(sb, "Options", r->info.options);
-  row(sb, "Corpus", r->info.corpus_path);
-  row(sb, "Corpus digest", r->info.corpus_digest);
-  vc_fmt_utc(started, r->info.started_ns);
-  vc_fmt_utc(ended, r->ended_ns);
-  snprintf(text, sizeof text, "%lld, %s, %s to %s", (long long)r->id, r->status, started, ended);
-  row(sb, "Run", text);
-  row(sb, "Shard", r->info.shard[0] ? r->info.shard : "none");
-  row(sb, "Results digest", digest);
-}
-
 int vc_report_markdown(const vc_qual *q, vc_strbuf *out, vc_error *err) {
   const vc_markup *d = &vc_markup_md;
   vc_section_first_screen(d, q, out);
@@ -132,6 +85,12 @@ int vc_report_markdown(const vc_qual *q, vc_strbuf *out, vc_error *err) {
   if (rc) return rc;
   vc_section_failures(d, q, out);
   vc_sb_puts(out, "\n## Runs and devices\n");
-  for (uint32_t i = 0; i < q->nruns; i++) identity(out, q->runs[i].run);
+  for (uint32_t i = 0; i < q->nruns; i++) {
+    const vc_run_data *r = q->runs[i].run;
+    vc_sb_printf(out, "\n### Run %lld: ", (long long)r->id);
+    vc_esc_md(out, r->info.backend);
+    vc_sb_putc(out, '\n');
+    vc_section_run_record(&vc_markup_md, r, out);
+  }
   return 0;
 }

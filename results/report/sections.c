@@ -652,3 +652,93 @@ void vc_section_failures(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
   }
   if (!shown) para(d, sb, "None: every result that ran matched the oracle.");
 }
+
+/* ---- the record of each run ---- */
+
+static void kv(table *t, const char *key, const char *value) {
+  row_open(t, false);
+  cell_text(t, key);
+  cell_text(t, value ? value : "");
+  row_close(t);
+}
+
+static void kv_u64(table *t, const char *key, uint64_t v) {
+  char text[32];
+  snprintf(text, sizeof text, "%" PRIu64, v);
+  kv(t, key, text);
+}
+
+static void kv_bytes(table *t, const char *key, uint64_t v) {
+  char text[VC_FMT_LEN];
+  vc_fmt_bytes(text, v);
+  kv(t, key, text);
+}
+
+/* A table of keys and values has no heading row. */
+static const vc_col kv_cols[] = {{NULL, VC_COL_HEAD}, {NULL, VC_COL_TEXT}};
+
+static void run_table(const vc_markup *d, vc_strbuf *sb, const vc_run_data *r) {
+  char started[VC_FMT_LEN], ended[VC_FMT_LEN], took[VC_FMT_LEN], digest[65];
+  vc_report_digest(r, digest);
+  vc_fmt_utc(started, r->info.started_ns);
+  vc_fmt_utc(ended, r->ended_ns);
+  vc_fmt_ns(took,
+            r->ended_ns > r->info.started_ns ? (uint64_t)(r->ended_ns - r->info.started_ns) : 0);
+  table t = table_open(d, sb, "kv", kv_cols, 2);
+  kv(&t, "status", r->status);
+  kv(&t, "started", started);
+  kv(&t, "ended", ended);
+  kv(&t, "duration", took);
+  kv(&t, "harness version", r->info.harness_version);
+  kv(&t, "harness commit", r->info.harness_commit);
+  kv(&t, "command line", r->info.command_line);
+  kv(&t, "host", r->info.host);
+  kv(&t, "corpus", r->info.corpus_path);
+  kv(&t, "corpus digest", r->info.corpus_digest);
+  kv(&t, "shard", r->info.shard[0] ? r->info.shard : "none (the whole corpus)");
+  kv(&t, "backend", r->info.backend);
+  kv(&t, "modes", r->info.modes);
+  kv(&t, "options", r->info.options);
+  kv(&t, "selection", r->info.selection);
+  kv(&t, "results digest (SHA-256)", digest);
+  put(sb, d->table_close);
+}
+
+static void device_table(const vc_markup *d, vc_strbuf *sb, const vc_run_data *r) {
+  if (!r->has_device) {
+    para(d, sb, "No device was recorded for this run.");
+    return;
+  }
+  const vc_device_info *dv = &r->device;
+  char text[128];
+  table t = table_open(d, sb, "kv", kv_cols, 2);
+  kv(&t, "name", dv->device_name);
+  kv(&t, "API", dv->api);
+  kv(&t, "API version", dv->api_version);
+  kv(&t, "driver", dv->driver_name);
+  kv(&t, "driver version", dv->driver_version);
+  snprintf(text, sizeof text, "0x%04x / 0x%04x", dv->vendor_id, dv->device_id);
+  kv(&t, "vendor / device id", text);
+  kv(&t, "UUID", dv->uuid[0] ? dv->uuid : "(none given)");
+  kv_u64(&t, "compute units", dv->compute_units);
+  kv_u64(&t, "max workgroup invocations", dv->max_workgroup_invocations);
+  snprintf(text, sizeof text, "%u x %u x %u", dv->max_workgroup_size[0], dv->max_workgroup_size[1],
+           dv->max_workgroup_size[2]);
+  kv(&t, "max workgroup size", text);
+  snprintf(text, sizeof text, "%u x %u x %u", dv->max_grid[0], dv->max_grid[1], dv->max_grid[2]);
+  kv(&t, "max grid", text);
+  kv_bytes(&t, "max shared memory", dv->max_shared_bytes);
+  kv_bytes(&t, "max buffer", dv->max_buffer_bytes);
+  kv_bytes(&t, "global memory", dv->global_mem_bytes);
+  kv(&t, "device timestamps", dv->timestamps ? "yes" : "no (host timing only)");
+  kv(&t, "cooperative launch", dv->cooperative ? "yes" : "no");
+  kv(&t, "float environment", dv->float_env);
+  kv(&t, "behavioural fingerprint", r->fingerprint);
+  put(sb, d->table_close);
+  if (dv->extra[0]) d->collapsed(sb, "further properties", "text", dv->extra);
+}
+
+void vc_section_run_record(const vc_markup *d, const vc_run_data *r, vc_strbuf *sb) {
+  run_table(d, sb, r);
+  device_table(d, sb, r);
+}

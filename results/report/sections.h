@@ -1,13 +1,14 @@
 /* The sections that the HTML and the Markdown report share, written once
  * against a markup dialect (markup.h): what each says is decided here,
- * how it is spelled there. The matrix, the page shell and the record of
- * each run stay with their report (report_html.c, report_md.c). */
+ * how it is spelled there. The page shell, the charts and the layout of
+ * the matrix stay with their report (report_html.c, report_md.c). */
 #ifndef VC_RESULTS_SECTIONS_H
 #define VC_RESULTS_SECTIONS_H
 
 #include "harness/base/strbuf.h"
 #include "results/report/markup.h"
 #include "results/report/qual.h"
+#include "results/store/load.h"
 
 /* The verdict and a line per run, the warnings about unfinished runs,
    planted faults, and a table of each run's provenance. */
@@ -22,6 +23,10 @@ void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 /* A section per failure, new ones first, with anchor f-RUN-SECTION. */
 void vc_section_failures(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 
+/* The record of run r: the run (status, times, harness, command line,
+   corpus, options, results digest), then its device (ids, driver, limits,
+   float environment, fingerprint, the plugin's further properties). */
+void vc_section_run_record(const vc_markup *d, const vc_run_data *r, vc_strbuf *sb);
 /* The matrix, which each report lays out its own way (HTML: every program,
    in groups that fold; Markdown: the programs that did not pass
    everywhere). What they share: the title of run r's column m (the mode,
