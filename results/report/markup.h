@@ -59,9 +59,11 @@ typedef struct vc_markup {
   void (*link_open)(vc_strbuf *sb, uint32_t ri, int section);
   const char *link_close;
   vc_mk_pair bold;
-  const char *times, *ne; /* the signs × and ≠ */
-  const char *br;         /* a line break inside a table's heading */
-  const char *title_sep;  /* between program, mode and backend in a failure's title */
+  /* the signs × and ≠, and a line break inside a table's heading */
+  struct {
+    const char *times, *ne, *br;
+  } signs;
+  const char *title_sep; /* between program, mode and backend in a failure's title */
   /* Before the status of a new failure in a matrix cell. Optional: NULL =
      nothing (HTML colours the cell and its legend names the colour). */
   const char *new_mark;

@@ -137,7 +137,7 @@ static void verdict_line(const vc_markup *d, vc_strbuf *sb, const vc_qual *q, co
   }
   d->esc(sb, qr->device_line);
   vc_sb_printf(sb, " &mdash; run %lld: %u cells (%u programs %s %u modes), %u pass, ",
-               (long long)qr->run->id, cells, qr->run->nprogs, d->times, qr->sum.cells.nmodes,
+               (long long)qr->run->id, cells, qr->run->nprogs, d->signs.times, qr->sum.cells.nmodes,
                pass);
   put(sb, d->bold.open);
   vc_sb_printf(sb, "%u new failure%s", qr->nnew, qr->nnew == 1 ? "" : "s");
@@ -431,7 +431,7 @@ void vc_section_counts(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
 void vc_matrix_column(const vc_markup *d, const vc_qual *q, uint32_t r, uint32_t m, vc_strbuf *sb) {
   if (q->nruns > 1) {
     d->esc(sb, q->runs[r].run->info.backend);
-    vc_sb_puts(sb, d->br);
+    vc_sb_puts(sb, d->signs.br);
   }
   d->esc(sb, q->runs[r].sum.cells.modes[m]);
 }
@@ -517,7 +517,7 @@ static void values_table(const vc_markup *d, vc_strbuf *sb, const vc_divergence 
   for (uint32_t i = 0; i < n; i++) {
     row_open(&t, el[i].differs);
     cell_fmt(&t, "%" PRIu64 "%s%s", el[i].index, el[i].differs ? " " : "",
-             el[i].differs ? d->ne : "");
+             el[i].differs ? d->signs.ne : "");
     cell_text(&t, el[i].expected);
     cell_text(&t, el[i].actual);
     cell_fmt(&t, "%s", el[i].expected_hex);
