@@ -6,12 +6,14 @@
  * links to a failure's section, collapsed text and commands, and the
  * escaping of text (HTML entities, or Markdown's | and the fences).
  *
- * Blocks: every block hook writes the block whole, so that a section is a
- * sequence of blocks. HTML closes each block with a newline; Markdown
- * opens each with an empty line, which is what separates its blocks.
+ * Blocks: a section is a sequence of blocks (headings, paragraphs, lists,
+ * tables, collapsed text, commands). HTML closes each block with a
+ * newline; Markdown opens each with an empty line, which is what separates
+ * its blocks, so that neither needs to know what came before.
  *
  * Text passed as `text` is escaped by the hook; strings in the table are
- * written as they are. As in backends/common/cgen/cgen_dialect.h, optional
+ * written as they are. The sections write the entity &mdash; themselves:
+ * both markups read it. As in backends/common/cgen/cgen_dialect.h, optional
  * hooks have a default when NULL, so that a dialect names only what it
  * spells. */
 #ifndef VC_RESULTS_MARKUP_H
