@@ -1,15 +1,13 @@
 /* The HTML qualification report: one file, no scripts, no fonts or images
  * from anywhere else; charts are inline SVG. The first screen says the
  * verdict; then what changed, the counts, the known issues, the matrix and
- * a section for each failure. */
-#include <inttypes.h>
-#include <stdio.h>
+ * a section for each failure. The sections it shares with the Markdown are
+ * sections.c's; its own are the page with its style, the matrix in groups
+ * that fold, and the charts. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "harness/model/outcome.h"
 #include "results/report/escape.h"
-#include "results/report/fmt.h"
 #include "results/report/qual.h"
 #include "results/report/report.h"
 #include "results/report/sections.h"

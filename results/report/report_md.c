@@ -1,13 +1,9 @@
 /* The Markdown report, which is also the qualification record: the same
- * content as the HTML report in a form GitHub renders (its matrix lists
- * the programs that did not pass everywhere). */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+ * content as the HTML report in a form GitHub renders. Its sections are
+ * sections.c's; what is its own is the matrix, which lists the programs
+ * that did not pass everywhere. */
 #include "harness/model/outcome.h"
 #include "results/report/escape.h"
-#include "results/report/fmt.h"
 #include "results/report/qual.h"
 #include "results/report/report.h"
 #include "results/report/sections.h"
