@@ -58,7 +58,7 @@ static void alert_open(vc_strbuf *sb, const char *cls) {
 
 static void verdict_open(vc_strbuf *sb, const vc_qual *q) {
   vc_sb_puts(sb, "# ");
-  if (q->planted) vc_sb_puts(sb, "[PLANTED FAULTS: NOT A QUALIFICATION] ");
+  vc_sb_puts(sb, vc_qual_title_prefix(q));
   vc_sb_printf(sb, "%s &mdash; vyre-conform qualification record\n\n", vc_verdict_word(q->verdict));
 }
 

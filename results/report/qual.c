@@ -314,6 +314,10 @@ int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_repor
   return rc;
 }
 
+const char *vc_qual_title_prefix(const vc_qual *q) {
+  return q->planted ? "[PLANTED FAULTS: NOT A QUALIFICATION] " : "";
+}
+
 void vc_qual_free(vc_qual *q) {
   for (uint32_t i = 0; i < q->nruns; i++) {
     vc_qrun *qr = &q->runs[i];

@@ -93,6 +93,9 @@ typedef struct vc_qual {
 int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_report_opts *opts,
                   vc_qual *q, vc_error *err);
 void vc_qual_free(vc_qual *q);
+/* What every report's title starts with: "[PLANTED FAULTS: NOT A
+   QUALIFICATION] " where q->planted, else "". */
+const char *vc_qual_title_prefix(const vc_qual *q);
 
 /* The corpus folder of a program ("semantics"), relative to the run's
    corpus path; "." for a program at its top. */

@@ -51,7 +51,7 @@ static const char style[] =
 /* ---- the first screen ---- */
 
 static void title(vc_strbuf *sb, const vc_qual *q) {
-  if (q->planted) vc_sb_puts(sb, "[PLANTED FAULTS: NOT A QUALIFICATION] ");
+  vc_sb_puts(sb, vc_qual_title_prefix(q));
   vc_sb_printf(sb, "%s: ", vc_verdict_word(q->verdict));
   for (uint32_t i = 0; i < q->nruns; i++) {
     const vc_run_data *r = q->runs[i].run;
