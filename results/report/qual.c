@@ -314,6 +314,10 @@ int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_repor
   return rc;
 }
 
+const char *vc_qual_title_prefix(const vc_qual *q) {
+  return q->planted ? "[PLANTED FAULTS: NOT A QUALIFICATION] " : "";
+}
+
 void vc_qual_free(vc_qual *q) {
   for (uint32_t i = 0; i < q->nruns; i++) {
     vc_qrun *qr = &q->runs[i];
@@ -392,8 +396,7 @@ static int row_severity(const vc_qual *q, const char *name, uint32_t *nnew, uint
   return sev;
 }
 
-int vc_qual_rows(const vc_qual *q, vc_qrow **rows_out, uint32_t *nrows_out,
-                 vc_qgroup **groups_out, uint32_t *ngroups_out, vc_error *err) {
+int vc_qual_matrix(const vc_qual *q, vc_qmatrix *out, vc_error *err) {
   uint32_t total = 0;
   for (uint32_t r = 0; r < q->nruns; r++) total += q->runs[r].run->nprogs;
   vc_qrow *rows = calloc(total + 1, sizeof *rows);
@@ -445,9 +448,12 @@ int vc_qual_rows(const vc_qual *q, vc_qrow **rows_out, uint32_t *nrows_out,
     g->nunsupported += c;
   }
   qsort(groups, ng, sizeof *groups, group_cmp);
-  *rows_out = rows;
-  *nrows_out = n;
-  *groups_out = groups;
-  *ngroups_out = ng;
+  *out = (vc_qmatrix){rows, n, groups, ng};
   return 0;
+}
+
+void vc_qual_matrix_free(vc_qmatrix *m) {
+  free(m->rows);
+  free(m->groups);
+  *m = (vc_qmatrix){0};
 }

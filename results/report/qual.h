@@ -93,6 +93,9 @@ typedef struct vc_qual {
 int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_report_opts *opts,
                   vc_qual *q, vc_error *err);
 void vc_qual_free(vc_qual *q);
+/* What every report's title starts with: "[PLANTED FAULTS: NOT A
+   QUALIFICATION] " where q->planted, else "". */
+const char *vc_qual_title_prefix(const vc_qual *q);
 
 /* The corpus folder of a program ("semantics"), relative to the run's
    corpus path; "." for a program at its top. */
@@ -130,9 +133,16 @@ typedef struct vc_qgroup {
   uint32_t nnew, nknown, nunsupported;
 } vc_qgroup;
 
-/* Rows grouped by folder: groups with failures first, and inside a group
-   the failing programs first, then by name. Free both with free(). */
-int vc_qual_rows(const vc_qual *q, vc_qrow **rows, uint32_t *nrows, vc_qgroup **groups,
-                 uint32_t *ngroups, vc_error *err);
+/* The matrix's rows grouped by folder: groups with failures first, and
+   inside a group the failing programs first, then by name. */
+typedef struct vc_qmatrix {
+  vc_qrow *rows;
+  uint32_t nrows;
+  vc_qgroup *groups;
+  uint32_t ngroups;
+} vc_qmatrix;
+
+int vc_qual_matrix(const vc_qual *q, vc_qmatrix *out, vc_error *err);
+void vc_qual_matrix_free(vc_qmatrix *m);
 
 #endif

@@ -21,12 +21,10 @@ int vc_report_junit(const vc_qual *q, vc_strbuf *out, vc_error *err);
 
 /* The warning that r's file holds runs newer than r that did not complete
    (r->unfinished_newer), naming each with its status; nothing when none.
-   As text, on standard error ("vyre-conform COMMAND: warning: ..."), and
-   as a paragraph of the HTML or Markdown report. */
+   As text, and on standard error ("vyre-conform COMMAND: warning: ...");
+   the reports put the text in a warning of their first screen. */
 void vc_report_unfinished_text(const vc_run_data *r, vc_strbuf *out);
 void vc_report_unfinished_stderr(const char *command, const vc_run_data *r);
-void vc_report_unfinished_html(const vc_run_data *r, vc_strbuf *out);
-void vc_report_unfinished_md(const vc_run_data *r, vc_strbuf *out);
 
 /* SHA-256 over the corpus digest and every result row's outcome (program,
    source digest, mode, repeat, status, output digest), in a fixed order.

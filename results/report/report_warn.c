@@ -3,7 +3,6 @@
  * after the last complete run is easy to miss otherwise. */
 #include <stdio.h>
 
-#include "results/report/escape.h"
 #include "results/report/report.h"
 
 void vc_report_unfinished_text(const vc_run_data *r, vc_strbuf *out) {
@@ -21,27 +20,5 @@ void vc_report_unfinished_stderr(const char *command, const vc_run_data *r) {
   vc_sb_init(&sb);
   vc_report_unfinished_text(r, &sb);
   fprintf(stderr, "vyre-conform %s: warning: %s\n", command, vc_sb_str(&sb));
-  vc_sb_free(&sb);
-}
-
-void vc_report_unfinished_html(const vc_run_data *r, vc_strbuf *out) {
-  if (!r->nunfinished_newer) return;
-  vc_strbuf sb;
-  vc_sb_init(&sb);
-  vc_report_unfinished_text(r, &sb);
-  vc_sb_puts(out, "<p class=\"warning\"><strong>Warning:</strong> ");
-  vc_esc_markup(out, vc_sb_str(&sb));
-  vc_sb_puts(out, "</p>\n");
-  vc_sb_free(&sb);
-}
-
-void vc_report_unfinished_md(const vc_run_data *r, vc_strbuf *out) {
-  if (!r->nunfinished_newer) return;
-  vc_strbuf sb;
-  vc_sb_init(&sb);
-  vc_report_unfinished_text(r, &sb);
-  vc_sb_puts(out, "> **Warning:** ");
-  vc_esc_md(out, vc_sb_str(&sb));
-  vc_sb_puts(out, "\n\n");
   vc_sb_free(&sb);
 }

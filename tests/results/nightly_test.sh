@@ -68,7 +68,7 @@ for k in 0 1 2; do
   FAKE_SCENARIO=pass nightly --backend vulkan --shard "$k/3" --repeat 3 --out "$tmp/s$k"
   check "shard $k/3 records" 0 $?
 done
-has "a shard writes its own report" "$tmp/s1/summary.md" "| Shard | 1/3 |"
+has "a shard writes its own report" "$tmp/s1/summary.md" "| shard | 1/3 |"
 nightly --merge --out "$tmp/m" --baseline "$base" "$tmp/s0/vulkan-shard-0-3.db" \
   "$tmp/s1/vulkan-shard-1-3.db" "$tmp/s2/vulkan-shard-2-3.db"
 check "three shards merge and pass the gate" 0 $?

@@ -247,9 +247,9 @@ static void test_markdown(void **state) {
   }
   char digest[65], line[128];
   vc_report_digest(r, digest);
-  snprintf(line, sizeof line, "| Results digest | %s |", digest);
+  snprintf(line, sizeof line, "| results digest (SHA-256) | %s |", digest);
   assert_non_null(strstr(md, line));
-  assert_non_null(strstr(md, "| Driver | llvmpipe Mesa 22.3.6 |"));
+  assert_non_null(strstr(md, "| driver | llvmpipe |\n| driver version | Mesa 22.3.6 |"));
   /* the matrix lists what did not pass everywhere; atomics_add passed */
   assert_non_null(strstr(md, "| basic | `barrier_chain` | **NEW** diverge | pass | pass |"));
   assert_null(strstr(md, "`atomics_add` |"));
@@ -813,7 +813,7 @@ static void test_warns_of_newer_unfinished_runs(void **state) {
   free(out);
   free(errors);
   text = fx_read_file(html);
-  assert_non_null(strstr(text, "<p class=\"warning\"><strong>Warning:</strong> "));
+  assert_non_null(strstr(text, "<p class=\"warning\"><b>Warning:</b> "));
   assert_non_null(strstr(text, "run 2 (interrupted), run 3 (running)</p>"));
   free(text);
   text = fx_read_file(md);

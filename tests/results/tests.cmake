@@ -35,6 +35,8 @@ endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
+# The sections the HTML and Markdown reports share say the same in both.
+vc_add_test(results_sections SOURCES ${VC_RT}/test_sections.c LIBS vc_results_fixture LABELS results)
 
 # The JUnit test parses the XML with libxml2; the render test decodes
 # Chromium's PNG with zlib. Without them the tests fail rather than vanish.
