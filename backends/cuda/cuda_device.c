@@ -10,6 +10,7 @@
 
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
+static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 
 /* open's options, through the shared parser (harness/base/kvopts.h). */
 static const vc_kv_key keys[] = {
@@ -24,6 +25,8 @@ static const vc_kv_key keys[] = {
     {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, no_timing), 0, 0, NULL, timing, 0, 0},
     {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
      0},
+    {"host-memory", VC_KV_CHOICE, offsetof(vc_cuda_options, malloc_host), 0, 0, NULL,
+     host_memory, 0, 0},
     VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
 };
 
@@ -163,6 +166,7 @@ void vc_cuda_close(vc_dev *dev) {
     cu->cuCtxSetCurrent(dev->ctx);
     if (dev->stream) cu->cuStreamSynchronize(dev->stream);
     for (uint32_t i = 0; i < dev->created_events; i++) cu->cuEventDestroy(dev->events[i]);
+    vc_cuda_host_free_all(dev);
     for (int h = 0; h < 2; h++)
       if (dev->stage_done[h]) cu->cuEventDestroy(dev->stage_done[h]);
     if (dev->stage) cu->cuMemFreeHost(dev->stage);
@@ -172,5 +176,6 @@ void vc_cuda_close(vc_dev *dev) {
   }
   free(dev->timings);
   free(dev->events);
+  free(dev->hosts);
   free(dev);
 }
