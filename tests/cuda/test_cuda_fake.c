@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "backends/common/native/native_ctrl.h"
+#include "harness/exec/modes.h"
 #include "harness/lang/parse.h"
 #include "harness/split/split.h"
 #include "tests/cuda/cuda_fixture.h"
@@ -298,6 +299,59 @@ static void host_memory_failures(void **state) {
   assert_int_equal(be->host_alloc(dev, 16, &q, &e), 0);
   be->host_free(dev, q);
   be->close(dev); /* p is still allocated: close frees it */
+}
+
+/* Host-split through the harness's mode driver: every upload and download
+   of its host copies is one DMA (here 400,000 bytes against 8 KiB staging
+   halves: 49 copies each through staging), none from pageable memory; with
+   host-memory=malloc they go through the halves again. The traffic is the
+   plan's either way, and nothing is left allocated. */
+static void host_split_copies_direct(void **state) {
+  (void)state;
+  static const char text[] =
+      "(program hs (workgroup 64) (grid 4)\n"
+      "  (buffer acc u32 100000 read_write (init iota))\n"
+      "  (entry (let i (global_id x))\n"
+      "    (store acc i (add (load acc i) 1u))\n"
+      "    (barrier grid)\n"
+      "    (store acc (add i 256u) (load acc i))))\n";
+  vc_program *p = parse(text);
+  vc_split *sp = NULL;
+  vc_error e;
+  assert_int_equal(vc_split_program(p, &sp, &e), 0);
+  assert_int_equal(sp->nbuffers, 1);
+  uint32_t *in = calloc(100000, 4);
+  const uint32_t *const inputs[1] = {in};
+  const char *options[2] = {"staging=16k", "staging=16k,host-memory=malloc"};
+  for (int m = 0; m < 2; m++) {
+    vc_dev *dev = open_dev(options[m]);
+    vc_exec x;
+    vc_exec_init(&x, be, dev, p, sp);
+    fake_cuda_stats st0, st;
+    stats_of(&st0);
+    vc_mode_out mo;
+    if (vc_exec_run(&x, VC_MODE_HOST_SPLIT, inputs, &mo, &e) != 0) fail_msg("%s", e.msg);
+    stats_of(&st);
+    vc_traffic plan = vc_plan_traffic(sp, VC_MODE_HOST_SPLIT, mo.passes);
+    assert_int_equal(mo.bytes_up, plan.up);
+    assert_int_equal(mo.bytes_down, plan.down);
+    uint64_t uploads = mo.bytes_up / 400000, downloads = mo.bytes_down / 400000;
+    assert_int_equal(uploads, 2);
+    assert_int_equal(downloads, 2);
+    uint32_t per = m == 0 ? 1 : 49;
+    assert_int_equal(st.htod_copies - st0.htod_copies, uploads * per);
+    assert_int_equal(st.dtoh_copies - st0.dtoh_copies, downloads * per);
+    assert_int_equal(st.pageable_async_copies - st0.pageable_async_copies, 0);
+    assert_non_null(mo.outputs[0]);
+    vc_mode_out_free(&mo);
+    vc_exec_free(&x);
+    stats_of(&st);
+    assert_int_equal(st.host_allocs, 1); /* the staging buffer only */
+    be->close(dev);
+  }
+  free(in);
+  vc_split_free(sp);
+  vc_program_free(p);
 }
 
 /* One device buffer per program buffer. */
@@ -875,6 +929,7 @@ int main(void) {
       cmocka_unit_test(host_memory_direct),
       cmocka_unit_test(host_memory_malloc_option),
       cmocka_unit_test(host_memory_failures),
+      cmocka_unit_test(host_split_copies_direct),
       cmocka_unit_test(compile_launch_finish),
       cmocka_unit_test(launches_without_timing),
       cmocka_unit_test(launch_limits),
