@@ -22,14 +22,14 @@
 /* open's options ("key=value,..."). */
 typedef struct vc_cuda_options {
   uint64_t staging;       /* "staging=BYTES": the pinned staging buffer */
+  int malloc_host;        /* "host-memory=malloc": host_alloc gives pageable memory, copied
+                             through staging (the path of memory from elsewhere) */
   uint32_t deadline_ms;   /* "deadline=SECONDS": how long finish waits */
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
   int no_timing;          /* "timing=none": no event per launch, no device times */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": PTX from NVRTC; "" = none */
   int inline_barrier;     /* "barrier=inline": native kernels without cooperative_groups.h */
-  int malloc_host;        /* "host-memory=malloc": host_alloc gives pageable memory, copied
-                             through staging (the path of memory from elsewhere) */
 } vc_cuda_options;
 
 /* Host memory host_alloc handed out; copies of pinned memory skip staging. */
