@@ -8,9 +8,9 @@
 #include "backends/cuda/cuda_internal.h"
 #include "harness/base/kvopts.h"
 
+static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
-static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 
 /* open's options, through the shared parser (harness/base/kvopts.h). */
 static const vc_kv_key keys[] = {
