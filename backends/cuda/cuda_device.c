@@ -174,8 +174,8 @@ void vc_cuda_close(vc_dev *dev) {
     cu->cuCtxSetCurrent(NULL);
     cu->cuDevicePrimaryCtxRelease(dev->device);
   }
+  free(dev->hosts);
   free(dev->timings);
   free(dev->events);
-  free(dev->hosts);
   free(dev);
 }
