@@ -25,7 +25,7 @@
 #include "harness/model/program.h"
 
 /* Bump on any change to this file or to the layout of harness/program.h. */
-#define VC_BACKEND_ABI_VERSION 3u
+#define VC_BACKEND_ABI_VERSION 4u
 #define VC_BACKEND_ENTRY "vyre_conform_backend"
 
 typedef struct vc_dev vc_dev;   /* an open device, owned by the plugin */
@@ -141,6 +141,14 @@ typedef struct vc_backend {
   /* The file name extension of compile_offline's binaries ("ptx", "spv");
      NULL where compile_offline is NULL. */
   const char *offline_ext;
+
+  /* Host memory for upload and download that the device copies directly
+     (pinned, or mapped device-visible memory), at least `bytes` long (also
+     for 0), word aligned; host_free takes back only what host_alloc gave, after
+     the copies that use it have returned. Both NULL: the harness uses malloc.
+     ABI version 4. */
+  int (*host_alloc)(vc_dev *dev, uint64_t bytes, void **p, vc_error *err);
+  void (*host_free)(vc_dev *dev, void *p);
 } vc_backend;
 
 typedef const vc_backend *(*vc_backend_entry_fn)(void);

@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_internal.h"
 #include "harness/base/kvopts.h"
 
+static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
 static const vc_kv_choice launch[] = {{"graph", 0}, {"stream", 1}, {NULL, 0}};
@@ -26,6 +27,8 @@ static const vc_kv_key keys[] = {
     {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, no_timing), 0, 0, NULL, timing, 0, 0},
     {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
      0},
+    {"host-memory", VC_KV_CHOICE, offsetof(vc_cuda_options, malloc_host), 0, 0, NULL,
+     host_memory, 0, 0},
     VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
     {"launch", VC_KV_CHOICE, offsetof(vc_cuda_options, launch_stream), 0, 0, NULL, launch, 0, 0},
     {"graph-min", VC_KV_U32, offsetof(vc_cuda_options, graph_min), 1, INT32_MAX, "N", NULL, 0,
@@ -183,6 +186,7 @@ void vc_cuda_close(vc_dev *dev) {
     }
     vc_cuda_graph_forget(dev, NULL);
     for (uint32_t i = 0; i < dev->created_events; i++) cu->cuEventDestroy(dev->events[i]);
+    vc_cuda_host_free_all(dev);
     for (int h = 0; h < 2; h++)
       if (dev->stage_done[h]) cu->cuEventDestroy(dev->stage_done[h]);
     if (dev->stage) cu->cuMemFreeHost(dev->stage);
@@ -190,6 +194,7 @@ void vc_cuda_close(vc_dev *dev) {
     cu->cuCtxSetCurrent(NULL);
     cu->cuDevicePrimaryCtxRelease(dev->device);
   }
+  free(dev->hosts);
   free(dev->timings);
   free(dev->events);
   free(dev->batch);

@@ -23,6 +23,8 @@
 /* open's options ("key=value,..."). */
 typedef struct vc_cuda_options {
   uint64_t staging;       /* "staging=BYTES": the pinned staging buffer */
+  int malloc_host;        /* "host-memory=malloc": host_alloc gives pageable memory, copied
+                             through staging (the path of memory from elsewhere) */
   uint32_t deadline_ms;   /* "deadline=SECONDS": how long finish waits */
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
@@ -33,6 +35,13 @@ typedef struct vc_cuda_options {
   uint32_t graph_min;     /* "graph-min=N": the fewest launches a batch sends as a graph */
   int graph_instantiate;  /* "graph-update=instantiate": a new graph for every batch */
 } vc_cuda_options;
+
+/* Host memory host_alloc handed out; copies of pinned memory skip staging. */
+typedef struct vc_cuda_host {
+  unsigned char *p;
+  uint64_t bytes;
+  bool pinned; /* cuMemHostAlloc, else malloc (host-memory=malloc) */
+} vc_cuda_host;
 
 /* One launch: its bracketing events (indices into the device's pool) and
    its kernel, named when finish gives up. */
@@ -89,6 +98,9 @@ struct vc_dev {
   unsigned char *stage;
   size_t stage_half;
   CUevent stage_done[2];
+  /* what host_alloc gave and host_free has not taken back */
+  vc_cuda_host *hosts;
+  uint32_t nhosts, host_cap;
   /* launches since the last finish, and the events they use; events are
      created once and reused */
   vc_cuda_timing *timings;
@@ -155,6 +167,10 @@ void vc_cuda_free_buffer(vc_dev *dev, vc_buf *buf);
 int vc_cuda_upload(vc_dev *dev, vc_buf *buf, const void *src, uint64_t bytes, vc_error *err);
 int vc_cuda_download(vc_dev *dev, vc_buf *buf, void *dst, uint64_t bytes, vc_error *err);
 int vc_cuda_zero(vc_dev *dev, vc_buf *buf, vc_error *err);
+int vc_cuda_host_alloc(vc_dev *dev, uint64_t bytes, void **p, vc_error *err);
+void vc_cuda_host_free(vc_dev *dev, void *p);
+/* At close, in the device's context: what host_free was not given. */
+void vc_cuda_host_free_all(vc_dev *dev);
 
 /* cuda_kernel.c */
 /* "sm_90", "sm_90a", "compute_90" → the NVRTC architecture ("compute_90"). */

@@ -22,6 +22,8 @@ static const vc_backend cuda_backend = {
     .finish = vc_cuda_finish,
     .native_stats = vc_cuda_native_stats,
     .offline_ext = "ptx",
+    .host_alloc = vc_cuda_host_alloc,
+    .host_free = vc_cuda_host_free,
 };
 
 const vc_backend *vyre_conform_backend(void);

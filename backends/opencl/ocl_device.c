@@ -195,6 +195,7 @@ void vc_ocl_close(vc_dev *d) {
   if (!d) return;
   clFinish(d->queue);
   vc_ocl_drop_events(d);
+  vc_ocl_host_free_all(d);
   free(d->events);
   clReleaseCommandQueue(d->queue);
   clReleaseContext(d->ctx);

@@ -2,7 +2,7 @@
  *
  * ocl_device.c  platforms and devices: count, open, describe, close
  * ocl_kernel.c  emit, compile (generated OpenCL C built for the device), limits
- * ocl_memory.c  buffers: alloc, free, upload, download, zero
+ * ocl_memory.c  buffers: alloc, free, upload, download, zero; host memory for copies
  * ocl_launch.c  launch, finish with a deadline and profiling times
  * ocl_native.c  native kernels: ordering the device allows, control buffer, stats
  * ocl_options.c the device options (--device-options key=value,...)
@@ -35,6 +35,14 @@ typedef struct vc_ocl_native_cfg {
 
 enum { VC_OCL_ATOMICS_AUTO = 0, VC_OCL_ATOMICS_CL12, VC_OCL_ATOMICS_DEVICE };
 
+/* Host memory host_alloc handed out: a CL_MEM_ALLOC_HOST_PTR buffer mapped
+   once (pinned where the driver pins such memory), whose pointer the
+   ordinary copies take; with host-memory=malloc, malloc memory (mem NULL). */
+typedef struct vc_ocl_host {
+  void *p;
+  cl_mem mem;
+} vc_ocl_host;
+
 /* What one launch waits for at finish. */
 typedef struct vc_ocl_launch_rec {
   cl_event ev;
@@ -63,6 +71,9 @@ struct vc_dev {
   bool native_device_scope;  /* native kernels use them (native-atomics, default: if available) */
   vc_ocl_launch_rec *events; /* launches since the last finish, in order */
   uint32_t nevents, cap;
+  int malloc_host;           /* host-memory=malloc: host_alloc gives malloc memory */
+  vc_ocl_host *hosts;        /* what host_alloc gave and host_free has not taken back */
+  uint32_t nhosts, host_cap;
 };
 
 struct vc_kern {
@@ -111,6 +122,9 @@ void vc_ocl_free_buffer(vc_dev *dev, vc_buf *buf);
 int vc_ocl_upload(vc_dev *dev, vc_buf *buf, const void *src, uint64_t bytes, vc_error *err);
 int vc_ocl_download(vc_dev *dev, vc_buf *buf, void *dst, uint64_t bytes, vc_error *err);
 int vc_ocl_zero(vc_dev *dev, vc_buf *buf, vc_error *err);
+int vc_ocl_host_alloc(vc_dev *dev, uint64_t bytes, void **p, vc_error *err);
+void vc_ocl_host_free(vc_dev *dev, void *p);
+void vc_ocl_host_free_all(vc_dev *dev); /* at close */
 
 int vc_ocl_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbufs,
                   vc_error *err);

@@ -22,6 +22,8 @@ static const vc_backend ocl_backend = {
     .launch = vc_ocl_launch,
     .finish = vc_ocl_finish,
     .native_stats = vc_ocl_native_stats,
+    .host_alloc = vc_ocl_host_alloc,
+    .host_free = vc_ocl_host_free,
 };
 
 __attribute__((visibility("default"))) const vc_backend *vyre_conform_backend(void);

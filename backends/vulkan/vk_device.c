@@ -159,12 +159,14 @@ void vk_close(vc_dev *dev) {
     vkDeviceWaitIdle(dev->device);
     vk_commands_destroy(dev);
     vk_staging_free(dev);
+    vk_host_free_all(dev);
     vk_cache_pipeline_store(dev);
     if (dev->cache) vkDestroyPipelineCache(dev->device, dev->cache, NULL);
     vkDestroyDevice(dev->device, NULL);
   }
   if (dev->instance) vkDestroyInstance(dev->instance, NULL);
   free(dev->times);
+  free(dev->hosts);
   free(dev);
   vk_glslang_release();
 }

@@ -59,7 +59,19 @@ typedef struct vk_options {
   bool cap_given, window_given, spin_given, expect_given;
   int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* cache=DIR: SPIR-V and the pipeline cache; "" = none */
+  int malloc_host;       /* host-memory=malloc: host_alloc gives malloc memory, copied
+                            through staging (the path of memory from elsewhere) */
 } vk_options;
+
+/* Host memory host_alloc handed out: host-visible, coherent device memory
+   mapped once, behind a VkBuffer that copies use directly (no staging);
+   with host-memory=malloc, plain malloc memory (buffer VK_NULL_HANDLE). */
+typedef struct vk_host {
+  unsigned char *p;
+  uint64_t bytes;
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+} vk_host;
 
 /* The device's compute units (NVIDIA SMs, AMD compute units, Arm shader
    cores) and the hardware threads (warps, wavefronts) one holds at once,
@@ -158,6 +170,9 @@ struct vc_dev {
   VkDeviceMemory staging_mem;
   void *staging_map;
   uint64_t staging_size;
+
+  vk_host *hosts;           /* what host_alloc gave and host_free has not taken back */
+  uint32_t nhosts, host_cap;
 };
 
 /* vk_result.c: VkResult spelling and the error helpers every file uses. */
@@ -260,6 +275,11 @@ int vk_alloc(vc_dev *dev, uint64_t bytes, vc_buf **buf, vc_error *err);
 void vk_free_buffer(vc_dev *dev, vc_buf *buf);
 void vk_staging_free(vc_dev *dev);
 int vk_staging_reserve(vc_dev *dev, uint64_t bytes, vc_error *err);
+int vk_host_alloc(vc_dev *dev, uint64_t bytes, void **p, vc_error *err);
+void vk_host_free(vc_dev *dev, void *p);
+void vk_host_free_all(vc_dev *dev); /* at close */
+/* The mapped host_alloc memory [p, p + bytes) lies in, or NULL. */
+const vk_host *vk_host_find(const vc_dev *dev, const void *p, uint64_t bytes);
 
 /* vk_transfer.c */
 int vk_upload(vc_dev *dev, vc_buf *buf, const void *src, uint64_t bytes, vc_error *err);

@@ -1,5 +1,7 @@
-/* Device buffers (device-local where possible) and the host-visible staging
- * buffer that uploads and downloads go through. */
+/* Device buffers (device-local where possible), the host-visible staging
+ * buffer that uploads and downloads of other memory go through, and the
+ * host memory host_alloc hands out: mapped host-visible buffers that copies
+ * use directly. */
 #include <stdlib.h>
 
 #include "backends/vulkan/vk_internal.h"
@@ -129,4 +131,89 @@ int vk_staging_reserve(vc_dev *dev, uint64_t bytes, vc_error *err) {
   }
   dev->staging_size = bytes;
   return 0;
+}
+
+const vk_host *vk_host_find(const vc_dev *dev, const void *p, uint64_t bytes) {
+  const unsigned char *c = p;
+  for (uint32_t i = 0; i < dev->nhosts; i++) {
+    const vk_host *h = &dev->hosts[i];
+    if (h->buffer && c >= h->p && bytes <= h->bytes && (uint64_t)(c - h->p) <= h->bytes - bytes)
+      return h;
+  }
+  return NULL;
+}
+
+/* Coherent, like the staging buffer, so that no flush or invalidate is
+   needed; cached, where there is such a type, because the harness reads
+   its host copies too. */
+int vk_host_alloc(vc_dev *dev, uint64_t bytes, void **out, vc_error *err) {
+  *out = NULL;
+  uint64_t size = bytes ? (bytes + 3) & ~3ull : 4;
+  if (size > dev->max_alloc || size > SIZE_MAX)
+    return vc_fail(err, VC_ERR_LIMIT,
+                   "Vulkan device %u (%s): host memory of %llu bytes is above "
+                   "maxMemoryAllocationSize %llu",
+                   dev->index, dev->props.deviceName, (unsigned long long)bytes,
+                   (unsigned long long)dev->max_alloc);
+  if (dev->nhosts == dev->host_cap) {
+    uint32_t cap = dev->host_cap ? 2 * dev->host_cap : 16;
+    vk_host *h = realloc(dev->hosts, cap * sizeof *h);
+    if (!h) return vc_fail(err, VC_ERR_NOMEM, "Vulkan: out of memory for a host memory record");
+    dev->hosts = h;
+    dev->host_cap = cap;
+  }
+  vk_host h = {NULL, bytes, VK_NULL_HANDLE, VK_NULL_HANDLE};
+  if (dev->opt.malloc_host) {
+    h.p = malloc((size_t)size);
+    if (!h.p)
+      return vc_fail(err, VC_ERR_NOMEM, "Vulkan device %u: no host memory for %llu bytes",
+                     dev->index, (unsigned long long)bytes);
+  } else {
+    int rc = make_buffer(
+        dev, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        VK_MEMORY_PROPERTY_HOST_CACHED_BIT, &h.buffer, &h.memory, err);
+    if (rc) return vc_fail_wrap(err, "host memory");
+    void *map = NULL;
+    VkResult r = vkMapMemory(dev->device, h.memory, 0, VK_WHOLE_SIZE, 0, &map);
+    if (r != VK_SUCCESS) {
+      vkDestroyBuffer(dev->device, h.buffer, NULL);
+      vkFreeMemory(dev->device, h.memory, NULL);
+      vk_fail_call(err, dev, "vkMapMemory", r);
+      return vc_fail_wrap(err, "host memory of %llu bytes", (unsigned long long)bytes);
+    }
+    h.p = map;
+  }
+  dev->hosts[dev->nhosts++] = h;
+  *out = h.p;
+  return 0;
+}
+
+static void host_release(vc_dev *dev, const vk_host *h) {
+  if (!h->buffer) {
+    free(h->p);
+    return;
+  }
+  vkUnmapMemory(dev->device, h->memory);
+  vkDestroyBuffer(dev->device, h->buffer, NULL);
+  vkFreeMemory(dev->device, h->memory, NULL);
+}
+
+void vk_host_free(vc_dev *dev, void *p) {
+  if (!p) return;
+  for (uint32_t i = 0; i < dev->nhosts; i++) {
+    if (dev->hosts[i].p != p) continue;
+    /* Recorded or timed-out work may still name the buffer: run it first. */
+    vc_error ignored;
+    if (dev->recording) vk_flush(dev, &ignored);
+    vk_settle(dev);
+    host_release(dev, &dev->hosts[i]);
+    dev->hosts[i] = dev->hosts[--dev->nhosts];
+    return;
+  }
+}
+
+void vk_host_free_all(vc_dev *dev) {
+  for (uint32_t i = 0; i < dev->nhosts; i++) host_release(dev, &dev->hosts[i]);
+  dev->nhosts = 0;
 }

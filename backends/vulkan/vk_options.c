@@ -13,6 +13,7 @@
 static const vc_kv_choice float_controls[] = {{"auto", 1}, {"off", 0}, {NULL, 0}};
 static const vc_kv_choice memory_model[] = {
     {"auto", VK_VMM_AUTO}, {"off", VK_VMM_OFF}, {"on", VK_VMM_ON}, {NULL, 0}};
+static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 
 static const vc_kv_key keys[] = {
     {"float-controls", VC_KV_CHOICE, offsetof(vk_options, float_controls), 0, 0, NULL,
@@ -25,6 +26,8 @@ static const vc_kv_key keys[] = {
     U32("native-spin", ctrl.spin_limit, VC_KV_GIVEN(vk_options, spin_given)),
     U32("native-phantoms", ctrl.phantoms, 0),
     {"native-memory-model", VC_KV_CHOICE, offsetof(vk_options, vmm), 0, 0, NULL, memory_model, 0,
+     0},
+    {"host-memory", VC_KV_CHOICE, offsetof(vk_options, malloc_host), 0, 0, NULL, host_memory, 0,
      0},
     VC_KCACHE_KV_KEY(vk_options, cache_dir),
 };

@@ -22,6 +22,8 @@ static const vc_backend vulkan_backend = {
     .finish = vk_finish,
     .native_stats = vk_native_stats,
     .offline_ext = "spv",
+    .host_alloc = vk_host_alloc,
+    .host_free = vk_host_free,
 };
 
 __attribute__((visibility("default"))) const vc_backend *vyre_conform_backend(void);

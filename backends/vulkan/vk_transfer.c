@@ -1,6 +1,8 @@
-/* Blocking transfers: upload and download through the staging buffer, zero
- * with vkCmdFillBuffer. Each records after whatever launches are pending,
- * then submits and waits, so it sees (and is seen by) them in order. */
+/* Blocking transfers: upload and download of host_alloc's memory straight
+ * from or to its mapped buffer, of other memory through the staging buffer;
+ * zero with vkCmdFillBuffer. Each records after whatever launches are
+ * pending, then submits and waits, so it sees (and is seen by) them in
+ * order. */
 #include <string.h>
 
 #include "backends/vulkan/vk_internal.h"
@@ -26,8 +28,38 @@ static int check_size(const vc_dev *dev, const vc_buf *buf, uint64_t bytes, cons
                  what, (unsigned long long)bytes, (unsigned long long)buf->size);
 }
 
+/* One copy between a mapped host_alloc buffer at offset off and buf, waited
+   for. Host writes to the coherent mapping become visible to the device at
+   submission; the device's writes, to the host after the fence wait. */
+static int direct(vc_dev *dev, vc_buf *buf, const vk_host *h, uint64_t off, uint64_t bytes,
+                  bool up, vc_error *err) {
+  int rc = vk_begin(dev, err);
+  if (rc) return rc;
+  if (up) {
+    barrier(dev, VK_WORK_STAGES, VK_ANY_ACCESS, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferCopy copy = {.srcOffset = off, .dstOffset = 0, .size = bytes};
+    vkCmdCopyBuffer(dev->cmd, h->buffer, buf->buffer, 1, &copy);
+    barrier(dev, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_WORK_STAGES,
+            VK_ANY_ACCESS);
+  } else {
+    barrier(dev, VK_WORK_STAGES, VK_ANY_WRITE, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT);
+    VkBufferCopy copy = {.srcOffset = 0, .dstOffset = off, .size = bytes};
+    vkCmdCopyBuffer(dev->cmd, buf->buffer, h->buffer, 1, &copy);
+    barrier(dev, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  }
+  return vk_flush(dev, err);
+}
+
 int vk_upload(vc_dev *dev, vc_buf *buf, const void *src, uint64_t bytes, vc_error *err) {
   int rc = check_size(dev, buf, bytes, "upload", err);
+  const vk_host *h = rc || !bytes ? NULL : vk_host_find(dev, src, bytes);
+  if (h) {
+    rc = direct(dev, buf, h, (uint64_t)((const unsigned char *)src - h->p), bytes, true, err);
+    return rc ? vc_fail_wrap(err, "upload of %llu bytes", (unsigned long long)bytes) : 0;
+  }
   if (!rc) rc = vk_staging_reserve(dev, bytes, err);
   const unsigned char *p = src;
   for (uint64_t off = 0; !rc && off < bytes; off += dev->staging_size) {
@@ -49,6 +81,11 @@ int vk_upload(vc_dev *dev, vc_buf *buf, const void *src, uint64_t bytes, vc_erro
 
 int vk_download(vc_dev *dev, vc_buf *buf, void *dst, uint64_t bytes, vc_error *err) {
   int rc = check_size(dev, buf, bytes, "download", err);
+  const vk_host *h = rc || !bytes ? NULL : vk_host_find(dev, dst, bytes);
+  if (h) {
+    rc = direct(dev, buf, h, (uint64_t)((unsigned char *)dst - h->p), bytes, false, err);
+    return rc ? vc_fail_wrap(err, "download of %llu bytes", (unsigned long long)bytes) : 0;
+  }
   if (!rc) rc = vk_staging_reserve(dev, bytes, err);
   unsigned char *p = dst;
   for (uint64_t off = 0; !rc && off < bytes; off += dev->staging_size) {

@@ -117,6 +117,46 @@ static int split_begin(vc_exec *x, vc_mode_out *out, uint32_t *maxp, uint32_t *c
   return 0;
 }
 
+/* Host-split's copies of the plan buffers: memory the device copies to and
+   from directly when the plugin offers it (host_alloc), else malloc. */
+static bool backend_host(const vc_backend *be) { return be->host_alloc && be->host_free; }
+
+static int host_copy_alloc(vc_exec *x, const vc_buffer *b, uint32_t **p, vc_error *err) {
+  uint64_t bytes = vc_buffer_bytes(b);
+  *p = NULL;
+  if (!backend_host(x->be)) {
+    *p = malloc(bytes);
+    return *p ? 0 : vc_fail(err, VC_ERR_NOMEM, "no host memory for a copy of %s", b->name);
+  }
+  void *v = NULL;
+  int rc = x->be->host_alloc(x->dev, bytes, &v, err);
+  if (rc)
+    return vc_fail_wrap(err, "host copy of %s (%llu bytes)", b->name, (unsigned long long)bytes);
+  *p = v;
+  return 0;
+}
+
+static void host_copy_free(vc_exec *x, uint32_t *p) {
+  if (!p) return;
+  if (backend_host(x->be)) x->be->host_free(x->dev, p);
+  else free(p);
+}
+
+/* An output as the caller frees it (free()): malloc memory is handed over,
+   the plugin's is copied out. */
+static int host_copy_output(vc_exec *x, const vc_buffer *b, uint32_t **host, uint32_t **out,
+                            vc_error *err) {
+  if (!backend_host(x->be)) {
+    *out = *host;
+    *host = NULL;
+    return 0;
+  }
+  *out = malloc(vc_buffer_bytes(b));
+  if (!*out) return vc_fail(err, VC_ERR_NOMEM, "no host memory for output %s", b->name);
+  memcpy(*out, *host, vc_buffer_bytes(b));
+  return 0;
+}
+
 static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out *out,
                           vc_error *err) {
   const vc_split *s = x->split;
@@ -130,11 +170,7 @@ static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out
   vc_buf **bound = calloc(s->nbuffers ? s->nbuffers : 1, sizeof *bound);
   if (!host || !d.b || !bound) abort();
   for (uint32_t i = 0; i < s->nbuffers; i++) {
-    host[i] = malloc(vc_buffer_bytes(&s->buffers[i]));
-    if (!host[i]) {
-      rc = vc_fail(err, VC_ERR_NOMEM, "no host memory for a copy of %s", s->buffers[i].name);
-      goto done;
-    }
+    if ((rc = host_copy_alloc(x, &s->buffers[i], &host[i], err))) goto done;
     if (i < s->nuser)
       memcpy(host[i], inputs[i], vc_buffer_bytes(&s->buffers[i]));
     else
@@ -186,12 +222,11 @@ static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out
   out->wall_ns = vc_now_ns() - start;
   alloc_outputs(s, out);
   for (uint32_t i = 0; i < s->nuser; i++)
-    if (vc_split_is_output(s, i)) {
-      out->outputs[i] = host[i];
-      host[i] = NULL;
-    }
+    if (vc_split_is_output(s, i) &&
+        (rc = host_copy_output(x, &s->buffers[i], &host[i], &out->outputs[i], err)))
+      goto done;
 done:
-  for (uint32_t i = 0; i < s->nbuffers; i++) free(host[i]);
+  for (uint32_t i = 0; i < s->nbuffers; i++) host_copy_free(x, host[i]);
   free(host);
   free(bound);
   free_dev_bufs(x, &d);

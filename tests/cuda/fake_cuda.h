@@ -44,6 +44,8 @@ typedef struct fake_cuda_stats {
   uint32_t cooperative_launches;       /* executed, of them cuLaunchCooperativeKernel */
   uint32_t event_records;              /* cuEventRecord calls */
   uint32_t pageable_async_copies;      /* async copies from or to unpinned memory */
+  uint32_t htod_copies, dtoh_copies;   /* async copies enqueued, each way */
+  const void *last_copy_host;          /* the host side of the last async copy */
   uint32_t unsafe_frees;               /* memory or modules freed with work still queued */
   /* the last launch */
   uint32_t grid[3], block[3];

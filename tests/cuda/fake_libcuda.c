@@ -466,6 +466,7 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
 
 CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned int flags) {
   (void)flags;
+  ENTER("cuMemHostAlloc");
   NEED_CONTEXT();
   return add_alloc(p, n, true);
 }
@@ -479,6 +480,9 @@ static CUresult copy(op_kind kind, void *host, CUdeviceptr dev, size_t n, CUstre
   NEED_CONTEXT();
   if (!find((void *)(uintptr_t)dev, n, false)) return CUDA_ERROR_INVALID_VALUE;
   if (!find(host, n, true)) st.pageable_async_copies++;
+  if (kind == OP_HTOD) st.htod_copies++;
+  else st.dtoh_copies++;
+  st.last_copy_host = host;
   return push(s, (op){.kind = kind, .host = host, .dev = dev, .n = n});
 }
 

@@ -112,7 +112,8 @@ static void wrong_bytes_refused(void **state) {
 }
 
 /* Part c on a small program: traffic equal to the plan's (the tool fails
-   otherwise), the modes' outputs equal. */
+   otherwise), the modes' outputs equal, host-split's copy rate with the
+   plugin's host memory and with host-memory=malloc side by side. */
 static void traffic_figures(void **state) {
   (void)state;
   int rc = run(FAKE, "--only c --large tests/native/cases/spills_3d.vyre");
@@ -122,7 +123,8 @@ static void traffic_figures(void **state) {
   has("has no golden digest: the modes agree, no more");
   const char *keys[] = {"c.host_up_gib", "c.plan_up_gib", "c.host_down_gib", "c.plan_down_gib",
                         "c.resident_up_mib", "c.host_wall_s", "c.wall_ratio",
-                        "c.host_device_ms"};
+                        "c.host_device_ms", "c.host_wall_malloc_s", "c.host_copy_gbps ",
+                        "c.host_copy_gbps_malloc", "c.host_copy_ratio"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) has(keys[i]);
   has("host-split moved ");
   assert_int_equal(run(FAKE, "--only c --large /nonexistent.vyre"), VC_EXIT_FAIL);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "backends/common/native/native_ctrl.h"
+#include "harness/exec/modes.h"
 #include "harness/lang/parse.h"
 #include "harness/split/split.h"
 #include "tests/cuda/cuda_fixture.h"
@@ -179,6 +180,178 @@ static void partial_and_oversized(void **state) {
   assert_int_equal(be->download(dev, b, back, sizeof full + 1, &e), VC_ERR_USAGE);
   be->free_buffer(dev, b);
   be->close(dev);
+}
+
+/* Memory from host_alloc is pinned: each upload or download of it is one
+   DMA from or to exactly that memory, with no staging, of any size (odd,
+   0, larger than the staging buffer), and exact. Other memory still goes
+   through staging, in halves. */
+static void host_memory_direct(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("staging=16k");
+  const uint64_t sizes[] = {0, 1, 7, 8191, 8193, 16384, 100001, (1u << 20) + 3};
+  vc_error e;
+  fake_cuda_stats st0, st;
+  stats_of(&st0);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    uint64_t n = sizes[s];
+    unsigned char *in = NULL, *out = NULL;
+    assert_int_equal(be->host_alloc(dev, n, (void **)&in, &e), 0);
+    assert_int_equal(be->host_alloc(dev, n + 8, (void **)&out, &e), 0);
+    assert_non_null(in);
+    assert_int_equal((uintptr_t)in % 4, 0);
+    for (uint64_t i = 0; i < n; i++) in[i] = (unsigned char)(i * 151 + s * 3 + (i >> 9));
+    memset(out, 0xee, n + 8);
+    vc_buf *b = NULL;
+    assert_int_equal(be->alloc(dev, n, &b, &e), 0);
+    stats_of(&st0);
+    assert_int_equal(be->upload(dev, b, in, n, &e), 0);
+    /* into the middle of a pinned region: still direct */
+    assert_int_equal(be->download(dev, b, out + 4, n, &e), 0);
+    stats_of(&st);
+    assert_int_equal(st.htod_copies - st0.htod_copies, n ? 1 : 0);
+    assert_int_equal(st.dtoh_copies - st0.dtoh_copies, n ? 1 : 0);
+    if (n) assert_ptr_equal(st.last_copy_host, out + 4);
+    if (n && memcmp(in, out + 4, n) != 0)
+      fail_msg("pinned round trip of %llu bytes differs", (unsigned long long)n);
+    for (int i = 0; i < 4; i++) assert_int_equal(out[i], 0xee);
+    for (int i = 0; i < 4; i++) assert_int_equal(out[n + 4 + (uint64_t)i], 0xee);
+    /* the same bytes from malloc memory: through the 8 KiB halves */
+    if (n) {
+      unsigned char *plain = malloc(n);
+      memcpy(plain, in, n);
+      stats_of(&st0);
+      assert_int_equal(be->upload(dev, b, plain, n, &e), 0);
+      stats_of(&st);
+      assert_int_equal(st.htod_copies - st0.htod_copies, (n + 8191) / 8192);
+      assert_int_equal(be->download(dev, b, plain, n, &e), 0);
+      assert_memory_equal(plain, in, n);
+      free(plain);
+    }
+    be->free_buffer(dev, b);
+    be->host_free(dev, in);
+    be->host_free(dev, out);
+  }
+  stats_of(&st);
+  assert_int_equal(st.pageable_async_copies, 0);
+  assert_int_equal(st.host_allocs, 1); /* the staging buffer only */
+  be->close(dev);
+}
+
+/* host-memory=malloc: host_alloc's memory is pageable and copied through
+   staging, as today's harness memory was; the bytes are the same. */
+static void host_memory_malloc_option(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("staging=16k,host-memory=malloc");
+  const uint64_t n = 100001;
+  vc_error e;
+  unsigned char *in = NULL, *out = NULL;
+  assert_int_equal(be->host_alloc(dev, n, (void **)&in, &e), 0);
+  assert_int_equal(be->host_alloc(dev, n, (void **)&out, &e), 0);
+  fake_cuda_stats st0, st;
+  stats_of(&st0);
+  assert_int_equal(st0.host_allocs, 1);
+  for (uint64_t i = 0; i < n; i++) in[i] = (unsigned char)(i * 7 + 1);
+  vc_buf *b = NULL;
+  assert_int_equal(be->alloc(dev, n, &b, &e), 0);
+  assert_int_equal(be->upload(dev, b, in, n, &e), 0);
+  assert_int_equal(be->download(dev, b, out, n, &e), 0);
+  stats_of(&st);
+  assert_int_equal(st.htod_copies - st0.htod_copies, 13);
+  assert_int_equal(st.dtoh_copies - st0.dtoh_copies, 13);
+  assert_memory_equal(in, out, n);
+  be->free_buffer(dev, b);
+  be->host_free(dev, in);
+  be->host_free(dev, out);
+  be->close(dev);
+  vc_dev *bad = NULL;
+  assert_int_equal(be->open(0, "host-memory=pinned", &bad, &e), VC_ERR_USAGE);
+  assert_null(bad);
+  assert_non_null(strstr(e.msg, "host-memory"));
+}
+
+/* Driver failures of the pinned path name the call, the size and the
+   device; what close finds still allocated it gives back. */
+static void host_memory_failures(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  vc_error e;
+  void *p = NULL;
+  fail_next("cuMemHostAlloc", 1, CUDA_ERROR_OUT_OF_MEMORY);
+  assert_int_equal(be->host_alloc(dev, 4096, &p, &e), VC_ERR_LIMIT);
+  assert_null(p);
+  assert_non_null(strstr(e.msg, "cuMemHostAlloc(4096 bytes of host memory) for Fake GPU (CUDA "
+                                "device 0): CUDA_ERROR_OUT_OF_MEMORY"));
+  assert_int_equal(be->host_alloc(dev, 4096, &p, &e), 0);
+  vc_buf *b = NULL;
+  assert_int_equal(be->alloc(dev, 4096, &b, &e), 0);
+  fail_next("cuMemcpyHtoDAsync", 1, CUDA_ERROR_INVALID_VALUE);
+  assert_int_equal(be->upload(dev, b, p, 4096, &e), VC_ERR_DEVICE);
+  assert_non_null(strstr(e.msg, "upload of 4096 bytes to Fake GPU (CUDA device 0): "
+                                "cuMemcpyHtoDAsync: CUDA_ERROR_INVALID_VALUE"));
+  fail_next("cuMemcpyDtoHAsync", 1, CUDA_ERROR_INVALID_VALUE);
+  assert_int_equal(be->download(dev, b, p, 4096, &e), VC_ERR_DEVICE);
+  assert_non_null(strstr(e.msg, "download of 4096 bytes from Fake GPU (CUDA device 0): "
+                                "cuMemcpyDtoHAsync"));
+  assert_int_equal(be->upload(dev, b, p, 4096, &e), 0);
+  be->free_buffer(dev, b);
+  void *q = NULL;
+  assert_int_equal(be->host_alloc(dev, 16, &q, &e), 0);
+  be->host_free(dev, q);
+  be->close(dev); /* p is still allocated: close frees it */
+}
+
+/* Host-split through the harness's mode driver: every upload and download
+   of its host copies is one DMA (here 400,000 bytes against 8 KiB staging
+   halves: 49 copies each through staging), none from pageable memory; with
+   host-memory=malloc they go through the halves again. The traffic is the
+   plan's either way, and nothing is left allocated. */
+static void host_split_copies_direct(void **state) {
+  (void)state;
+  static const char text[] =
+      "(program hs (workgroup 64) (grid 4)\n"
+      "  (buffer acc u32 100000 read_write (init iota))\n"
+      "  (entry (let i (global_id x))\n"
+      "    (store acc i (add (load acc i) 1u))\n"
+      "    (barrier grid)\n"
+      "    (store acc (add i 256u) (load acc i))))\n";
+  vc_program *p = parse(text);
+  vc_split *sp = NULL;
+  vc_error e;
+  assert_int_equal(vc_split_program(p, &sp, &e), 0);
+  assert_int_equal(sp->nbuffers, 1);
+  uint32_t *in = calloc(100000, 4);
+  const uint32_t *const inputs[1] = {in};
+  const char *options[2] = {"staging=16k", "staging=16k,host-memory=malloc"};
+  for (int m = 0; m < 2; m++) {
+    vc_dev *dev = open_dev(options[m]);
+    vc_exec x;
+    vc_exec_init(&x, be, dev, p, sp);
+    fake_cuda_stats st0, st;
+    stats_of(&st0);
+    vc_mode_out mo;
+    if (vc_exec_run(&x, VC_MODE_HOST_SPLIT, inputs, &mo, &e) != 0) fail_msg("%s", e.msg);
+    stats_of(&st);
+    vc_traffic plan = vc_plan_traffic(sp, VC_MODE_HOST_SPLIT, mo.passes);
+    assert_int_equal(mo.bytes_up, plan.up);
+    assert_int_equal(mo.bytes_down, plan.down);
+    uint64_t uploads = mo.bytes_up / 400000, downloads = mo.bytes_down / 400000;
+    assert_int_equal(uploads, 2);
+    assert_int_equal(downloads, 2);
+    uint32_t per = m == 0 ? 1 : 49;
+    assert_int_equal(st.htod_copies - st0.htod_copies, uploads * per);
+    assert_int_equal(st.dtoh_copies - st0.dtoh_copies, downloads * per);
+    assert_int_equal(st.pageable_async_copies - st0.pageable_async_copies, 0);
+    assert_non_null(mo.outputs[0]);
+    vc_mode_out_free(&mo);
+    vc_exec_free(&x);
+    stats_of(&st);
+    assert_int_equal(st.host_allocs, 1); /* the staging buffer only */
+    be->close(dev);
+  }
+  free(in);
+  vc_split_free(sp);
+  vc_program_free(p);
 }
 
 /* One device buffer per program buffer. */
@@ -803,6 +976,10 @@ int main(void) {
       cmocka_unit_test(identity),
       cmocka_unit_test(staging_round_trips),
       cmocka_unit_test(partial_and_oversized),
+      cmocka_unit_test(host_memory_direct),
+      cmocka_unit_test(host_memory_malloc_option),
+      cmocka_unit_test(host_memory_failures),
+      cmocka_unit_test(host_split_copies_direct),
       cmocka_unit_test(compile_launch_finish),
       cmocka_unit_test(launches_without_timing),
       cmocka_unit_test(launch_limits),

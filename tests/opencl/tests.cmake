@@ -5,6 +5,15 @@ if(VC_WITH_OPENCL)
     LIBS vc_split vc_exec
     LABELS opencl pocl)
   add_dependencies(test_opencl_plugin vc-backend-opencl)
+  # host_alloc's mapped memory, the plugin's OpenCL calls counted by
+  # functions of this executable (exported so that they bind first).
+  vc_add_test(test_opencl_host_memory
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_opencl_host_memory.c
+    LIBS vc_exec ${CMAKE_DL_LIBS}
+    LABELS opencl pocl)
+  target_include_directories(test_opencl_host_memory SYSTEM PRIVATE ${VC_OPENCL_INCLUDE_DIR})
+  set_target_properties(test_opencl_host_memory PROPERTIES ENABLE_EXPORTS ON)
+  add_dependencies(test_opencl_host_memory vc-backend-opencl)
 endif()
 
 # The command line with the OpenCL plugin: backend names learnt from the

@@ -46,6 +46,11 @@ vc_vk_test(test_vk_dispatch_barrier SOURCES ${VC_VK_TESTS}/test_vk_dispatch_barr
   LIBS vc_vulkan_core vc_split LABELS vulkan mutant-unit)
 target_link_options(test_vk_dispatch_barrier PRIVATE LINKER:--wrap=vkCmdPipelineBarrier)
 set_target_properties(test_vk_dispatch_barrier PROPERTIES LINKER_LANGUAGE CXX)
+# host_alloc's memory copied with one vkCmdCopyBuffer (counted), no staging.
+vc_vk_test(test_vk_host_memory SOURCES ${VC_VK_TESTS}/test_vk_host_memory.c
+  LIBS vc_vulkan_core vc_split LABELS vulkan)
+target_link_options(test_vk_host_memory PRIVATE LINKER:--wrap=vkCmdCopyBuffer)
+set_target_properties(test_vk_host_memory PROPERTIES LINKER_LANGUAGE CXX)
 # The plugin as the harness loads it: identity, transfers, batching, limits, errors.
 vc_vk_test(test_vk_plugin SOURCES ${VC_VK_TESTS}/test_vk_plugin.c
   LIBS vc_vk_test_util LABELS vulkan)
