@@ -5,11 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/common/native/cgen_native.h"
 #include "backends/cuda/cuda_internal.h"
 #include "harness/base/kvopts.h"
 
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
+static const vc_kv_choice inline_order[] = {
+#define INLINE_CHOICE(n, s) {s, VC_CUDA_INLINE_##n},
+    VC_CUDA_INLINE_LIST(INLINE_CHOICE)
+#undef INLINE_CHOICE
+    {NULL, 0}};
 
 /* open's options, through the shared parser (harness/base/kvopts.h). */
 static const vc_kv_key keys[] = {
@@ -24,6 +30,8 @@ static const vc_kv_key keys[] = {
     {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, no_timing), 0, 0, NULL, timing, 0, 0},
     {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
      0},
+    {"inline-order", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_order), 0, 0, NULL,
+     inline_order, 0, 0},
     VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
 };
 

@@ -28,6 +28,7 @@ typedef struct vc_cuda_options {
   int no_timing;          /* "timing=none": no event per launch, no device times */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": PTX from NVRTC; "" = none */
   int inline_barrier;     /* "barrier=inline": native kernels without cooperative_groups.h */
+  int inline_order;       /* "inline-order=...": vc_cuda_inline, its memory orders */
 } vc_cuda_options;
 
 /* One launch: its bracketing events (indices into the device's pool) and

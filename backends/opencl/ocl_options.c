@@ -15,6 +15,12 @@ static const vc_kv_choice atomics[] = {{"auto", VC_OCL_ATOMICS_AUTO},
                                        {"device", VC_OCL_ATOMICS_DEVICE},
                                        {NULL, 0}};
 
+static const vc_kv_choice gridbar[] = {
+#define GRIDBAR_CHOICE(n, s) {s, VC_GRIDBAR_##n},
+    VC_GRIDBAR_LIST(GRIDBAR_CHOICE)
+#undef GRIDBAR_CHOICE
+    {NULL, 0}};
+
 static const vc_kv_key keys[] = {
     {"cl-std", VC_KV_TEXT, offsetof(vc_dev, cl_std), 1, sizeof(((vc_dev *)0)->cl_std) - 1,
      "CLx.y", NULL, 0, 0},
@@ -28,6 +34,7 @@ static const vc_kv_key keys[] = {
     U32("native-expect", native.ctrl.expect, VC_KV_GIVEN(vc_dev, native.expect_given)),
     U32("native-phantoms", native.ctrl.phantoms, 0),
     {"native-atomics", VC_KV_CHOICE, offsetof(vc_dev, native.atomics), 0, 0, NULL, atomics, 0, 0},
+    {"gridbar", VC_KV_CHOICE, offsetof(vc_dev, native.gridbar), 0, 0, NULL, gridbar, 0, 0},
     VC_KCACHE_KV_KEY(vc_dev, cache_dir),
 };
 

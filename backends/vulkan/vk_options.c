@@ -14,6 +14,12 @@ static const vc_kv_choice float_controls[] = {{"auto", 1}, {"off", 0}, {NULL, 0}
 static const vc_kv_choice memory_model[] = {
     {"auto", VK_VMM_AUTO}, {"off", VK_VMM_OFF}, {"on", VK_VMM_ON}, {NULL, 0}};
 
+static const vc_kv_choice gridbar[] = {
+#define GRIDBAR_CHOICE(n, s) {s, VC_GRIDBAR_##n},
+    VC_GRIDBAR_LIST(GRIDBAR_CHOICE)
+#undef GRIDBAR_CHOICE
+    {NULL, 0}};
+
 static const vc_kv_key keys[] = {
     {"float-controls", VC_KV_CHOICE, offsetof(vk_options, float_controls), 0, 0, NULL,
      float_controls, 0, 0},
@@ -26,6 +32,7 @@ static const vc_kv_key keys[] = {
     U32("native-phantoms", ctrl.phantoms, 0),
     {"native-memory-model", VC_KV_CHOICE, offsetof(vk_options, vmm), 0, 0, NULL, memory_model, 0,
      0},
+    {"gridbar", VC_KV_CHOICE, offsetof(vk_options, gridbar), 0, 0, NULL, gridbar, 0, 0},
     VC_KCACHE_KV_KEY(vk_options, cache_dir),
 };
 
