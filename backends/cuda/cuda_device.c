@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/common/native/cgen_native.h"
 #include "backends/cuda/cuda_internal.h"
 #include "harness/base/kvopts.h"
 
@@ -13,6 +14,11 @@ static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
 static const vc_kv_choice launch[] = {{"graph", 0}, {"stream", 1}, {NULL, 0}};
 static const vc_kv_choice graph_update[] = {{"nodes", 0}, {"instantiate", 1}, {NULL, 0}};
+static const vc_kv_choice inline_order[] = {
+#define INLINE_CHOICE(n, s) {s, VC_CUDA_INLINE_##n},
+    VC_CUDA_INLINE_LIST(INLINE_CHOICE)
+#undef INLINE_CHOICE
+    {NULL, 0}};
 
 /* open's options, through the shared parser (harness/base/kvopts.h). */
 static const vc_kv_key keys[] = {
@@ -29,6 +35,8 @@ static const vc_kv_key keys[] = {
      0},
     {"host-memory", VC_KV_CHOICE, offsetof(vc_cuda_options, malloc_host), 0, 0, NULL,
      host_memory, 0, 0},
+    {"inline-order", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_order), 0, 0, NULL,
+     inline_order, 0, 0},
     VC_KCACHE_KV_KEY(vc_cuda_options, cache_dir),
     {"launch", VC_KV_CHOICE, offsetof(vc_cuda_options, launch_stream), 0, 0, NULL, launch, 0, 0},
     {"graph-min", VC_KV_U32, offsetof(vc_cuda_options, graph_min), 1, INT32_MAX, "N", NULL, 0,

@@ -34,6 +34,7 @@ typedef struct vc_cuda_options {
   int launch_stream;      /* "launch=stream": each launch on the stream as it comes, no graph */
   uint32_t graph_min;     /* "graph-min=N": the fewest launches a batch sends as a graph */
   int graph_instantiate;  /* "graph-update=instantiate": a new graph for every batch */
+  int inline_order;       /* "inline-order=...": vc_cuda_inline, its memory orders */
 } vc_cuda_options;
 
 /* Host memory host_alloc handed out; copies of pinned memory skip staging. */

@@ -46,7 +46,7 @@ static bool is_native(const vc_kernel_desc *k) { return k->kind == VC_KERNEL_NAT
    barrier cooperative_groups' grid sync, or written out with
    inline_barrier; neither depends on the device). */
 static int generate(const vc_kernel_desc *k, const char *label, bool inline_barrier,
-                    char **source, vc_error *err) {
+                    int inline_order, char **source, vc_error *err) {
   *source = NULL;
   if (!k || !k->prog) return vc_fail(err, VC_ERR_USAGE, "CUDA: a kernel without a program");
   if (is_native(k) && !k->native)
@@ -58,6 +58,7 @@ static int generate(const vc_kernel_desc *k, const char *label, bool inline_barr
     vc_native_opts o;
     vc_native_opts_default(VC_DIALECT_CUDA, &o);
     o.cuda_inline_barrier = inline_barrier;
+    o.cuda_inline = (vc_cuda_inline)inline_order;
     rc = vc_cgen_native(k, &o, &sb, err);
   } else {
     rc = vc_cgen_kernel(k, VC_DIALECT_CUDA, &sb, err);
@@ -83,7 +84,7 @@ int vc_cuda_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *
   char label[192];
   if (k) kernel_label(k, label, sizeof label);
   bool inl = dev ? dev->opts.inline_barrier : false;
-  return generate(k, k ? label : "kernel", inl, source, err);
+  return generate(k, k ? label : "kernel", inl, dev ? dev->opts.inline_order : 0, source, err);
 }
 
 int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **binary,
@@ -96,7 +97,7 @@ int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **
   if (rc != 0) return rc;
   if (k) kernel_label(k, label, sizeof label);
   char *src, inc[512];
-  rc = generate(k, k ? label : "kernel", false, &src, err);
+  rc = generate(k, k ? label : "kernel", false, 0, &src, err);
   if (rc != 0) return rc;
   rc = include_for(k, false, NULL, inc, sizeof inc, err);
   if (rc != 0) {
@@ -221,7 +222,8 @@ static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **pt
   if (!dev->arch[0])
     rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
   char *src = NULL, inc[512] = "";
-  if (rc == 0) rc = generate(k, kern->label, dev->opts.inline_barrier, &src, err);
+  if (rc == 0)
+    rc = generate(k, kern->label, dev->opts.inline_barrier, dev->opts.inline_order, &src, err);
   if (rc == 0 &&
       (rc = include_for(k, dev->opts.inline_barrier, dev->opts.include, inc, sizeof inc, err)) != 0)
     vc_fail_wrap(err, "%s", kern->label);

@@ -31,6 +31,7 @@ typedef struct vc_ocl_native_cfg {
   bool expect_given;     /* native-expect was set; else what can be resident at most */
   bool spin_given;       /* native-spin was set; else a default by ordering */
   int atomics;           /* VC_OCL_ATOMICS_* */
+  int gridbar;           /* vc_gridbar: the grid barrier (gridbar option) */
 } vc_ocl_native_cfg;
 
 enum { VC_OCL_ATOMICS_AUTO = 0, VC_OCL_ATOMICS_CL12, VC_OCL_ATOMICS_DEVICE };

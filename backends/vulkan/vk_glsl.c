@@ -64,6 +64,7 @@ static int generate(const vc_kernel_desc *k, const vk_target *t, vc_strbuf *sb, 
   vc_native_opts o;
   vc_native_opts_default(VC_DIALECT_GLSL, &o);
   o.vulkan_memory_model = t->memory_model;
+  o.gridbar = (vc_gridbar)t->gridbar;
   return vc_cgen_native(k, &o, sb, err);
 }
 

@@ -58,6 +58,7 @@ typedef struct vk_options {
   /* else the device's defaults (vk_native.c) */
   bool cap_given, window_given, spin_given, expect_given;
   int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
+  int gridbar;           /* vc_gridbar: native kernels' grid barrier (gridbar option) */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* cache=DIR: SPIR-V and the pipeline cache; "" = none */
   int malloc_host;       /* host-memory=malloc: host_alloc gives malloc memory, copied
                             through staging (the path of memory from elsewhere) */
@@ -98,6 +99,7 @@ typedef struct vk_target {
   uint32_t spirv;         /* glslang_target_language_version_t */
   bool denorm_preserve;   /* add DenormPreserve 32 (SPV_KHR_float_controls) */
   bool memory_model;      /* native kernels: the Vulkan memory model ordering */
+  int gridbar;            /* native kernels: vc_gridbar */
 } vk_target;
 
 struct vc_buf {

@@ -38,10 +38,11 @@ static void show(const char *path) {
 
 /* Writes c's GLSL, compiles and validates it for env; false on failure
    (the tools' output on stderr). */
-static bool compiles(const native_case *c, bool vmm, const char *env) {
+static bool compiles(const native_case *c, bool vmm, vc_gridbar gridbar, const char *env) {
   vc_native_opts o;
   vc_native_opts_default(VC_DIALECT_GLSL, &o);
   o.vulkan_memory_model = vmm;
+  o.gridbar = gridbar;
   vc_strbuf sb;
   vc_sb_init(&sb);
   vc_error err = {0};
@@ -58,7 +59,8 @@ static bool compiles(const native_case *c, bool vmm, const char *env) {
   snprintf(cmd, sizeof cmd, "'%s' -V --target-env %s -o %s %s >%s 2>&1 && '%s' --target-env %s %s >>%s 2>&1",
            VC_GLSLANG, env, spv, src, log, VC_SPIRV_VAL, env, spv, log);
   if (native_sh(cmd) == 0) return true;
-  fprintf(stderr, "%s (%s):\n", c->prog->name, vmm ? "memory model" : "coherent");
+  fprintf(stderr, "%s (%s, gridbar %d):\n", c->prog->name, vmm ? "memory model" : "coherent",
+          (int)gridbar);
   show(log);
   return false;
 }
@@ -70,8 +72,8 @@ static void every_program_compiles(void **state) {
   for (size_t i = 0; i < n; i++) {
     native_case c;
     if (!native_case_try(&c, files[i])) continue;
-    bad += !compiles(&c, false, "vulkan1.1");
-    bad += !compiles(&c, true, "vulkan1.2");
+    bad += !compiles(&c, false, VC_GRIDBAR_FLIP, "vulkan1.1");
+    bad += !compiles(&c, true, VC_GRIDBAR_FLIP, "vulkan1.2");
     done++;
     native_case_free(&c);
   }
@@ -81,7 +83,25 @@ static void every_program_compiles(void **state) {
   assert_int_equal(bad, 0);
 }
 
+/* The counter barrier (gridbar=counter) on the native cases. */
+static void counter_barrier_compiles(void **state) {
+  (void)state;
+  size_t n = 0, bad = 0;
+  char **files = native_list(VC_SOURCE_DIR "/tests/native/cases", &n);
+  assert_true(n >= 9);
+  for (size_t i = 0; i < n; i++) {
+    native_case c;
+    native_case_load(&c, files[i]);
+    bad += !compiles(&c, false, VC_GRIDBAR_COUNTER, "vulkan1.1");
+    bad += !compiles(&c, true, VC_GRIDBAR_COUNTER, "vulkan1.2");
+    native_case_free(&c);
+  }
+  native_list_free(files, n);
+  assert_int_equal(bad, 0);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(every_program_compiles)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(every_program_compiles),
+                                     cmocka_unit_test(counter_barrier_compiles)};
   return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -167,23 +167,39 @@ static void cases_with_opencl_1_2_atomics(void **state) {
   run_all_cases("native-atomics=cl12");
 }
 
+/* The counter barrier (gridbar=counter) stays exact beside the flip
+   barrier (the default, above), in both orderings. */
+static void cases_with_counter_barrier(void **state) {
+  (void)state;
+  run_all_cases("gridbar=counter,native-atomics=device");
+  run_all_cases("gridbar=counter,native-atomics=cl12");
+}
+
 /* The barrier really waits: with a long discovery window PoCL's second
    worker thread joins (it starts milliseconds after the first), and the
    bytes stay right. Participants vary from run to run; some run of ten
    must have two. */
 static void several_participants(void **state) {
   (void)state;
-  vc_dev *dev = open_dev("native-window=67108864");
-  native_case c;
-  native_case_load(&c, CASES "/spin_barriers.vyre");
-  uint32_t most = 0;
-  for (int i = 0; i < 10 && most < 2; i++) {
-    uint32_t p = check_case(dev, &c);
-    if (p > most) most = p;
+  static const char *const opts[] = {"native-window=67108864",
+                                     "native-window=67108864,native-atomics=cl12",
+                                     "native-window=67108864,gridbar=counter"};
+  for (int v = 0; v < 3; v++) {
+    vc_dev *dev = open_dev(opts[v]);
+    static const char *const files[] = {CASES "/spin_barriers.vyre", CASES "/fixpoint_flag.vyre"};
+    for (int f = 0; f < 2; f++) {
+      native_case c;
+      native_case_load(&c, files[f]);
+      uint32_t most = 0;
+      for (int i = 0; i < 10 && most < 2; i++) {
+        uint32_t p = check_case(dev, &c);
+        if (p > most) most = p;
+      }
+      if (most < 2) fail_msg("%s, %s: never two participants", opts[v], files[f]);
+      native_case_free(&c);
+    }
+    be->close(dev);
   }
-  assert_true(most >= 2);
-  native_case_free(&c);
-  be->close(dev);
 }
 
 static uint32_t compute_units(vc_dev *dev) {
@@ -258,7 +274,9 @@ static void caps_participants(void **state) {
    check can tell. */
 static void cut_short_wait_is_untrustworthy(void **state) {
   (void)state;
-  vc_dev *dev = open_dev("native-cap=1,native-phantoms=1,native-spin=1");
+  for (int v = 0; v < 2; v++) {
+  vc_dev *dev = open_dev(v ? "native-cap=1,native-phantoms=1,native-spin=1,gridbar=counter"
+                           : "native-cap=1,native-phantoms=1,native-spin=1");
   static const char *const files[] = {CASES "/spin_barriers.vyre", CASES "/fixpoint_flag.vyre",
                                       CASES "/no_barrier.vyre"};
   for (int i = 0; i < 3; i++) {
@@ -281,6 +299,7 @@ static void cut_short_wait_is_untrustworthy(void **state) {
     native_case_free(&c);
   }
   be->close(dev);
+  }
 }
 
 /* A kernel that outlives the deadline: finish returns VC_ERR_TIMEOUT naming
@@ -343,19 +362,23 @@ static void stats_refusals_and_options(void **state) {
   be->close(dev);
   native_case_free(&c);
   static const char *const bad[] = {"native-atomics=fast", "deadline=0", "native-cap=-1",
-                                    "native-spin=99999999999"};
-  for (int i = 0; i < 4; i++) {
+                                    "native-spin=99999999999", "gridbar=ticket", "gridbar="};
+  for (int i = 0; i < 6; i++) {
     vc_dev *d = NULL;
     assert_int_equal(be->open(0, bad[i], &d, &err), VC_ERR_USAGE);
     assert_null(d);
     assert_non_null(strstr(err.msg, bad[i]));
   }
+  vc_dev *d = NULL;
+  assert_int_equal(be->open(0, "gridbar=ticket", &d, &err), VC_ERR_USAGE);
+  assert_non_null(strstr(err.msg, "expected flip or counter"));
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cases_with_device_scope_atomics),
       cmocka_unit_test(cases_with_opencl_1_2_atomics),
+      cmocka_unit_test(cases_with_counter_barrier),
       cmocka_unit_test(several_participants),
       cmocka_unit_test(caps_participants),
       cmocka_unit_test(poll_closes_at_expect),

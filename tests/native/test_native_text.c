@@ -133,14 +133,23 @@ static void grid_barriers_of_a_pass(void **state) {
     char path[512];
     snprintf(path, sizeof path, CASES "%s", want[i].file);
     native_case_load(&c, path);
-    char *src = gen_default(&c, VC_DIALECT_OPENCL_C);
-    const char *k = kernel_of(src);
-    size_t calls = native_count(k, "    vc_nat_grid_barrier(ctrl, lead, np);");
-    size_t cond = native_count(k, ") vc_nat_grid_barrier(");
-    if (calls != want[i].calls || cond != want[i].conditional)
-      fail_msg("%s: %zu grid barriers (%zu conditional), want %zu (%zu)", want[i].file, calls,
-               cond, want[i].calls, want[i].conditional);
-    free(src);
+    /* both grid barriers: the flip barrier's call carries the settings */
+    static const char *const call[] = {
+        [VC_GRIDBAR_FLIP] = "    vc_nat_grid_barrier(ctrl, syncs, p, ph, spin, lead, np);",
+        [VC_GRIDBAR_COUNTER] = "    vc_nat_grid_barrier(ctrl, lead, np);"};
+    for (int g = VC_GRIDBAR_FLIP; g <= VC_GRIDBAR_COUNTER; g++) {
+      vc_native_opts o;
+      vc_native_opts_default(VC_DIALECT_OPENCL_C, &o);
+      o.gridbar = (vc_gridbar)g;
+      char *src = gen(&c, &o);
+      const char *k = kernel_of(src);
+      size_t calls = native_count(k, call[g]);
+      size_t cond = native_count(k, ") vc_nat_grid_barrier(");
+      if (calls != want[i].calls || cond != want[i].conditional)
+        fail_msg("%s, gridbar %d: %zu grid barriers (%zu conditional), want %zu (%zu)",
+                 want[i].file, g, calls, cond, want[i].calls, want[i].conditional);
+      free(src);
+    }
     native_case_free(&c);
   }
 }
@@ -294,6 +303,189 @@ static void cuda_text(void **state) {
   native_case_free(&c);
 }
 
+/* The text of function `name` (from its definition, returning void or
+   u32, to the next line that is a lone "}"), malloc'ed. */
+static char *function_text(const char *src, const char *name) {
+  static const char *const types[] = {"void", "uint", "unsigned int"};
+  char head[128];
+  const char *b = NULL;
+  for (size_t i = 0; i < 3 && !b; i++) {
+    snprintf(head, sizeof head, "%s %s(", types[i], name);
+    b = strstr(src, head);
+  }
+  if (!b) fail_msg("no definition of %s", name);
+  const char *e = strstr(b, "\n}\n");
+  assert_non_null(e);
+  size_t n = (size_t)(e - b) + 3;
+  char *t = malloc(n + 1);
+  assert_non_null(t);
+  memcpy(t, b, n);
+  t[n] = '\0';
+  return t;
+}
+
+/* The flip barrier (the default) in both languages and all orderings:
+   one atomic add per participant per barrier, on ARRIVE, no reset and no
+   generation word; the poll loop reads with relaxed loads only (no
+   acquire load, no read-modify-write inside it), checks UNTRUST and the
+   spin limit only once per 1024 polls, and one acquire load after it
+   checks the condition; the settings are read once per launch, outside
+   the barrier; the kernel counts its barriers and stores them as GEN. */
+static void flip_barrier_shape(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spin_barriers.vyre");
+  for (int v = 0; v < 4; v++) {
+    vc_native_opts o;
+    vc_native_opts_default(v < 2 ? VC_DIALECT_OPENCL_C : VC_DIALECT_GLSL, &o);
+    if (v == 1) o = device_scope();
+    if (v == 3) o.vulkan_memory_model = true;
+    assert_int_equal(o.gridbar, VC_GRIDBAR_FLIP);
+    char *src = gen(&c, &o);
+    char *bar = function_text(src, "vc_nat_grid_barrier");
+    char *wait = function_text(src, "vc_nat_wait");
+    /* the barrier: one add, no load of anything, no store, no GEN */
+    assert_int_equal(native_count(bar, "vc_nc_add("), 1);
+    assert_non_null(strstr(bar, "vc_nc_add("));
+    assert_non_null(strstr(bar, "VC_NC_ARRIVE, add)"));
+    assert_null(strstr(bar, "vc_nc_load("));
+    assert_null(strstr(bar, "vc_nc_peek("));
+    assert_null(strstr(bar, "vc_nc_store("));
+    assert_null(strstr(bar, "VC_NC_GEN"));
+    assert_null(strstr(bar, "VC_NC_PHANTOMS"));
+    assert_null(strstr(bar, "VC_NC_SPIN_LIMIT"));
+    assert_non_null(strstr(bar, "add = VC_NC_CLOSED - (target - 1u);"));
+    assert_int_equal(native_count(bar, "vc_nc_sync();"), 2);
+    /* the wait: the loop from "while (" to the test after it */
+    const char *loop = strstr(wait, "  while (");
+    assert_non_null(loop);
+    const char *after = strstr(loop, "\n  }\n  if (");
+    assert_non_null(after);
+    char body[2048];
+    size_t n = (size_t)(after - loop);
+    assert_true(n < sizeof body);
+    memcpy(body, loop, n);
+    body[n] = '\0';
+    assert_null(strstr(body, "vc_nc_load("));
+    assert_null(strstr(body, "vc_nc_add("));
+    assert_null(strstr(body, "vc_nc_or("));
+    assert_null(strstr(body, "vc_nc_cas"));
+    assert_non_null(strstr(body, "while (((vc_nc_peek("));
+    const char *every = strstr(body, "if (polls == 1024u) {");
+    assert_non_null(every);
+    assert_true(strstr(body, "VC_NC_UNTRUST") > every);
+    assert_true(strstr(body, "limit") > every);
+    assert_int_equal(native_count(body, "VC_NC_UNTRUST"), 1);
+    /* after the loop: the condition checked, then one acquire fence */
+    assert_null(strstr(wait, "vc_nc_load("));
+    assert_non_null(strstr(after, "if (((vc_nc_peek("));
+    assert_non_null(strstr(after, "VC_NC_WHY_WAIT"));
+    assert_int_equal(native_count(wait, "vc_nc_acquire();"), 1);
+    assert_true(strstr(after, "vc_nc_acquire();") > strstr(after, "VC_NC_WHY_WAIT"));
+    /* what every invocation reads after the workgroup barrier (its
+       ticket, the count) is a plain read, no read-modify-write */
+    char *ticket = function_text(src, "vc_nat_ticket");
+    char *count = function_text(src, "vc_nat_count");
+    assert_non_null(strstr(ticket, "return vc_nc_peek("));
+    assert_non_null(strstr(count, "return vc_nc_peek("));
+    free(count);
+    free(ticket);
+    /* the settings once per launch; the count stored as GEN at the end */
+    const char *k = kernel_of(src);
+    assert_int_equal(native_count(k, "VC_NC_PHANTOMS"), 1);
+    assert_int_equal(native_count(k, "VC_NC_SPIN_LIMIT"), 1);
+    assert_int_equal(native_count(src, "VC_NC_GEN, syncs)"), 1);
+    assert_int_equal(native_count(k, "syncs = syncs + 1u;"), 3);
+    /* the relaxed load is relaxed in every ordering */
+    const char *peek = strstr(src, "vc_nc_peek(");
+    assert_non_null(peek);
+    if (v == 1) assert_non_null(strstr(src, "memory_order_relaxed, memory_scope_device);\n}\nvoid vc_nc_store"));
+    if (v == 3) assert_non_null(strstr(src, "gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);\n}\nvoid vc_nc_store"));
+    free(wait);
+    free(bar);
+    free(src);
+  }
+  native_case_free(&c);
+}
+
+/* gridbar=counter keeps the counter barrier: the generation word, the
+   reset, the acquire polls of GEN. */
+static void counter_barrier_shape(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spin_barriers.vyre");
+  for (vc_dialect d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_GLSL; d++) {
+    vc_native_opts o;
+    vc_native_opts_default(d, &o);
+    o.gridbar = VC_GRIDBAR_COUNTER;
+    char *src = gen(&c, &o);
+    char *bar = function_text(src, "vc_nat_grid_barrier");
+    char *wait = function_text(src, "vc_nat_wait");
+    assert_non_null(strstr(bar, "target = np + vc_nc_load("));
+    assert_non_null(strstr(bar, "vc_nc_store("));
+    assert_non_null(strstr(bar, "VC_NC_ARRIVE, 0u);"));
+    assert_non_null(strstr(bar, "vc_nc_add("));
+    assert_non_null(strstr(bar, "VC_NC_GEN, 1u);"));
+    assert_non_null(strstr(wait, "while (vc_nc_load("));
+    assert_null(strstr(src, "syncs")); /* GEN is the device's count */
+    char *ticket = function_text(src, "vc_nat_ticket");
+    assert_non_null(strstr(ticket, "return vc_nc_load("));
+    free(ticket);
+    free(wait);
+    free(bar);
+    free(src);
+  }
+  native_case_free(&c);
+}
+
+/* barrier=inline's memory orders (inline-order): the fenced one (the
+   default), grid.sync()'s release add and acquire polls without a fence,
+   and relaxed polls with one acquire fence after. */
+static void cuda_inline_orders(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spin_barriers.vyre");
+  vc_native_opts o;
+  vc_native_opts_default(VC_DIALECT_CUDA, &o);
+  o.cuda_inline_barrier = true;
+  assert_int_equal(o.cuda_inline, VC_CUDA_INLINE_FENCED);
+  char *src = gen(&c, &o);
+  char *bar = function_text(src, "vc_nat_grid_barrier");
+  assert_int_equal(native_count(bar, "__threadfence();"), 2);
+  assert_int_equal(native_count(bar, "atom.acq_rel.gpu.global.add.u32"), 1);
+  assert_int_equal(native_count(bar, "ld.acquire.gpu.global.u32"), 1);
+  assert_non_null(strstr(src, "inline-order=fenced */"));
+  assert_null(strstr(src, "cooperative_groups"));
+  free(bar);
+  free(src);
+
+  o.cuda_inline = VC_CUDA_INLINE_RELEASE;
+  src = gen(&c, &o);
+  bar = function_text(src, "vc_nat_grid_barrier");
+  assert_null(strstr(bar, "__threadfence"));
+  assert_null(strstr(bar, "fence."));
+  assert_int_equal(native_count(bar, "atom.add.release.gpu.u32"), 1);
+  assert_int_equal(native_count(bar, "ld.acquire.gpu.u32"), 1);
+  assert_int_equal(native_count(bar, "__syncthreads();"), 2);
+  free(bar);
+  free(src);
+
+  o.cuda_inline = VC_CUDA_INLINE_RELAXED;
+  src = gen(&c, &o);
+  bar = function_text(src, "vc_nat_grid_barrier");
+  assert_null(strstr(bar, "__threadfence"));
+  assert_null(strstr(bar, "ld.acquire"));
+  assert_int_equal(native_count(bar, "atom.add.release.gpu.u32"), 1);
+  assert_int_equal(native_count(bar, "ld.relaxed.gpu.u32"), 1);
+  /* the fence after the loop, not in it */
+  const char *fence = strstr(bar, "fence.acq_rel.gpu;");
+  assert_non_null(fence);
+  assert_true(fence > strstr(bar, "} while ("));
+  free(bar);
+  free(src);
+  native_case_free(&c);
+}
+
 static void deterministic(void **state) {
   (void)state;
   native_case c;
@@ -434,6 +626,16 @@ static void judges_control_words(void **state) {
   vc_native_ctrl_stats(w, &s, 7, &st);
   assert_false(st.untrustworthy);
 
+  good_words(w, &s, 7, 1); /* arrivals left: a barrier released early */
+  w[VC_NC_ARRIVE] = VC_NC_CLOSED | 2u;
+  vc_native_ctrl_stats(w, &s, 7, &st);
+  assert_true(st.untrustworthy);
+  assert_non_null(strstr(st.note, "2 arrivals left in the barrier word"));
+  good_words(w, &s, 7, 1); /* the flip barrier's top bit alone is no fault */
+  w[VC_NC_ARRIVE] = VC_NC_CLOSED;
+  vc_native_ctrl_stats(w, &s, 7, &st);
+  assert_false(st.untrustworthy);
+
   s = shape(40, 2, 5, false); /* a count fixpoint runs exactly its passes */
   good_words(w, &s, 2, 4);
   vc_native_ctrl_stats(w, &s, 2, &st);
@@ -470,6 +672,9 @@ int main(void) {
       cmocka_unit_test(discovery_only_where_something_waits),
       cmocka_unit_test(glsl_text),
       cmocka_unit_test(cuda_text),
+      cmocka_unit_test(flip_barrier_shape),
+      cmocka_unit_test(counter_barrier_shape),
+      cmocka_unit_test(cuda_inline_orders),
       cmocka_unit_test(deterministic),
       cmocka_unit_test(refuses_bad_descriptors),
       cmocka_unit_test(expected_barriers),

@@ -19,6 +19,44 @@
 #include "backends/common/cgen/cgen.h"
 #include "harness/base/strbuf.h"
 
+/* OpenCL C and GLSL: the grid barrier among the participants
+   (docs/native.md, "The grid barrier"). X(name, option text):
+   - FLIP: one word, one atomic add per participant per barrier (participant
+     0 adds 2^31 - (np - 1), every other 1, so each barrier flips the top
+     bit and leaves the rest as it was); waiters poll with relaxed loads and
+     acquire once the bit has flipped;
+   - COUNTER: an arrival count reset by the last arriver, which then moves a
+     generation word on; waiters poll the generation with acquire loads. */
+#define VC_GRIDBAR_LIST(X) \
+  X(FLIP, "flip")          \
+  X(COUNTER, "counter")
+
+typedef enum vc_gridbar {
+#define VC_GRIDBAR_ENUM(n, s) VC_GRIDBAR_##n,
+  VC_GRIDBAR_LIST(VC_GRIDBAR_ENUM)
+#undef VC_GRIDBAR_ENUM
+} vc_gridbar;
+
+/* CUDA barrier=inline: the memory orders of the written-out grid barrier
+   (docs/native.md). X(name, option text):
+   - FENCED (the default, the first inline barrier): __threadfence()
+     before an atom.add.acq_rel.gpu, polls by ld.acquire.gpu,
+     __threadfence() after;
+   - RELEASE: grid.sync()'s own on sm_70+ (cooperative_groups/details/
+     sync.h): atom.add.release.gpu, polls by ld.acquire.gpu, no fence;
+   - RELAXED: atom.add.release.gpu, polls by ld.relaxed.gpu, one
+     fence.acq_rel.gpu once the bit has flipped. */
+#define VC_CUDA_INLINE_LIST(X) \
+  X(FENCED, "fenced")          \
+  X(RELEASE, "release")        \
+  X(RELAXED, "relaxed")
+
+typedef enum vc_cuda_inline {
+#define VC_CUDA_INLINE_ENUM(n, s) VC_CUDA_INLINE_##n,
+  VC_CUDA_INLINE_LIST(VC_CUDA_INLINE_ENUM)
+#undef VC_CUDA_INLINE_ENUM
+} vc_cuda_inline;
+
 typedef struct vc_native_opts {
   vc_dialect dialect;
   /* OpenCL C: the version the plugin builds with (-cl-std): 120, 200, 300. */
@@ -37,6 +75,9 @@ typedef struct vc_native_opts {
      acquire/release at gpu scope) instead of cooperative_groups' grid sync,
      so that NVRTC does not parse cooperative_groups.h. */
   bool cuda_inline_barrier;
+  vc_cuda_inline cuda_inline; /* its orders (with cuda_inline_barrier) */
+  /* OpenCL C and GLSL: which grid barrier (default FLIP). */
+  vc_gridbar gridbar;
 } vc_native_opts;
 
 /* The most portable options for a dialect: OpenCL C 1.2, GLSL without the

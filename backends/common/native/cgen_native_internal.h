@@ -11,7 +11,10 @@
  *   ctrl      the control buffer; VC_NC_* its word numbers (native_ctrl.h),
  *             then a slot per launched workgroup (VC_NC_SLOTS + group id)
  *   vc_nc_load/store/add/or/cas(ctrl word ...)   atomics on control words
- *   vc_nc_peek(ctrl word)   the cheapest read, where a stale value is harmless
+ *   vc_nc_peek(ctrl word)   the cheapest read (relaxed), where a stale value is
+ *             harmless or the order comes from elsewhere
+ *   vc_nc_acquire()  an acquire fence at device scope, after a vc_nc_peek that
+ *             saw a release
  *   vc_nc_sync()     workgroup barrier ordering global memory at device scope
  *   vc_nat_discover, vc_nat_count, vc_nat_publish, vc_nat_ticket,
  *   vc_nat_grid_barrier(ctrl, lead, np)
@@ -21,7 +24,9 @@
  * Text templates (vc_native_put) expand: $U the u32 type, $F the function
  * prefix, $P the control parameter followed by ", " (nothing in GLSL), $p
  * the control parameter alone, $A and $a the same for arguments, $G the
- * physical workgroup id in x, $N the physical workgroups in x. */
+ * physical workgroup id in x, $N the physical workgroups in x, $R the read
+ * of a control word the workgroup barrier has ordered (vc_nc_peek with the
+ * flip barrier, vc_nc_load with the counter barrier). */
 #ifndef VC_CGEN_NATIVE_INTERNAL_H
 #define VC_CGEN_NATIVE_INTERNAL_H
 
@@ -57,7 +62,7 @@ struct vc_native_spell {
   /* Version line, pragmas, extensions, global declarations. */
   void (*prologue)(const vc_native_layout *nl, vc_strbuf *out);
   /* vc_nc_load, vc_nc_peek, vc_nc_store, vc_nc_add, vc_nc_or, vc_nc_cas,
-     vc_nc_sync. */
+     vc_nc_acquire, vc_nc_sync. */
   void (*primitives)(const vc_native_layout *nl, vc_strbuf *out);
   /* vc_nat_discover, vc_nat_count, vc_nat_publish, vc_nat_ticket,
      vc_nat_grid_barrier. Optional: NULL writes occupancy discovery, the
@@ -108,6 +113,11 @@ void vc_native_put(const vc_native_layout *nl, vc_strbuf *out, const char *t);
    default runtime), and the kernel's body between kernel_begin and
    kernel_end. */
 void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out);
+/* The kernel uses the flip barrier (gridbar=flip, a language without its
+   own runtime); the kernel counts its barriers itself (the spelling's
+   counts_barriers, or the flip barrier, which keeps no generation word). */
+bool vc_native_flip(const vc_native_layout *nl);
+bool vc_native_counts_barriers(const vc_native_layout *nl);
 void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out);
 
 #endif

@@ -1,5 +1,5 @@
 /* What every native kernel shares, whatever its language: occupancy
- * discovery, the counter grid barrier with its checked wait, and the body
+ * discovery, the grid barrier (flip or counter) with its checked wait, and the body
  * that runs the segments over the virtual workgroups, pass after pass.
  * The text is a C subset that OpenCL C, GLSL and CUDA C all read; the
  * primitives it calls (vc_nc_*) are spelled per language. */
@@ -52,7 +52,7 @@ static const char discover_text[] =
     "/* The participants: final once the poll is closed, which the lead\n"
     "   invocation has seen before any invocation asks. */\n"
     "$F$U vc_nat_count($p) {\n"
-    "  return vc_nc_load($AVC_NC_POLL) & (VC_NC_CLOSED - 1u);\n"
+    "  return $R($AVC_NC_POLL) & (VC_NC_CLOSED - 1u);\n"
     "}\n\n";
 
 /* A kernel without a grid barrier needs no co-residency, so no discovery:
@@ -63,7 +63,7 @@ static const char discover_free_text[] =
     "   the cap) participates, without discovery; a poll closed before the\n"
     "   launch (OpenCL's warm-up) still makes every workgroup late. */\n"
     "$F$U vc_nat_count($p) {\n"
-    "  $U cap = vc_nc_load($AVC_NC_CAP);\n"
+    "  $U cap = $R($AVC_NC_CAP);\n"
     "  $U n = $N;\n"
     "  if (cap != 0u && n > cap) n = cap;\n"
     "  return n;\n"
@@ -76,15 +76,22 @@ static const char discover_free_text[] =
 
 /* The ticket to the whole workgroup without workgroup memory (a program
    may use all of it): the lead invocation stores it in its workgroup's
-   slot of the control buffer; after vc_nc_sync every invocation reads it. */
+   slot of the control buffer; after vc_nc_sync every invocation reads it.
+   $R is how every invocation reads a word that the workgroup barrier
+   already ordered (its slot, the closed poll, the cap): vc_nc_peek with
+   the flip barrier; vc_nc_load with gridbar=counter, as at first, which in
+   the OpenCL 1.2 and pre-memory-model GLSL orderings is a read-modify-write
+   of one word by every invocation of the grid (docs/native.md). */
 static const char slot_text[] =
     "$Fvoid vc_nat_publish($P$U t) {\n"
     "  vc_nc_store($AVC_NC_SLOTS + $G, t);\n"
     "}\n\n"
     "$F$U vc_nat_ticket($p) {\n"
-    "  return vc_nc_load($AVC_NC_SLOTS + $G);\n"
+    "  return $R($AVC_NC_SLOTS + $G);\n"
     "}\n\n";
 
+/* The counter barrier (gridbar=counter), the first one: an arrival count
+   that the last arriver resets before it moves the generation on. */
 static const char barrier_text[] =
     "/* Waits until the generation moves on from g. Gives up after the spin\n"
     "   limit (in rounds of 1024 polls), or at once when another wait gave\n"
@@ -133,10 +140,76 @@ static const char barrier_text[] =
     "  vc_nc_sync();\n"
     "}\n\n";
 
+/* The flip barrier (gridbar=flip, the default): one word, ARRIVE, that
+   needs no reset and no generation word. Participant 0 adds
+   2^31 - (target - 1), every other participant 1, so that each complete
+   barrier adds exactly 2^31: the top bit flips and the low 31 bits come
+   back to what they were (0, from the launch's reset). An arrival whose
+   own add flips the bit is the last and goes on; the others wait for the
+   flip. A waiter cannot miss it: the next flip needs its own arrival. What
+   does not change during a launch (phantoms, spin limit) comes in as
+   arguments, read once; the barrier count g is the kernel's own
+   (counts_barriers), stored as GEN at its end. A leaky barrier leaves low
+   bits behind, which the host sees in ARRIVE after the run. */
+static const char flip_text[] =
+    "/* Waits until the barrier word's top bit differs from seen's. It polls\n"
+    "   with relaxed loads; every 1024 polls it gives up when another wait\n"
+    "   gave up (the run is lost anyway, and nothing must hang) or after the\n"
+    "   spin limit (rounds of 1024 polls). After the loop it checks the\n"
+    "   condition itself: a driver that cuts loops short (lavapipe's loop\n"
+    "   budget) ends the loop without it, and the run is marked\n"
+    "   untrustworthy; then one acquire fence orders what follows the\n"
+    "   barrier after the relaxed load that saw the flip. */\n"
+    "$Fvoid vc_nat_wait($P$U seen, $U g, $U limit) {\n"
+    "  $U polls = 0u;\n"
+    "  $U rounds = 0u;\n"
+    "  while (((vc_nc_peek($AVC_NC_ARRIVE) ^ seen) & VC_NC_CLOSED) == 0u) {\n"
+    "    polls = polls + 1u;\n"
+    "    if (polls == 1024u) {\n"
+    "      polls = 0u;\n"
+    "      rounds = rounds + 1u;\n"
+    "      if (vc_nc_peek($AVC_NC_UNTRUST) != 0u) break;\n"
+    "      if (limit != 0u && rounds >= limit) break;\n"
+    "    }\n"
+    "  }\n"
+    "  if (((vc_nc_peek($AVC_NC_ARRIVE) ^ seen) & VC_NC_CLOSED) == 0u) {\n"
+    "    vc_nc_or($AVC_NC_UNTRUST, VC_NC_WHY_WAIT);\n"
+    "    vc_nc_cas($AVC_NC_UNTRUST_AT, VC_NC_NONE, g);\n"
+    "  }\n"
+    "  vc_nc_acquire();\n"
+    "}\n\n"
+    "/* The grid barrier among np participants (and ph phantoms, tests only):\n"
+    "   the workgroup finishes and orders its writes at a workgroup barrier;\n"
+    "   its lead invocation arrives with one acq_rel add, participant 0's\n"
+    "   2^31 - (target - 1), every other one's 1, so that the last arrival\n"
+    "   flips the top bit; the others wait for the flip; the workgroup leaves\n"
+    "   at a second workgroup barrier. g: the barriers this participant\n"
+    "   passed before. Late workgroups pass through the workgroup barriers. */\n"
+    "$Fvoid vc_nat_grid_barrier($P$U g, $U p, $U ph, $U limit, $U lead, $U np) {\n"
+    "  $U target = np + ph;\n"
+    "  $U add = 1u;\n"
+    "  $U seen = 0u;\n"
+    "  vc_nc_sync();\n"
+    "  if (lead != 0u) {\n"
+    "    if (p == 0u) add = VC_NC_CLOSED - (target - 1u);\n"
+    "    seen = vc_nc_add($AVC_NC_ARRIVE, add);\n"
+    "    if ((((seen + add) ^ seen) & VC_NC_CLOSED) == 0u) vc_nat_wait($Aseen, g, limit);\n"
+    "  }\n"
+    "  vc_nc_sync();\n"
+    "}\n\n";
+
+bool vc_native_flip(const vc_native_layout *nl) {
+  return !nl->sp->runtime && nl->o->gridbar == VC_GRIDBAR_FLIP;
+}
+
+bool vc_native_counts_barriers(const vc_native_layout *nl) {
+  return nl->sp->counts_barriers || vc_native_flip(nl);
+}
+
 void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
   vc_native_put(nl, out, vc_native_has_grid_barrier(nl->d) ? discover_text : discover_free_text);
   vc_native_put(nl, out, slot_text);
-  vc_native_put(nl, out, barrier_text);
+  vc_native_put(nl, out, vc_native_flip(nl) ? flip_text : barrier_text);
 }
 
 /* ---- the kernel body ---- */
@@ -159,7 +232,8 @@ static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
                                      "n", "it", "vwg", "vgx",  "vgy",  "vgz"};
   for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
     vc_sb_printf(out, "  %s %s = 0u;\n", u, vars[i]);
-  if (nl->sp->counts_barriers) vc_sb_printf(out, "  %s syncs = 0u;\n", u);
+  if (vc_native_counts_barriers(nl)) vc_sb_printf(out, "  %s syncs = 0u;\n", u);
+  if (vc_native_flip(nl)) vc_sb_printf(out, "  %s ph = 0u;\n  %s spin = 0u;\n", u, u);
   if (nl->sp->loop_segments) vc_sb_printf(out, "  %s seg = 0u;\n", u);
 }
 
@@ -186,12 +260,21 @@ static void join(const vc_native_layout *nl, vc_strbuf *out) {
                 "  if (p == VC_NC_NONE) np = 1u;\n"
                 "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
                 "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
+  /* the flip barrier's settings, once per launch, in every invocation (no
+     read under a branch: see above); written before the launch, so a
+     relaxed load sees them */
+  if (vc_native_flip(nl))
+    vc_native_put(nl, out,
+                  "  ph = vc_nc_peek($AVC_NC_PHANTOMS);\n"
+                  "  spin = vc_nc_peek($AVC_NC_SPIN_LIMIT);\n");
 }
 
 static void grid_barrier(const vc_native_layout *nl, const char *indent, vc_strbuf *out) {
   vc_sb_puts(out, indent);
-  vc_native_put(nl, out, VC_MUTANT(NATIVE_BARRIER_SHORT) ? "vc_nat_grid_barrier($Alead, np - 1u);\n" : "vc_nat_grid_barrier($Alead, np);\n");
-  if (nl->sp->counts_barriers) vc_sb_printf(out, "%ssyncs = syncs + 1u;\n", indent);
+  if (vc_native_flip(nl)) vc_native_put(nl, out, "vc_nat_grid_barrier($Asyncs, p, ph, spin, ");
+  else vc_native_put(nl, out, "vc_nat_grid_barrier($A");
+  vc_sb_puts(out, VC_MUTANT(NATIVE_BARRIER_SHORT) ? "lead, np - 1u);\n" : "lead, np);\n");
+  if (vc_native_counts_barriers(nl)) vc_sb_printf(out, "%ssyncs = syncs + 1u;\n", indent);
 }
 
 /* Participant p runs virtual workgroups p, p + np, ... of segment s with
@@ -309,7 +392,7 @@ void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out) {
                 "  if (lead != 0u) {\n"
                 "    vc_nc_add($AVC_NC_VWG_RUNS, runs);\n"
                 "    if (p == 0u) vc_nc_store($AVC_NC_PASSES, pass);\n");
-  if (nl->sp->counts_barriers)
+  if (vc_native_counts_barriers(nl))
     vc_native_put(nl, out, "    if (p == 0u) vc_nc_store($AVC_NC_GEN, syncs);\n");
   vc_sb_puts(out, "  }\n");
 }

@@ -85,6 +85,13 @@ void vc_native_ctrl_stats(const uint32_t w[VC_NC_WORDS], const vc_native_shape *
   if (st->barriers != want)
     add_note(st, "%llu grid barriers completed, the passes need %llu",
              (unsigned long long)st->barriers, (unsigned long long)want);
+  /* Every complete barrier leaves the arrival word's low 31 bits as they
+     were at the launch (0): the counter barrier resets them, the flip
+     barriers add exactly 2^31. Arrivals left over mean a barrier released
+     before everyone had arrived (or one still waiting). */
+  if (w[VC_NC_ARRIVE] & ~VC_NC_CLOSED)
+    add_note(st, "%u arrivals left in the barrier word after the run: a barrier released "
+             "before every participant arrived", w[VC_NC_ARRIVE] & ~VC_NC_CLOSED);
   uint64_t runs = (uint64_t)s->virtual_wgs * s->nsegments * st->passes;
   if (w[VC_NC_VWG_RUNS] != (uint32_t)runs)
     add_note(st, "%u virtual workgroup runs, the passes need %u", w[VC_NC_VWG_RUNS],

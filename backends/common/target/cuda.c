@@ -151,8 +151,15 @@ static void native_prologue(const vc_native_layout *nl, vc_strbuf *out) {
              "/* compile with --fmad=false -ftz=false --prec-div=true --prec-sqrt=true:\n"
              "   no contraction, denormals kept (docs/semantics.md); launch with\n"
              "   cuLaunchCooperativeKernel (docs/native.md) */\n");
+  static const char *const order[] = {
+#define VC_CUDA_INLINE_NAME(n, s) [VC_CUDA_INLINE_##n] = s,
+      VC_CUDA_INLINE_LIST(VC_CUDA_INLINE_NAME)
+#undef VC_CUDA_INLINE_NAME
+  };
+  unsigned o = (unsigned)nl->o->cuda_inline;
   if (nl->o->cuda_inline_barrier)
-    vc_sb_puts(out, "/* grid barrier ordering: a counter, acquire/release at gpu scope */\n");
+    vc_sb_printf(out, "/* grid barrier ordering: a flip word at gpu scope, inline-order=%s */\n",
+                 o < sizeof order / sizeof order[0] ? order[o] : order[0]);
   else
     vc_sb_puts(out, "#include <cooperative_groups.h>\n"
                     "/* grid barrier ordering: cooperative_groups grid sync */\n");
@@ -214,12 +221,15 @@ static const char runtime[] =
    adds exactly 2^31 to the word and flips its top bit; a block waits until
    the bit differs from what its own add saw. The word needs no reset
    between barriers, and a waiter cannot miss a flip (the next one needs
-   its own arrival). Ordering as in grid.sync(): __syncthreads() collects
-   the block's writes, a gpu-scope fence and an acq_rel add publish them,
-   acquire loads and a fence order what the block reads after, and a
-   second __syncthreads() hands that on to the block. VC_NC_ARRIVE is zero
-   at launch (the plugin writes the control words before every launch). */
-static const char runtime_inline[] =
+   its own arrival). __syncthreads() collects the block's writes before the
+   arrival and hands the order on to the block after the wait. The memory
+   orders around the add and the poll are the inline-order option
+   (vc_cuda_inline): grid.sync()'s own on sm_70+ is a release add and
+   acquire polls with no fence; the first inline barrier fenced both sides
+   with __threadfence() (fence.sc.gpu) and added acq_rel. VC_NC_ARRIVE is
+   zero at launch (the plugin writes the control words before every
+   launch). */
+static const char runtime_inline_head[] =
     "/* Every block of the cooperative launch participates. */\n"
     "static __device__ unsigned int vc_nat_discover(unsigned int *ctrl) {\n"
     "  (void)ctrl;\n"
@@ -243,20 +253,51 @@ static const char runtime_inline[] =
     "  if (lead != 0u) {\n"
     "    unsigned int *w = &ctrl[1]; /* VC_NC_ARRIVE */\n"
     "    unsigned int add = blockIdx.x == 0u ? 0x80000000u - (np - 1u) : 1u;\n"
-    "    unsigned int old, cur;\n"
-    "    __threadfence();\n"
-    "    asm volatile(\"atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\"\n"
-    "                 : \"=r\"(old) : \"l\"(w), \"r\"(add) : \"memory\");\n"
-    "    do {\n"
-    "      asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(cur) : \"l\"(w) : \"memory\");\n"
-    "    } while (((old ^ cur) & 0x80000000u) == 0u);\n"
-    "    __threadfence();\n"
+    "    unsigned int old, cur;\n";
+
+/* The arrival and the wait per inline-order, indexed by vc_cuda_inline. */
+static const char *const inline_wait[] = {
+    [VC_CUDA_INLINE_RELEASE] =
+        "    /* inline-order=release: grid.sync()'s orders on sm_70+ */\n"
+        "    asm volatile(\"atom.add.release.gpu.u32 %0, [%1], %2;\"\n"
+        "                 : \"=r\"(old) : \"l\"(w), \"r\"(add) : \"memory\");\n"
+        "    do {\n"
+        "      asm volatile(\"ld.acquire.gpu.u32 %0, [%1];\" : \"=r\"(cur) : \"l\"(w) : \"memory\");\n"
+        "    } while (((old ^ cur) & 0x80000000u) == 0u);\n",
+    [VC_CUDA_INLINE_RELAXED] =
+        "    /* inline-order=relaxed: relaxed polls, one acquire fence after */\n"
+        "    asm volatile(\"atom.add.release.gpu.u32 %0, [%1], %2;\"\n"
+        "                 : \"=r\"(old) : \"l\"(w), \"r\"(add) : \"memory\");\n"
+        "    do {\n"
+        "      asm volatile(\"ld.relaxed.gpu.u32 %0, [%1];\" : \"=r\"(cur) : \"l\"(w) : \"memory\");\n"
+        "    } while (((old ^ cur) & 0x80000000u) == 0u);\n"
+        "    asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");\n",
+    [VC_CUDA_INLINE_FENCED] =
+        "    /* inline-order=fenced: fence.sc.gpu on both sides, acq_rel add */\n"
+        "    __threadfence();\n"
+        "    asm volatile(\"atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\"\n"
+        "                 : \"=r\"(old) : \"l\"(w), \"r\"(add) : \"memory\");\n"
+        "    do {\n"
+        "      asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(cur) : \"l\"(w) : \"memory\");\n"
+        "    } while (((old ^ cur) & 0x80000000u) == 0u);\n"
+        "    __threadfence();\n",
+};
+
+static const char runtime_inline_tail[] =
     "  }\n"
     "  __syncthreads();\n"
     "}\n\n";
 
 static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {
-  vc_sb_puts(out, nl->o->cuda_inline_barrier ? runtime_inline : runtime);
+  if (!nl->o->cuda_inline_barrier) {
+    vc_sb_puts(out, runtime);
+    return;
+  }
+  unsigned order = (unsigned)nl->o->cuda_inline;
+  if (order >= sizeof inline_wait / sizeof inline_wait[0]) order = VC_CUDA_INLINE_FENCED;
+  vc_sb_puts(out, runtime_inline_head);
+  vc_sb_puts(out, inline_wait[order]);
+  vc_sb_puts(out, runtime_inline_tail);
 }
 
 /* Parameter k is plan buffer k's device address, the control buffer's last. */

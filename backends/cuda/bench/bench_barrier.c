@@ -2,8 +2,9 @@
  * grid.sync() at the same grid. Per barrier is the difference of device
  * times with B barriers and with none, over B, on every side: the native
  * program of B + 1 trivial segments against the one of 1, with the
- * plugin's default barrier (cooperative_groups) and with barrier=inline
- * (a second device opened with it), side by side; and two hand-written
+ * plugin's default barrier (cooperative_groups) and with barrier=inline in
+ * each of its inline-order variants (a device of its own each), side by
+ * side; and two hand-written
  * kernels doing B rounds of the same work and grid.sync() against 0
  * rounds, launched cooperatively with as many blocks as the native launch
  * had: one loop around one body, and the fair baseline, a loop with a
@@ -158,8 +159,25 @@ static int native_run(bench_prog *bp, double *ns, vc_native_stats *st, vc_error 
   return rc;
 }
 
-/* Device times per run, with B barriers and with none, of each side. */
-enum { S_CG, S_INLINE, S_RAW, S_DISTINCT, SIDES };
+/* The native sides: the plugin's default barrier (cooperative_groups) on
+   the bench's device, and barrier=inline with each inline-order on a
+   device of its own, opened with the bench's options and these after. */
+static const struct {
+  const char *key, *options, *what;
+} natives[] = {
+    {"native", NULL, "barrier=cg"},
+    {"inline", "barrier=inline,inline-order=fenced",
+     "barrier=inline,inline-order=fenced (fence.sc.gpu both sides, acq_rel add)"},
+    {"inline_release", "barrier=inline,inline-order=release",
+     "barrier=inline,inline-order=release (grid.sync()'s orders: release add, acquire polls)"},
+    {"inline_relaxed", "barrier=inline,inline-order=relaxed",
+     "barrier=inline,inline-order=relaxed (release add, relaxed polls, one acquire fence)"},
+};
+#define NATIVES (sizeof natives / sizeof natives[0])
+
+/* Device times per run, with B barriers and with none, of each side:
+   the natives, then the two raw kernels. */
+enum { S_CG = 0, S_RAW = NATIVES, S_DISTINCT, SIDES };
 
 typedef struct series {
   double *with_b[SIDES], *with_0[SIDES];
@@ -190,39 +208,57 @@ static void report(bench *b_, series *s, uint32_t runs, uint32_t barriers,
     z[i] = bench_median(s->with_0[i], runs);
     per[i] = (b[i] - z[i]) / barriers / 1e3;
   }
-  double fair = per[S_DISTINCT], ratio = fair > 0 ? per[S_CG] / fair : 0;
-  double iratio = fair > 0 ? per[S_INLINE] / fair : 0;
+  double fair = per[S_DISTINCT];
   bench_note("native: %u blocks took part (%u program workgroups each at most), raw: %u blocks",
              st->participants, st->virtual_per_participant, raw_blocks);
+  char key[64], what[256];
   bench_figure("b.native_us_per_barrier", per[S_CG], "us",
                "(median device time of native with B barriers - with 0) / B, barrier=cg");
-  bench_figure("b.inline_us_per_barrier", per[S_INLINE], "us",
-               "the same with barrier=inline (a second device, same run)");
+  for (size_t v = 1; v < NATIVES; v++) {
+    snprintf(key, sizeof key, "b.%s_us_per_barrier", natives[v].key);
+    snprintf(what, sizeof what, "the same with %s (a device of its own, same run)",
+             natives[v].what);
+    bench_figure(key, per[v], "us", what);
+  }
   bench_figure("b.raw_distinct_us_per_barrier", fair, "us",
                "the same for the raw kernel with B + 1 distinct bodies (the fair baseline)");
   bench_figure("b.raw_us_per_barrier", per[S_RAW], "us",
                "the same for the raw kernel with one body in a loop around grid.sync()");
   bench_figure("b.cold_code_share", fair > 0 ? (fair - per[S_RAW]) / fair : 0, "",
                "(raw distinct - raw one body) / raw distinct per barrier");
-  bench_figure("b.ratio", ratio, "", "native (cg) / raw distinct per barrier (goal <= 1.2)");
-  bench_figure("b.inline_ratio", iratio, "", "native (inline) / raw distinct per barrier");
+  double ratio[NATIVES];
+  for (size_t v = 0; v < NATIVES; v++) ratio[v] = fair > 0 ? per[v] / fair : 0;
+  bench_figure("b.ratio", ratio[S_CG], "", "native (cg) / raw distinct per barrier (goal <= 1.2)");
+  for (size_t v = 1; v < NATIVES; v++) {
+    snprintf(key, sizeof key, "b.%s_ratio", natives[v].key);
+    snprintf(what, sizeof what, "native (%s) / raw distinct per barrier", natives[v].options);
+    bench_figure(key, ratio[v], "", what);
+  }
+  for (size_t v = 1; v < NATIVES; v++) {
+    snprintf(key, sizeof key, "b.%s_vs_cg", natives[v].key);
+    snprintf(what, sizeof what, "native (%s) / native (cg) per barrier", natives[v].options);
+    bench_figure(key, per[S_CG] > 0 ? per[v] / per[S_CG] : 0, "", what);
+  }
   bench_figure("b.loop_ratio", per[S_RAW] > 0 ? per[S_CG] / per[S_RAW] : 0, "",
                "native (cg) / raw one body per barrier (the earlier, unfair baseline)");
-  static const char *const side[SIDES] = {"native", "inline", "raw", "raw_distinct"};
-  char key[64];
   for (int i = 0; i < SIDES; i++) {
-    snprintf(key, sizeof key, "b.%s_us_B", side[i]);
+    const char *side = i < (int)NATIVES ? natives[i].key : i == S_RAW ? "raw" : "raw_distinct";
+    snprintf(key, sizeof key, "b.%s_us_B", side);
     bench_figure(key, b[i] / 1e3, "us", "median device time of the launch, B barriers");
-    snprintf(key, sizeof key, "b.%s_us_0", side[i]);
+    snprintf(key, sizeof key, "b.%s_us_0", side);
     bench_figure(key, z[i] / 1e3, "us", "median device time of the launch, 0 barriers");
   }
-  bench_goal("b.ratio", ratio, true, 1.2);
-  bench_goal("b.inline_ratio", iratio, true, 1.2);
+  bench_goal("b.ratio", ratio[S_CG], true, 1.2);
+  for (size_t v = 1; v < NATIVES; v++) {
+    snprintf(key, sizeof key, "b.%s_ratio", natives[v].key);
+    bench_goal(key, ratio[v], true, 1.2);
+  }
   b_->raw_sync_us = per[S_RAW];
 }
 
 typedef struct sides {
-  bench_prog many, none, many_inline, none_inline;
+  bench_prog many[NATIVES], none[NATIVES];
+  vc_dev *dev[NATIVES]; /* NULL: the bench's device */
   raw_sync r;
 } sides;
 
@@ -230,10 +266,11 @@ typedef struct sides {
 static int round_of(bench *b, sides *sd, uint32_t barriers, series *s, uint32_t i,
                     vc_native_stats *st, vc_error *err) {
   vc_native_stats st0;
-  int rc = native_run(&sd->many, &s->with_b[S_CG][i], st, err);
-  if (rc == 0) rc = native_run(&sd->none, &s->with_0[S_CG][i], &st0, err);
-  if (rc == 0) rc = native_run(&sd->many_inline, &s->with_b[S_INLINE][i], &st0, err);
-  if (rc == 0) rc = native_run(&sd->none_inline, &s->with_0[S_INLINE][i], &st0, err);
+  int rc = 0;
+  for (size_t v = 0; rc == 0 && v < NATIVES; v++) {
+    rc = native_run(&sd->many[v], &s->with_b[v][i], v == S_CG ? st : &st0, err);
+    if (rc == 0) rc = native_run(&sd->none[v], &s->with_0[v][i], &st0, err);
+  }
   if (rc == 0) rc = raw_run(b, &sd->r, sd->r.fn, barriers, &s->with_b[S_RAW][i], err);
   if (rc == 0) rc = raw_run(b, &sd->r, sd->r.fn, 0, &s->with_0[S_RAW][i], err);
   if (rc == 0) rc = raw_run(b, &sd->r, sd->r.dfn, barriers, &s->with_b[S_DISTINCT][i], err);
@@ -245,11 +282,12 @@ static int rounds(bench *b, sides *sd, uint32_t barriers, series *s, vc_native_s
                   vc_error *err) {
   vc_native_stats st0;
   double warm;
+  int rc = 0;
   /* warm-up: compiles the native kernels, sizes the raw grid */
-  int rc = native_run(&sd->many, &warm, st, err);
-  if (rc == 0) rc = native_run(&sd->none, &warm, &st0, err);
-  if (rc == 0) rc = native_run(&sd->many_inline, &warm, &st0, err);
-  if (rc == 0) rc = native_run(&sd->none_inline, &warm, &st0, err);
+  for (size_t v = 0; rc == 0 && v < NATIVES; v++) {
+    rc = native_run(&sd->many[v], &warm, v == S_CG ? st : &st0, err);
+    if (rc == 0) rc = native_run(&sd->none[v], &warm, &st0, err);
+  }
   if (rc == 0) rc = raw_blocks(b, &sd->r, st->participants, err);
   if (rc == 0) rc = raw_run(b, &sd->r, sd->r.fn, barriers, &warm, err);
   if (rc == 0) rc = raw_run(b, &sd->r, sd->r.dfn, barriers, &warm, err);
@@ -257,11 +295,11 @@ static int rounds(bench *b, sides *sd, uint32_t barriers, series *s, vc_native_s
   return rc;
 }
 
-/* The plugin's device again, with barrier=inline after the bench's options. */
-static int open_inline(bench *b, vc_dev **dev, vc_error *err) {
+/* The plugin's device again, with the variant's options after the bench's. */
+static int open_variant(bench *b, const char *extra, vc_dev **dev, vc_error *err) {
   char opts[1024];
-  snprintf(opts, sizeof opts, "%s%sbarrier=inline", b->options ? b->options : "",
-           b->options && *b->options ? "," : "");
+  snprintf(opts, sizeof opts, "%s%s%s", b->options ? b->options : "",
+           b->options && *b->options ? "," : "", extra);
   int rc = b->be->open(b->index, opts, dev, err);
   return rc ? vc_fail_wrap(err, "opening the device with %s", opts) : 0;
 }
@@ -277,21 +315,18 @@ int bench_barrier(bench *b, uint32_t barriers, vc_error *err) {
   series s;
   memset(&sd, 0, sizeof sd);
   memset(&s, 0, sizeof s);
-  vc_dev *dev_inline = NULL;
-  int rc = bench_chain_prog(barriers + 1, BENCH_GRID, &sd.many, err);
-  if (rc == 0) rc = bench_chain_prog(1, BENCH_GRID, &sd.none, err);
-  if (rc == 0) rc = bench_chain_prog(barriers + 1, BENCH_GRID, &sd.many_inline, err);
-  if (rc == 0) rc = bench_chain_prog(1, BENCH_GRID, &sd.none_inline, err);
-  if (rc == 0) rc = open_inline(b, &dev_inline, err);
-  if (rc == 0) {
-    bench_prog_exec(b, &sd.many);
-    bench_prog_exec(b, &sd.none);
-    vc_exec_init(&sd.many_inline.exec, b->be, dev_inline, sd.many_inline.prog,
-                 sd.many_inline.split);
-    vc_exec_init(&sd.none_inline.exec, b->be, dev_inline, sd.none_inline.prog,
-                 sd.none_inline.split);
-    rc = raw_open(b, b->include, barriers, &sd.r, err);
+  int rc = 0;
+  for (size_t v = 0; rc == 0 && v < NATIVES; v++) {
+    rc = bench_chain_prog(barriers + 1, BENCH_GRID, &sd.many[v], err);
+    if (rc == 0) rc = bench_chain_prog(1, BENCH_GRID, &sd.none[v], err);
+    if (rc == 0 && natives[v].options) rc = open_variant(b, natives[v].options, &sd.dev[v], err);
+    if (rc == 0) {
+      vc_dev *dev = sd.dev[v] ? sd.dev[v] : b->dev;
+      vc_exec_init(&sd.many[v].exec, b->be, dev, sd.many[v].prog, sd.many[v].split);
+      vc_exec_init(&sd.none[v].exec, b->be, dev, sd.none[v].prog, sd.none[v].split);
+    }
   }
+  if (rc == 0) rc = raw_open(b, b->include, barriers, &sd.r, err);
   if (rc == 0 && series_alloc(&s, b->repeat) != 0)
     rc = vc_fail(err, VC_ERR_NOMEM, "no memory for %u samples", b->repeat);
   vc_native_stats st;
@@ -299,10 +334,10 @@ int bench_barrier(bench *b, uint32_t barriers, vc_error *err) {
   if (rc == 0) report(b, &s, b->repeat, barriers, &st, sd.r.blocks);
   series_free(&s);
   raw_close(b, &sd.r);
-  bench_prog_free(&sd.none_inline);
-  bench_prog_free(&sd.many_inline);
-  bench_prog_free(&sd.none);
-  bench_prog_free(&sd.many);
-  if (dev_inline) b->be->close(dev_inline);
+  for (size_t v = NATIVES; v-- > 0;) {
+    bench_prog_free(&sd.none[v]);
+    bench_prog_free(&sd.many[v]);
+    if (sd.dev[v]) b->be->close(sd.dev[v]);
+  }
   return rc;
 }
