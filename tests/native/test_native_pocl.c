@@ -352,6 +352,7 @@ static void stats_refusals_and_options(void **state) {
   vc_device_info info;
   assert_int_equal(be->describe(dev, &info, &err), 0);
   assert_non_null(strstr(info.extra, "native_ordering=device-scope"));
+  assert_non_null(strstr(info.extra, "native_gridbar=flip\n"));
   char *src = NULL;
   assert_int_equal(be->emit(&c.kd, dev, &src, &err), 0);
   assert_non_null(strstr(src, "memory_scope_device"));
@@ -372,6 +373,11 @@ static void stats_refusals_and_options(void **state) {
   vc_dev *d = NULL;
   assert_int_equal(be->open(0, "gridbar=ticket", &d, &err), VC_ERR_USAGE);
   assert_non_null(strstr(err.msg, "expected flip or counter"));
+  d = open_dev("gridbar=counter"); /* describe says which barrier */
+  vc_device_info ci;
+  assert_int_equal(be->describe(d, &ci, &err), 0);
+  assert_non_null(strstr(ci.extra, "native_gridbar=counter\n"));
+  be->close(d);
 }
 
 int main(void) {

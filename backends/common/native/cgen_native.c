@@ -15,6 +15,15 @@ void vc_native_opts_default(vc_dialect d, vc_native_opts *o) {
   o->opencl_c_version = 120;
 }
 
+const char *vc_gridbar_name(vc_gridbar g) {
+  static const char *const names[] = {
+#define VC_GRIDBAR_NAME(n, s) [VC_GRIDBAR_##n] = s,
+      VC_GRIDBAR_LIST(VC_GRIDBAR_NAME)
+#undef VC_GRIDBAR_NAME
+  };
+  return (unsigned)g < sizeof names / sizeof names[0] ? names[g] : "?";
+}
+
 static const vc_native_spell *spell_of(vc_dialect d) {
   switch (d) {
   case VC_DIALECT_OPENCL_C: return &vc_native_spell_opencl;

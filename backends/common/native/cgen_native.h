@@ -80,6 +80,9 @@ typedef struct vc_native_opts {
   vc_gridbar gridbar;
 } vc_native_opts;
 
+/* The option text of a grid barrier ("flip", "counter"; "?" out of range). */
+const char *vc_gridbar_name(vc_gridbar g);
+
 /* The most portable options for a dialect: OpenCL C 1.2, GLSL without the
    memory model. */
 void vc_native_opts_default(vc_dialect d, vc_native_opts *o);
