@@ -33,6 +33,14 @@ typedef struct vc_slot {
   uint32_t words;  /* per element: 1, or 2 for u64 and i64 */
 } vc_slot;
 
+/* What outlives a run (vc_oracle_run_with): the shadow pages, and the phase
+   counter, carried on so that those pages' records stay older than every
+   phase of the next run. */
+struct vc_oracle_scratch {
+  vc_shadow_pool pool;
+  uint32_t phase;
+};
+
 typedef struct vc_machine {
   const vc_oracle *o;
   vc_oracle_report *rep;
@@ -65,5 +73,8 @@ typedef struct vc_machine {
 /* Runs invocation `local` of the current workgroup from its pc until it
    waits at a workgroup barrier or finishes the segment. */
 void vc_exec(vc_machine *m, uint32_t local);
+/* Rewrites the interpreter's code (xcode) to use its fused opcodes where
+   they apply (exec.c); the same operations run, in fewer dispatches. */
+void vc_exec_fuse(vc_ins *code, uint32_t n);
 
 #endif

@@ -1,7 +1,14 @@
 /* Shadow memory for the race and uninitialised-read checks (internal).
  *
  * Every element of a buffer or shared array that is accessed gets one
- * record, allocated lazily a page at a time. Accesses are classified as
+ * record, allocated lazily a page at a time. Records of an earlier segment
+ * mean nothing (their phase is older than the segment's first, see below),
+ * so at each segment start the pages in use go back to a pool and are
+ * handed out again, stale records and all, for other elements: a run holds
+ * the pages of its busiest segment, not of every element it ever touched,
+ * and touches fresh memory (page faults) only while that grows. The pool
+ * can outlive a run (vc_oracle_scratch), with the phase counter carried on
+ * so that its records stay older than any phase of the next run. Accesses are classified as
  * plain reads (R), plain writes (W) and atomics (A); W conflicts with all
  * three, R with W and A, A with R and W.
  *
@@ -52,17 +59,34 @@ typedef struct vc_shadow_map {
   uint32_t npages;
 } vc_shadow_map;
 
+/* Pages no slot uses now; it owns every page it ever handed out, and free
+   has room for all of them, so that giving pages back never allocates. */
+typedef struct vc_shadow_pool {
+  vc_shadow **free;
+  uint32_t nfree;
+  uint32_t owned;     /* pages allocated, free or in use */
+  uint32_t cap;       /* of free */
+} vc_shadow_pool;
+
 typedef struct vc_shadows {
   vc_shadow_map *map; /* one per memory slot */
   uint32_t nmap;
+  vc_shadow ***live;  /* the map entries given a page since the last recycle */
+  uint32_t nlive, live_cap;
+  vc_shadow_pool *pool;
 } vc_shadows;
 
 struct vc_machine;
 
-int vc_shadows_init(struct vc_machine *m, vc_error *err);
+/* Maps for m's slots, taking pages from pool (which outlives them). */
+int vc_shadows_init(struct vc_machine *m, vc_shadow_pool *pool, vc_error *err);
+/* Gives every page back to the pool and frees the maps. */
 void vc_shadows_free(struct vc_machine *m);
-/* Forgets every access (all phases restart); keeps the pages. */
+/* At a segment start: every page in use goes back to the pool. */
+void vc_shadows_recycle(struct vc_machine *m);
+/* Forgets every access (all phases restart): the pages are zeroed. */
 void vc_shadows_clear(struct vc_machine *m);
+void vc_shadow_pool_free(vc_shadow_pool *pool);
 /* Checks and records an access by the running invocation to element idx
    (in bounds) of slot, made by the instruction at pc. */
 void vc_shadow_access(struct vc_machine *m, uint32_t pc, uint32_t slot, uint32_t idx, vc_acc acc);
