@@ -2,6 +2,7 @@
 #include "oracles/arith.h"
 #include "oracles/issues.h"
 #include "oracles/machine.h"
+#include "oracles/order.h"
 
 static uint32_t atom_apply(uint32_t op, uint32_t old, uint32_t v) {
   switch ((vc_atom_op)op) {
@@ -46,7 +47,9 @@ static uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint64_t i
     vc_note_oob(m, pc, i->m, idx);
     return NULL;
   }
-  if (m->checks && m->o->mem[i->m].tracked) vc_shadow_access(m, pc, i->m, idx, acc);
+  if (s->watch && (s->shared || !vc_shadow_first(&m->shadow, i->m, idx, m->seg_first, m->phase,
+                                                 m->cur, acc)))
+    vc_shadow_access(m, pc, i->m, idx, acc);
   return m->failed ? NULL : &s->data[(size_t)idx * s->words];
 }
 
@@ -149,7 +152,7 @@ void vc_exec_fuse(vc_ins *code, uint32_t n) {
 /* Register field f of the instruction as a 32-bit value (the low word). */
 #define W(f) ((uint32_t)r[i->f])
 
-void vc_exec(vc_machine *m, uint32_t local) {
+void vc_exec_phase(vc_machine *m, const vc_perm *order) {
 #ifdef VC_JUMP_TABLE
 #define VC_JUMP_ENTRY(sym, name, fmt) [VC_OP_##sym] = &&L_##sym,
 #define VC_XJUMP_ENTRY(sym, expr) [VC_XOP_K_##sym] = &&L_K_##sym,
@@ -159,12 +162,26 @@ void vc_exec(vc_machine *m, uint32_t local) {
 #undef VC_JUMP_ENTRY
 #undef VC_XJUMP_ENTRY
 #endif
-  const vc_ins *code = m->o->xcode, *i;
-  uint64_t *r = m->regs + (size_t)local * m->o->xnregs;
-  vc_inv *inv = &m->inv[local];
-  uint32_t *iters = &m->iters[local];
-  uint32_t pc = inv->pc;
+  const vc_ins *code = m->o->xcode, *i = code;
+  const uint32_t nregs = m->o->xnregs;
+  uint64_t *r;
+  vc_inv *inv;
+  uint32_t *iters, pc, k = 0, local;
   uint64_t ops = 0;
+next: /* the next runnable invocation in the order */
+  for (; k < m->wg_size && !m->failed; k++) {
+    local = order->order == VC_ORDER_FORWARD ? k : (uint32_t)vc_perm_at(order, k);
+    if (m->inv[local].status == VC_INV_RUN) break;
+  }
+  if (k >= m->wg_size || m->failed) {
+    m->ops += ops;
+    return;
+  }
+  k++;
+  inv = &m->inv[local];
+  r = m->regs + (size_t)local * nregs;
+  iters = &m->iters[local];
+  pc = inv->pc;
   m->cur = m->wg_base + local;
   for (;;) {
     FETCH();
@@ -309,9 +326,8 @@ budget: /* the invocation is stopped at its back edge, done with the segment */
   vc_note_loop(m, (uint32_t)(i - code));
   inv->status = VC_INV_DONE;
   inv->pc = (uint32_t)(i - code);
-  m->ops += ops;
-  return;
+  goto next;
 stop:
   inv->pc = pc - 1; /* the instruction it stopped at */
-  m->ops += ops;
+  goto next;
 }

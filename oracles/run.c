@@ -76,6 +76,8 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
     m->slot[i].count = mem->count;
     m->slot[i].words = vc_type_words(mem->type);
     m->slot[i].data = mem->space == VC_SPACE_SHARED ? m->shared + mem->offset : buffers[i];
+    m->slot[i].watch = m->checks && mem->tracked;
+    m->slot[i].shared = mem->space == VC_SPACE_SHARED;
   }
   for (uint32_t l = 0; l < m->wg_size; l++) {
     m->lid[l * 3] = l % o->workgroup[0];
@@ -179,10 +181,7 @@ static void run_workgroup(vc_machine *m, const vc_oracle_opts *opts, uint32_t wg
   for (;;) {
     vc_perm perm;
     vc_perm_init(&perm, opts->order, m->wg_size, mix(opts->seed, 1, m->phase));
-    for (uint32_t k = 0; k < m->wg_size && !m->failed; k++) {
-      uint32_t l = opts->order == VC_ORDER_FORWARD ? k : (uint32_t)vc_perm_at(&perm, k);
-      if (m->inv[l].status == VC_INV_RUN) vc_exec(m, l);
-    }
+    vc_exec_phase(m, &perm);
     if (m->failed || release_barrier(m) || next_phase(m) || past_deadline(m, opts)) break;
   }
   save_invocations(m);

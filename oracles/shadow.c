@@ -7,14 +7,14 @@
 #include "oracles/issues.h"
 #include "oracles/machine.h"
 
-#define PAGE_BITS 10u
+#define PAGE_BITS VC_SHADOW_PAGE_BITS
 #define PAGE (1u << PAGE_BITS)
 
 /* Per class c the bits sit at 4 * c. */
-#define IN_PHASE 1u
-#define WROTE_WG 2u /* once, in class 0's bits: some invocation of the workgroup wrote it */
-#define IN_WG 4u
-#define EARLY 8u
+#define IN_PHASE VC_SHADOW_IN_PHASE
+#define WROTE_WG VC_SHADOW_WROTE_WG
+#define IN_WG VC_SHADOW_IN_WG
+#define EARLY VC_SHADOW_EARLY
 #define ALL_CLASSES(flag) ((flag) | (flag) << 4 | (flag) << 8)
 
 /* The classes each access conflicts with (bit c for class c). */

@@ -35,6 +35,8 @@
 #ifndef VC_ORACLE_SHADOW_H
 #define VC_ORACLE_SHADOW_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "harness/base/error.h"
@@ -75,6 +77,34 @@ typedef struct vc_shadows {
   uint32_t nlive, live_cap;
   vc_shadow_pool *pool;
 } vc_shadows;
+
+/* Pages of 2^10 records; per class c, flags at bit 4 * c (shadow.c). */
+#define VC_SHADOW_PAGE_BITS 10u
+#define VC_SHADOW_IN_PHASE 1u
+#define VC_SHADOW_WROTE_WG 2u /* once, in class 0's bits: some invocation of the workgroup wrote it */
+#define VC_SHADOW_IN_WG 4u
+#define VC_SHADOW_EARLY 8u
+
+/* The common case of vc_shadow_access, inline in the interpreter: the first
+   access of a segment to an element of a buffer (its record, if it has one
+   yet, is older than seg_first), which nothing can conflict with. Records
+   it as vc_shadow_access would and returns true; false when the record is
+   missing or has accesses of this segment: then vc_shadow_access decides. */
+static inline bool vc_shadow_first(vc_shadows *sh, uint32_t slot, uint32_t idx,
+                                   uint32_t seg_first, uint32_t phase, uint32_t self,
+                                   vc_acc acc) {
+  vc_shadow **pages = sh->map[slot].pages;
+  vc_shadow *page = pages ? pages[idx >> VC_SHADOW_PAGE_BITS] : NULL;
+  if (!page) return false;
+  vc_shadow *r = &page[idx & ((1u << VC_SHADOW_PAGE_BITS) - 1u)];
+  if (r->phase >= seg_first) return false;
+  uint32_t cls = acc > VC_ACC_ATOMIC ? VC_ACC_ATOMIC : acc;
+  bool writes = acc != VC_ACC_READ && acc != VC_ACC_ATOMIC_LOAD;
+  r->first[cls] = self;
+  r->bits = (VC_SHADOW_IN_PHASE | VC_SHADOW_IN_WG) << 4 * cls | (writes ? VC_SHADOW_WROTE_WG : 0);
+  r->phase = phase;
+  return true;
+}
 
 struct vc_machine;
 
