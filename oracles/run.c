@@ -251,7 +251,8 @@ int vc_oracle_run_with(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_o
                      o->mem[i].name);
   if (o->fixpoint.present && o->fixpoint.has_flag && o->mem[o->fixpoint.flag].count == 0)
     return vc_fail(err, VC_ERR_USAGE, "oracle: %s: empty fixpoint flag buffer", o->name);
-  vc_oracle_scratch own = {{NULL, 0, 0, 0}, 0};
+  vc_oracle_scratch own;
+  memset(&own, 0, sizeof own);
   vc_oracle_scratch *sc = scratch ? scratch : &own;
   vc_machine m;
   int rc = machine_init(&m, o, buffers, opts, sc, report, err);

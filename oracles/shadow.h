@@ -68,6 +68,9 @@ typedef struct vc_shadow_pool {
   uint32_t nfree;
   uint32_t owned;     /* pages allocated, free or in use */
   uint32_t cap;       /* of free */
+  void **slabs;       /* what pages are carved from (shadow.c) */
+  uint32_t nslabs, slabs_cap;
+  uint32_t slab_left; /* pages of the last slab not handed out yet */
 } vc_shadow_pool;
 
 typedef struct vc_shadows {
