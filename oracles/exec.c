@@ -38,9 +38,17 @@ static uint64_t atom_apply64(uint32_t op, uint64_t old, uint64_t v) {
   return v;
 }
 
+/* Inlined into every memory handler: a call there costs the interpreter its
+   registers. */
+#if defined(__GNUC__)
+#define VC_INLINE static inline __attribute__((always_inline))
+#else
+#define VC_INLINE static inline
+#endif
+
 /* The first word of the element a memory instruction touches, or NULL when
    idx is out of bounds (counted); records the access for the checks. */
-static uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint64_t idx64, vc_acc acc) {
+VC_INLINE uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint64_t idx64, vc_acc acc) {
   const vc_slot *s = &m->slot[i->m];
   uint32_t idx = (uint32_t)idx64; /* indices are u32 */
   if (idx >= s->count) {
