@@ -48,16 +48,16 @@ static uint64_t atom_apply64(uint32_t op, uint64_t old, uint64_t v) {
 
 /* The first word of the element a memory instruction touches, or NULL when
    idx is out of bounds (counted); records the access for the checks. */
-VC_INLINE uint32_t *element(vc_machine *m, uint32_t pc, const vc_ins *i, uint64_t idx64, vc_acc acc) {
+VC_INLINE uint32_t *element(vc_machine *m, const vc_ins *i, uint64_t idx64, vc_acc acc) {
   const vc_slot *s = &m->slot[i->m];
   uint32_t idx = (uint32_t)idx64; /* indices are u32 */
   if (idx >= s->count) {
-    vc_note_oob(m, pc, i->m, idx);
+    vc_note_oob(m, (uint32_t)(i - m->o->xcode), i->m, idx);
     return NULL;
   }
   if (s->watch && (s->shared || !vc_shadow_first(&m->shadow, i->m, idx, m->seg_first, m->phase,
                                                  m->cur, acc)))
-    vc_shadow_access(m, pc, i->m, idx, acc);
+    vc_shadow_access(m, (uint32_t)(i - m->o->xcode), i->m, idx, acc);
   return m->failed ? NULL : &s->data[(size_t)idx * s->words];
 }
 
@@ -126,7 +126,7 @@ void vc_exec_fuse(vc_ins *code, uint32_t n) {
    addresses (no range check, the jump repeated after handlers), about 25%
    faster than a shared switch on oracle-bench (docs/oracle.md); elsewhere,
    or with VC_ORACLE_SWITCH defined, a plain switch in a loop. FETCH
-   advances pc past the instruction it loads. */
+   advances ip past the instruction it loads. */
 #if defined(__GNUC__) && !defined(VC_ORACLE_SWITCH)
 #define VC_JUMP_TABLE 1
 #define DISPATCH(op) goto *jump[op];
@@ -141,7 +141,7 @@ void vc_exec_fuse(vc_ins *code, uint32_t n) {
 #define XCASE(sym) case VC_XOP_##sym:
 #define BREAK break
 #endif
-#define FETCH() (i = &code[pc++], ops++)
+#define FETCH() (i = ip++, ops++)
 #define BINARY_CASE(sym, expr)                  \
   CASE(sym) {                                   \
     uint32_t x = W(b), y = W(c);                \
@@ -174,7 +174,8 @@ void vc_exec_phase(vc_machine *m, const vc_perm *order) {
   const uint32_t nregs = m->o->xnregs;
   uint64_t *r;
   vc_inv *inv;
-  uint32_t *iters, pc, k = 0, local;
+  const vc_ins *ip;
+  uint32_t *iters, k = 0, local;
   uint64_t ops = 0;
 next: /* the next runnable invocation in the order */
   for (; k < m->wg_size && !m->failed; k++) {
@@ -189,7 +190,7 @@ next: /* the next runnable invocation in the order */
   inv = &m->inv[local];
   r = m->regs + (size_t)local * nregs;
   iters = &m->iters[local];
-  pc = inv->pc;
+  ip = code + inv->pc;
   m->cur = m->wg_base + local;
   for (;;) {
     FETCH();
@@ -211,50 +212,50 @@ next: /* the next runnable invocation in the order */
       CASE(U2F) r[i->a] = vc_u2f(W(b)); BREAK;
       CASE(SEL) r[i->a] = r[i->b] ? r[i->c] : r[i->d]; BREAK;
       CASE(LOAD) {
-        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_READ);
+        const uint32_t *e = element(m, i, r[i->b], VC_ACC_READ);
         r[i->a] = e ? *e : 0;
         BREAK;
       }
       CASE(STORE) {
-        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_WRITE);
+        uint32_t *e = element(m, i, r[i->a], VC_ACC_WRITE);
         if (e) *e = W(b);
         BREAK;
       }
       CASE(ATOM) {
-        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), v = W(c);
+        uint32_t *e = element(m, i, r[i->b], VC_ACC_ATOMIC), v = W(c);
         r[i->a] = e ? *e : 0;
         if (e) *e = atom_apply(i->x, *e, v);
         BREAK;
       }
       CASE(CAS) {
-        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC), expect = W(c), v = W(d);
+        uint32_t *e = element(m, i, r[i->b], VC_ACC_ATOMIC), expect = W(c), v = W(d);
         r[i->a] = e ? *e : 0;
         if (e && *e == expect) *e = v;
         BREAK;
       }
       CASE(ALOAD) {
-        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC_LOAD);
+        const uint32_t *e = element(m, i, r[i->b], VC_ACC_ATOMIC_LOAD);
         r[i->a] = e ? *e : 0;
         BREAK;
       }
       CASE(ASTORE) {
-        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_ATOMIC_STORE);
+        uint32_t *e = element(m, i, r[i->a], VC_ACC_ATOMIC_STORE);
         if (e) *e = W(b);
         BREAK;
       }
-      CASE(JMP) pc = i->a; BREAK;
-      CASE(JZ) if (r[i->a] == 0) pc = i->b; BREAK;
-      CASE(FORU) if (!(W(a) < W(b))) pc = i->c; BREAK;
-      CASE(FORI) if (!vc_lti(W(a), W(b))) pc = i->c; BREAK;
+      CASE(JMP) ip = code + i->a; BREAK;
+      CASE(JZ) if (r[i->a] == 0) ip = code + i->b; BREAK;
+      CASE(FORU) if (!(W(a) < W(b))) ip = code + i->c; BREAK;
+      CASE(FORI) if (!vc_lti(W(a), W(b))) ip = code + i->c; BREAK;
       CASE(NEXT) {
         r[i->a] = (uint32_t)(W(a) + 1u);
-        pc = i->b;
+        ip = code + i->b;
         if (m->failed) goto stop; /* the checks ran out of memory: stop at a back edge */
         if (++*iters > VC_LOOP_BUDGET) goto budget;
         BREAK;
       }
       CASE(LOOP) {
-        pc = i->a;
+        ip = code + i->a;
         if (m->failed) goto stop;
         if (++*iters > VC_LOOP_BUDGET) goto budget;
         BREAK;
@@ -293,36 +294,36 @@ next: /* the next runnable invocation in the order */
       CASE(I642F) r[i->a] = vc_i642f(r[i->b]); BREAK;
       CASE(U642F) r[i->a] = vc_u642f(r[i->b]); BREAK;
       CASE(LOAD64) {
-        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_READ);
+        const uint32_t *e = element(m, i, r[i->b], VC_ACC_READ);
         r[i->a] = e ? get64(e) : 0;
         BREAK;
       }
       CASE(STORE64) {
-        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_WRITE);
+        uint32_t *e = element(m, i, r[i->a], VC_ACC_WRITE);
         if (e) put64(e, r[i->b]);
         BREAK;
       }
       CASE(ATOM64) {
-        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC);
+        uint32_t *e = element(m, i, r[i->b], VC_ACC_ATOMIC);
         uint64_t v = r[i->c], old = e ? get64(e) : 0;
         r[i->a] = old;
         if (e) put64(e, atom_apply64(i->x, old, v));
         BREAK;
       }
       CASE(CAS64) {
-        uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC);
+        uint32_t *e = element(m, i, r[i->b], VC_ACC_ATOMIC);
         uint64_t expect = r[i->c], v = r[i->d], old = e ? get64(e) : 0;
         r[i->a] = old;
         if (e && old == expect) put64(e, v);
         BREAK;
       }
       CASE(ALOAD64) {
-        const uint32_t *e = element(m, pc - 1, i, r[i->b], VC_ACC_ATOMIC_LOAD);
+        const uint32_t *e = element(m, i, r[i->b], VC_ACC_ATOMIC_LOAD);
         r[i->a] = e ? get64(e) : 0;
         BREAK;
       }
       CASE(ASTORE64) {
-        uint32_t *e = element(m, pc - 1, i, r[i->a], VC_ACC_ATOMIC_STORE);
+        uint32_t *e = element(m, i, r[i->a], VC_ACC_ATOMIC_STORE);
         if (e) put64(e, r[i->b]);
         BREAK;
       }
@@ -336,6 +337,6 @@ budget: /* the invocation is stopped at its back edge, done with the segment */
   inv->pc = (uint32_t)(i - code);
   goto next;
 stop:
-  inv->pc = pc - 1; /* the instruction it stopped at */
+  inv->pc = (uint32_t)(ip - code) - 1; /* the instruction it stopped at */
   goto next;
 }
