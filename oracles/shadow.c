@@ -1,11 +1,8 @@
 /* Shadow records and the conflict rules; the scheme is in shadow.h. */
-/* madvise and MADV_HUGEPAGE (Linux): not in strict POSIX */
-#define _DEFAULT_SOURCE
 #include "oracles/shadow.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "oracles/issues.h"
 #include "oracles/machine.h"
@@ -67,9 +64,9 @@ void vc_shadow_pool_free(vc_shadow_pool *pool) {
   memset(pool, 0, sizeof *pool);
 }
 
-/* A new page, carved from a slab of SLAB_PAGES: 2 MiB, aligned so that the
-   kernel may back it with one huge page (one fault and one TLB entry instead
-   of 512: a run streams through megabytes of records). */
+/* A new zeroed page, carved from a slab of SLAB_PAGES (2 MiB): one
+   allocation for 64 pages, and pages side by side in memory. (Huge pages
+   for the slabs were slower: the kernel compacts memory to find them.) */
 static vc_shadow *new_page(vc_shadow_pool *pool) {
   if (!pool->slab_left) {
     if (pool->nslabs == pool->slabs_cap) {
@@ -79,17 +76,14 @@ static vc_shadow *new_page(vc_shadow_pool *pool) {
       pool->slabs = slabs;
       pool->slabs_cap = cap;
     }
-    void *slab = NULL;
-    if (posix_memalign(&slab, SLAB_BYTES, SLAB_BYTES)) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(slab, SLAB_BYTES, MADV_HUGEPAGE); /* advice only: fine if refused */
-#endif
+    void *slab = calloc((size_t)SLAB_PAGES * PAGE, sizeof(vc_shadow));
+    if (!slab) return NULL;
     pool->slabs[pool->nslabs++] = slab;
     pool->slab_left = SLAB_PAGES;
   }
-  vc_shadow *page = (vc_shadow *)pool->slabs[pool->nslabs - 1] + (size_t)(SLAB_PAGES - pool->slab_left) * PAGE;
+  vc_shadow *page = (vc_shadow *)pool->slabs[pool->nslabs - 1] +
+                    (size_t)(SLAB_PAGES - pool->slab_left) * PAGE;
   pool->slab_left--;
-  memset(page, 0, PAGE * sizeof *page); /* malloc may give back used memory */
   return page;
 }
 
