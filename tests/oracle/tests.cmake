@@ -15,10 +15,10 @@ function(vc_oracle_test name lib)
   target_compile_options(${name} PRIVATE -ffp-contract=off)
 endfunction()
 
-foreach(t int f32 exec checks order backend)
+foreach(t int f32 exec checks order backend fast)
   vc_oracle_test(test_oracle_${t} vc_oracle test_oracle_${t}.c)
 endforeach()
-foreach(t int f32 exec checks)
+foreach(t int f32 exec checks fast)
   vc_oracle_test(test_oracle_${t}_switch vc_oracle_switch test_oracle_${t}.c)
 endforeach()
 
