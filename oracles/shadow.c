@@ -84,6 +84,10 @@ static vc_shadow *new_page(vc_shadow_pool *pool) {
   vc_shadow *page = (vc_shadow *)pool->slabs[pool->nslabs - 1] +
                     (size_t)(SLAB_PAGES - pool->slab_left) * PAGE;
   pool->slab_left--;
+  /* Zero already; written now so that each page of memory faults in once,
+     for writing. The checks read a record before they write it, which
+     would map the zero page for the read and fault again to copy it. */
+  memset(page, 0, PAGE * sizeof *page);
   return page;
 }
 
