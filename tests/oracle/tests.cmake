@@ -21,8 +21,3 @@ endforeach()
 foreach(t int f32 exec checks fast)
   vc_oracle_test(test_oracle_${t}_switch vc_oracle_switch test_oracle_${t}.c)
 endforeach()
-
-# vc-oracle-bench: the reference run's speed on program files (by hand;
-# docs/performance.md, "The oracle").
-add_executable(vc-oracle-bench ${CMAKE_CURRENT_LIST_DIR}/bench_oracle.c)
-target_link_libraries(vc-oracle-bench PRIVATE vc_oracle vc_split vc_warnings)
