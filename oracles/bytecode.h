@@ -119,6 +119,15 @@ struct vc_oracle {
   uint32_t *seg_pc;     /* first instruction of each segment */
   uint32_t npersist;    /* registers carried across grid barriers */
   uint32_t *persist;    /* their register numbers */
+  /* What the interpreter runs: code with each segment's registers numbered
+     from 0 in the order the segment names them, the carried ones first
+     (persist[k] is register k in every segment). A program has a register
+     per symbol, hundreds, while a segment names a handful: numbered so, an
+     invocation's registers of a segment are a few adjacent words, all zeroed
+     at its start with one small memset. */
+  vc_ins *xcode;        /* malloc'ed, ncode */
+  uint32_t *seg_nregs;  /* registers of each segment */
+  uint32_t xnregs;      /* the most of any segment */
   uint8_t *seg_shared;  /* [seg * nshared + s]: segment seg touches shared array s */
   uint32_t nbuffers, nshared, nmem;
   vc_oracle_mem *mem;   /* buffers, then shared arrays */

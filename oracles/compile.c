@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "oracles/bytecode.h"
+#include "oracles/machine.h"
 #include "oracles/oracle.h"
 
 #define NOREG UINT32_MAX
@@ -504,6 +505,60 @@ static void find_memory_use(vc_oracle *o) {
   }
 }
 
+/* The interpreter's code (xcode in bytecode.h): each operand the opcode
+   table's format names as a register ('r', and 'm' for the index) renumbered
+   within its segment. */
+static int number_segment_registers(vc_oracle *o, vc_error *err) {
+  static const char *const fmts[VC_OP_COUNT] = {
+#define VC_OP_FMT(sym, name, fmt) [VC_OP_##sym] = fmt,
+      VC_OPCODES(VC_OP_FMT)
+#undef VC_OP_FMT
+  };
+  uint32_t *stamp = calloc((size_t)o->nregs + 1, sizeof *stamp);
+  uint32_t *local = calloc((size_t)o->nregs + 1, sizeof *local);
+  o->xcode = malloc(((size_t)o->ncode + 1) * sizeof *o->xcode);
+  o->seg_nregs = vc_arena_alloc(&o->arena, ((size_t)o->nsegs + 1) * sizeof *o->seg_nregs);
+  int rc = 0;
+  if (!stamp || !local || !o->xcode || !o->seg_nregs) {
+    rc = vc_fail(err, VC_ERR_NOMEM, "oracle: out of memory");
+    goto done;
+  }
+  memcpy(o->xcode, o->code, (size_t)o->ncode * sizeof *o->code);
+  uint32_t pc = 0;
+  for (uint32_t g = 0; g < o->nsegs; g++) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < o->npersist; k++) {
+      stamp[o->persist[k]] = g + 1;
+      local[o->persist[k]] = n++;
+    }
+    for (; pc < o->ncode; pc++) {
+      vc_ins *i = &o->xcode[pc];
+      uint32_t *f[4] = {&i->a, &i->b, &i->c, &i->d};
+      uint32_t k = 0;
+      for (const char *c = i->op < VC_OP_COUNT ? fmts[i->op] : ""; *c && k < 4; c++) {
+        if (*c == 'x') continue;
+        uint32_t *r = f[k++];
+        if ((*c != 'r' && *c != 'm') || *r >= o->nregs) continue;
+        if (stamp[*r] != g + 1) {
+          stamp[*r] = g + 1;
+          local[*r] = n++;
+        }
+        *r = local[*r];
+      }
+      if (i->op == VC_OP_END) {
+        pc++;
+        break;
+      }
+    }
+    o->seg_nregs[g] = n;
+    if (n > o->xnregs) o->xnregs = n;
+  }
+done:
+  free(stamp);
+  free(local);
+  return rc;
+}
+
 static int copy_tables(vc_oracle *o, const vc_program *p, vc_error *err) {
   if (p->nbuffers + p->nshared > UINT16_MAX)
     return vc_fail(err, VC_ERR_LIMIT, "oracle: %s: too many buffers and shared arrays", p->name);
@@ -566,6 +621,8 @@ int vc_oracle_compile(const vc_program *p, vc_oracle **out, vc_error *err) {
   if (!c.failed) {
     find_persistent(&c);
     find_memory_use(o);
+    c.failed = number_segment_registers(o, err);
+    if (!c.failed) vc_exec_fuse(o->xcode, o->ncode);
   }
   free(c.rd);
   free(c.wr);
@@ -581,6 +638,7 @@ int vc_oracle_compile(const vc_program *p, vc_oracle **out, vc_error *err) {
 void vc_oracle_free(vc_oracle *o) {
   if (!o) return;
   free(o->code);
+  free(o->xcode);
   free(o->locs);
   vc_arena_free(&o->arena);
   free(o);

@@ -31,7 +31,17 @@ typedef struct vc_slot {
   uint32_t *data;
   uint32_t count;  /* elements */
   uint32_t words;  /* per element: 1, or 2 for u64 and i64 */
+  uint8_t watch;   /* the checks watch it: they are on and the slot is tracked */
+  uint8_t shared;  /* a shared array */
 } vc_slot;
+
+/* What outlives a run (vc_oracle_run_with): the shadow pages, and the phase
+   counter, carried on so that those pages' records stay older than every
+   phase of the next run. */
+struct vc_oracle_scratch {
+  vc_shadow_pool pool;
+  uint32_t phase;
+};
 
 typedef struct vc_machine {
   const vc_oracle *o;
@@ -62,8 +72,14 @@ typedef struct vc_machine {
   uint64_t ops;
 } vc_machine;
 
-/* Runs invocation `local` of the current workgroup from its pc until it
-   waits at a workgroup barrier or finishes the segment. */
-void vc_exec(vc_machine *m, uint32_t local);
+/* One phase of the current workgroup: runs each runnable invocation, in
+   `order` (over the workgroup's local ids), from its pc until it waits at a
+   workgroup barrier or finishes the segment; stops early once m->failed. One
+   call for all, so that the interpreter's state stays in registers. */
+struct vc_perm;
+void vc_exec_phase(vc_machine *m, const struct vc_perm *order);
+/* Rewrites the interpreter's code (xcode) to use its fused opcodes where
+   they apply (exec.c); the same operations run, in fewer dispatches. */
+void vc_exec_fuse(vc_ins *code, uint32_t n);
 
 #endif

@@ -72,6 +72,16 @@ void vc_oracle_free(vc_oracle *o);
 int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
                   vc_oracle_report *report, vc_error *err);
 
+/* What a run can leave for the next one, so that it need not allocate and
+   fault in its memory again: the checks' shadow pages. One run at a time
+   uses a scratch; any compiled oracle may. vc_oracle_run uses one of its own. */
+typedef struct vc_oracle_scratch vc_oracle_scratch;
+vc_oracle_scratch *vc_oracle_scratch_new(void); /* NULL when out of memory */
+void vc_oracle_scratch_free(vc_oracle_scratch *s);
+/* vc_oracle_run with the pages of scratch (NULL: as vc_oracle_run). */
+int vc_oracle_run_with(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
+                       vc_oracle_scratch *scratch, vc_oracle_report *report, vc_error *err);
+
 /* The most memory one run of o takes besides the program's buffers: its
    registers, the values it carries across grid barriers and, with checks, a
    shadow record for every element of every buffer and shared array. */

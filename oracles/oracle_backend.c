@@ -7,7 +7,8 @@
 
 struct vc_dev {
   vc_oracle_opts opts;
-  vc_oracle_report report; /* merged over the launches */
+  vc_oracle_report report;    /* merged over the launches */
+  vc_oracle_scratch *scratch; /* shadow pages kept from one launch to the next */
 };
 
 struct vc_kern {
@@ -72,9 +73,14 @@ static int open_dev(uint32_t index, const char *options, vc_dev **dev, vc_error 
   *dev = NULL;
   if (index != 0) return vc_fail(err, VC_ERR_NO_DEVICE, "oracle: no device %u (there is one)", index);
   vc_dev *d = calloc(1, sizeof *d);
+  if (d && !(d->scratch = vc_oracle_scratch_new())) {
+    free(d);
+    d = NULL;
+  }
   if (!d) return vc_fail(err, VC_ERR_NOMEM, "oracle: out of memory");
   int rc = parse_options(&d->opts, options, err);
   if (rc) {
+    vc_oracle_scratch_free(d->scratch);
     free(d);
     return rc;
   }
@@ -103,7 +109,10 @@ static int describe(vc_dev *dev, vc_device_info *info, vc_error *err) {
   return 0;
 }
 
-static void close_dev(vc_dev *dev) { free(dev); }
+static void close_dev(vc_dev *dev) {
+  if (dev) vc_oracle_scratch_free(dev->scratch);
+  free(dev);
+}
 
 static int refuse_native(const vc_kernel_desc *k, vc_error *err) {
   if (k->kind == VC_KERNEL_SEGMENT && k->prog) return 0;
@@ -233,7 +242,7 @@ static int launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbuf
     data[i] = bufs[i]->data;
   }
   vc_oracle_report r;
-  if (!rc) rc = vc_oracle_run(kern->oracle, data, &dev->opts, &r, err);
+  if (!rc) rc = vc_oracle_run_with(kern->oracle, data, &dev->opts, dev->scratch, &r, err);
   free(data);
   if (rc) return rc;
   label_issues(dev, kern, &r);

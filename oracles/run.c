@@ -41,8 +41,10 @@ static void machine_free(vc_machine *m) {
 }
 
 static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buffers,
-                        const vc_oracle_opts *opts, vc_oracle_report *rep, vc_error *err) {
+                        const vc_oracle_opts *opts, vc_oracle_scratch *scratch,
+                        vc_oracle_report *rep, vc_error *err) {
   memset(m, 0, sizeof *m);
+  m->phase = scratch->phase; /* above every phase of the pool's records */
   m->o = o;
   m->rep = rep;
   m->err = err;
@@ -60,20 +62,22 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
   uint64_t invocations = m->nwg * wg_size;
   m->slot = alloc_array(m, o->nmem, sizeof *m->slot, "memory slots");
   m->shared = alloc_array(m, o->shared_words, sizeof *m->shared, "workgroup memory");
-  m->regs = alloc_array(m, (uint64_t)m->wg_size * o->nregs, sizeof *m->regs, "registers");
+  m->regs = alloc_array(m, (uint64_t)m->wg_size * o->xnregs, sizeof *m->regs, "registers");
   m->inv = alloc_array(m, m->wg_size, sizeof *m->inv, "invocation states");
   m->iters = alloc_array(m, m->wg_size, sizeof *m->iters, "loop counters");
   m->lid = alloc_array(m, (uint64_t)m->wg_size * 3, sizeof *m->lid, "local ids");
   if (o->nsegs > 1 && o->npersist)
     m->persist = alloc_array(m, invocations * o->npersist, sizeof *m->persist,
                              "values live across grid barriers");
-  if (!m->failed && m->checks) m->failed = vc_shadows_init(m, err);
+  if (!m->failed && m->checks) m->failed = vc_shadows_init(m, &scratch->pool, err);
   if (m->failed) return m->failed;
   for (uint32_t i = 0; i < o->nmem; i++) {
     const vc_oracle_mem *mem = &o->mem[i];
     m->slot[i].count = mem->count;
     m->slot[i].words = vc_type_words(mem->type);
     m->slot[i].data = mem->space == VC_SPACE_SHARED ? m->shared + mem->offset : buffers[i];
+    m->slot[i].watch = m->checks && mem->tracked;
+    m->slot[i].shared = mem->space == VC_SPACE_SHARED;
   }
   for (uint32_t l = 0; l < m->wg_size; l++) {
     m->lid[l * 3] = l % o->workgroup[0];
@@ -92,18 +96,20 @@ static int next_phase(vc_machine *m) {
   return 0;
 }
 
-/* Fresh registers (zero) and the values carried into this segment. */
+/* Fresh registers (zero) and the values carried into this segment, which
+   are its first registers (bytecode.h, xcode). */
 static void start_invocations(vc_machine *m) {
   const vc_oracle *o = m->o;
-  memset(m->regs, 0, (size_t)m->wg_size * o->nregs * sizeof *m->regs);
+  uint32_t n = o->seg_nregs[m->seg];
   for (uint32_t l = 0; l < m->wg_size; l++) {
     m->inv[l].pc = o->seg_pc[m->seg];
     m->inv[l].status = VC_INV_RUN;
     m->iters[l] = 0;
+    uint64_t *r = m->regs + (size_t)l * o->xnregs;
+    for (uint32_t k = 0; k < n; k++) r[k] = 0; /* a few words: no call to memset */
     if (m->seg == 0 || !m->persist) continue;
-    uint64_t *r = m->regs + (size_t)l * o->nregs;
     const uint64_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;
-    for (uint32_t k = 0; k < o->npersist; k++) r[o->persist[k]] = saved[k];
+    for (uint32_t k = 0; k < o->npersist; k++) r[k] = saved[k];
   }
 }
 
@@ -111,9 +117,9 @@ static void save_invocations(vc_machine *m) {
   const vc_oracle *o = m->o;
   if (!m->persist || m->seg + 1 >= o->nsegs) return;
   for (uint32_t l = 0; l < m->wg_size; l++) {
-    const uint64_t *r = m->regs + (size_t)l * o->nregs;
+    const uint64_t *r = m->regs + (size_t)l * o->xnregs;
     uint64_t *saved = m->persist + (size_t)(m->wg_base + l) * o->npersist;
-    for (uint32_t k = 0; k < o->npersist; k++) saved[k] = r[o->persist[k]];
+    for (uint32_t k = 0; k < o->npersist; k++) saved[k] = r[k];
   }
 }
 
@@ -175,10 +181,7 @@ static void run_workgroup(vc_machine *m, const vc_oracle_opts *opts, uint32_t wg
   for (;;) {
     vc_perm perm;
     vc_perm_init(&perm, opts->order, m->wg_size, mix(opts->seed, 1, m->phase));
-    for (uint32_t k = 0; k < m->wg_size && !m->failed; k++) {
-      uint32_t l = (uint32_t)vc_perm_at(&perm, k);
-      if (m->inv[l].status == VC_INV_RUN) vc_exec(m, l);
-    }
+    vc_exec_phase(m, &perm);
     if (m->failed || release_barrier(m) || next_phase(m) || past_deadline(m, opts)) break;
   }
   save_invocations(m);
@@ -186,6 +189,7 @@ static void run_workgroup(vc_machine *m, const vc_oracle_opts *opts, uint32_t wg
 
 static void run_segment(vc_machine *m, const vc_oracle_opts *opts, uint32_t pass, uint32_t seg) {
   m->seg = seg;
+  if (m->checks) vc_shadows_recycle(m);
   if (m->phase >= PHASE_RESTART) {
     if (m->checks) vc_shadows_clear(m);
     m->phase = 0;
@@ -194,7 +198,7 @@ static void run_segment(vc_machine *m, const vc_oracle_opts *opts, uint32_t pass
   vc_perm perm;
   vc_perm_init(&perm, opts->order, m->nwg, mix(opts->seed, 2, (uint64_t)pass << 32 | seg));
   for (uint64_t k = 0; k < m->nwg && !m->failed && !past_deadline(m, opts); k++)
-    run_workgroup(m, opts, (uint32_t)vc_perm_at(&perm, k));
+    run_workgroup(m, opts, opts->order == VC_ORDER_FORWARD ? (uint32_t)k : (uint32_t)vc_perm_at(&perm, k));
 }
 
 static void run_passes(vc_machine *m, uint32_t *const *buffers, const vc_oracle_opts *opts) {
@@ -216,20 +220,28 @@ static void run_passes(vc_machine *m, uint32_t *const *buffers, const vc_oracle_
 uint64_t vc_oracle_run_bytes(const vc_oracle *o, bool checks) {
   uint64_t wg = (uint64_t)o->workgroup[0] * o->workgroup[1] * o->workgroup[2];
   uint64_t inv = wg * o->grid[0] * o->grid[1] * o->grid[2];
-  uint64_t b = o->nmem * sizeof(vc_slot) + o->shared_words * 4u + wg * o->nregs * 4u +
+  uint64_t b = o->nmem * sizeof(vc_slot) + o->shared_words * 4u + wg * o->xnregs * 8u +
                wg * (sizeof(vc_inv) + 12u);
-  if (o->nsegs > 1) b += inv * o->npersist * 4u;
+  if (o->nsegs > 1) b += inv * o->npersist * 8u;
   if (checks)
     for (uint32_t i = 0; i < o->nmem; i++) b += (uint64_t)o->mem[i].count * sizeof(vc_shadow);
   return b;
 }
 
-int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
-                  vc_oracle_report *report, vc_error *err) {
+vc_oracle_scratch *vc_oracle_scratch_new(void) { return calloc(1, sizeof(vc_oracle_scratch)); }
+
+void vc_oracle_scratch_free(vc_oracle_scratch *s) {
+  if (!s) return;
+  vc_shadow_pool_free(&s->pool);
+  free(s);
+}
+
+int vc_oracle_run_with(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
+                       vc_oracle_scratch *scratch, vc_oracle_report *report, vc_error *err) {
   static const vc_oracle_opts defaults = {VC_ORDER_FORWARD, 0, false, 0, 0};
-  vc_oracle_report scratch;
+  vc_oracle_report rep_scratch;
   if (!opts) opts = &defaults;
-  if (!report) report = &scratch;
+  if (!report) report = &rep_scratch;
   memset(report, 0, sizeof *report);
   if (!o || (o->nbuffers && !buffers))
     return vc_fail(err, VC_ERR_USAGE, "oracle: run without a program or buffers");
@@ -239,14 +251,24 @@ int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *
                      o->mem[i].name);
   if (o->fixpoint.present && o->fixpoint.has_flag && o->mem[o->fixpoint.flag].count == 0)
     return vc_fail(err, VC_ERR_USAGE, "oracle: %s: empty fixpoint flag buffer", o->name);
+  vc_oracle_scratch own;
+  memset(&own, 0, sizeof own);
+  vc_oracle_scratch *sc = scratch ? scratch : &own;
   vc_machine m;
-  int rc = machine_init(&m, o, buffers, opts, report, err);
+  int rc = machine_init(&m, o, buffers, opts, sc, report, err);
   if (!rc) {
     run_passes(&m, buffers, opts);
     rc = m.failed;
   }
   report->segments = o->nsegs;
   report->ops = m.ops;
+  sc->phase = m.phase;
   machine_free(&m);
+  if (!scratch) vc_shadow_pool_free(&own.pool);
   return rc;
+}
+
+int vc_oracle_run(vc_oracle *o, uint32_t *const *buffers, const vc_oracle_opts *opts,
+                  vc_oracle_report *report, vc_error *err) {
+  return vc_oracle_run_with(o, buffers, opts, NULL, report, err);
 }
