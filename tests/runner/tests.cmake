@@ -30,6 +30,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base LABELS "integration;opencl")
   add_dependencies(runner_kcache_pocl_wg vyre-conform vc-backend-opencl)
   set_tests_properties(runner_kcache_pocl_wg PROPERTIES TIMEOUT 300)
+  # Workers get jobs once ready; --device-lock keeps two runs' device phases apart.
+  vc_add_test(runner_device_lock_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_lock.c
+    LIBS vc_base LABELS "integration;opencl")
+  add_dependencies(runner_device_lock_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_device_lock_pocl PROPERTIES TIMEOUT 600)
 endif()
 
 # Verdicts (harness/exec/verdict.c) on their own.
