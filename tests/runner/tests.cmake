@@ -70,6 +70,17 @@ if(TARGET vc-backend-opencl)
   add_dependencies(test_gate_run vc-backend-opencl)
 endif()
 
+# ci/qualify runs its backends at once, one device lock between them.
+if(TARGET vc-backend-opencl AND TARGET vc-backend-vulkan)
+  file(GLOB VC_QUAL_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  list(APPEND VC_QUAL_LVP_ICD "lavapipe-icd-not-found.json")
+  list(GET VC_QUAL_LVP_ICD 0 VC_QUAL_LVP_ICD_FILE)
+  add_test(NAME runner_qualify_pocl_lavapipe
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/qualify_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(runner_qualify_pocl_lavapipe PROPERTIES LABELS "integration;ci"
+    ENVIRONMENT "VK_DRIVER_FILES=${VC_QUAL_LVP_ICD_FILE}" TIMEOUT 600)
+endif()
+
 # ci/nightly's promotion rule, with the stand-in runner of the results tests.
 add_test(NAME runner_nightly_promote
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nightly_promote_test.sh ${CMAKE_SOURCE_DIR}
