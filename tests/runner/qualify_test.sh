@@ -40,6 +40,7 @@ for f in backends.txt run-opencl.txt run-vulkan.txt qualification.md qualificati
          qualification.xml; do
   [ -s "out/$f" ] || fail "no out/$f"
 done
+[ -e out/device.lock ] && fail "out/device.lock left behind"
 runs=$(sqlite3 out/qualification.db "SELECT id || ':' || backend FROM runs ORDER BY id" | tr '\n' ' ')
 [ "$runs" = "1:opencl 2:vulkan " ] || fail "runs: $runs"
 n=$(sqlite3 out/qualification.db "SELECT count(*) FROM results WHERE status = 'pass'")
