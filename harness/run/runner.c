@@ -221,9 +221,9 @@ static int spawn_worker(run_state *s, slot *sl) {
   return 0;
 }
 
-/* What a starting worker said (rc: vc_msg_recv's, or -2 when it hung, -3
-   on an interrupt): the device opened, or it failed to open it. Returns 0, or an exit
-   status that ends the run. */
+/* What a starting worker said (rc: vc_msg_recv's, or -2 when it hung):
+   the device opened, or it failed to open it. Returns 0, or an exit status
+   that ends the run. */
 static int open_answer(run_state *s, slot *sl, int rc, int type, vc_wbuf *msg) {
   int status = 0;
   if (rc == 0 && type == VC_MSG_DEVICE) {
@@ -247,9 +247,6 @@ static int open_answer(run_state *s, slot *sl, int rc, int type, vc_wbuf *msg) {
              : code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI
                  ? VC_EXIT_NO_BACKEND
                  : VC_EXIT_FAIL;
-  } else if (rc == -3) {
-    slot_stop(s, sl, SIGKILL);
-    status = VC_EXIT_INTERRUPTED;
   } else {
     int st = slot_stop(s, sl, SIGKILL);
     fprintf(stderr, "vyre-conform: backend %s: the worker process %s while opening device %u\n",
