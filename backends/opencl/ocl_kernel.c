@@ -166,8 +166,13 @@ static int build(vc_dev *d, const vc_kernel_desc *k, const char *src, vc_kern *k
    at its first launch (seconds for a kernel with barriers in loops); here
    that happens at compile, counted as compile time, before the device
    token is taken, so that the compiles of several jobs overlap. The grid
-   is the real one: PoCL specialises for small grids too. */
+   is the real one: PoCL specialises for small grids too. Only on CPU
+   devices: a GPU driver has compiled at the build, and a launch outside
+   the token would share the GPU with another program's native launch. */
 static int warm_up(vc_dev *d, vc_kern *kern, vc_error *err) {
+  cl_device_type type = 0;
+  clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if (!(type & CL_DEVICE_TYPE_CPU)) return 0;
   cl_int st = CL_SUCCESS;
   for (uint32_t i = 0; i < kern->nbufs && st == CL_SUCCESS; i++)
     st = clSetKernelArg(kern->kernel, i, sizeof(cl_mem), NULL);
@@ -245,9 +250,10 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
   if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
   else if (!rc && !hit && kern->nbufs) rc = warm_up(d, kern, err);
-  /* After the first launch (the warm-up) the binary holds the driver's
-     final code; a segment kernel without buffers has no warm-up, and its
-     binary is stored when it is freed, after its launches. */
+  /* After the build and, on a CPU device, the first launch (the warm-up)
+     the binary holds the driver's final code; a segment kernel without
+     buffers has no warm-up, and its binary is stored when it is freed,
+     after its launches. */
   if (!rc && kern->cache_pending && (kern->native || kern->nbufs)) vc_ocl_cache_flush(d, kern, &log);
   if (info) {
     info->compile_ns = vc_now_ns() - t0;
