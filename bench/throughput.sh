@@ -15,8 +15,9 @@
 #   --build DIR        the build folder (build)
 #   --backend "NAMES"  opencl, vulkan, cuda, or several (opencl)
 #   --jobs "1 2"       jobs values, each run cold then warm (1). `--jobs N`
-#                      is passed to vyre-conform only for N > 1, so this
-#                      works with a build that has no --jobs option.
+#                      is passed to vyre-conform whenever the build has the
+#                      option (its default is the number of CPUs, not 1),
+#                      and only for N > 1 to a build without it.
 #   --out DIR          where the databases and cache folders go (a new
 #                      temporary folder); kept afterwards
 #   --all              the whole corpus; default: as CI runs it (tag large
@@ -60,6 +61,8 @@ done
 mkdir -p "$out"
 
 export POCL_KERNEL_CACHE=0 MESA_SHADER_CACHE_DISABLE=true CUDA_CACHE_DISABLE=1
+has_jobs=0
+"$exe" run --help 2>&1 | grep -q -- '--jobs N' && has_jobs=1
 
 now() { date +%s.%N; }
 q() { sqlite3 "$1" "$2"; }
@@ -77,7 +80,8 @@ for n in $jobs; do
   kc=$out/kc-$backend-j$n
   rm -rf "$kc"
   jopt=
-  [ "$n" -gt 1 ] && jopt="--jobs $n"
+  # vyre-conform's own default is the number of CPUs, not 1
+  if [ "$has_jobs" = 1 ] || [ "$n" -gt 1 ]; then jopt="--jobs $n"; fi
   for c in cold warm; do
     db=$out/$backend-j$n-$c.db
     rm -f "$db"

@@ -49,6 +49,10 @@ static const char help[] =
     "                       worker process (the CPUs it may use, as nproc counts)\n"
     "  --device-jobs M      programs in their device phase at once (1: a launch has\n"
     "                       the device to itself; more only for CPU devices)\n"
+    "  --device-lock FILE   hold an flock on FILE (made if missing) during device\n"
+    "                       phases, so that runs sharing FILE (on other backends of\n"
+    "                       this machine) never overlap theirs; waiting for it is\n"
+    "                       waiting for the device, not counted in --timeout\n"
     "  --flake-reruns N     rerun a mode that fails unexpectedly up to N times in a\n"
     "                       fresh worker; one that then passes is recorded flake (2)\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
@@ -99,6 +103,7 @@ enum {
   O_NOCACHE,
   O_JOBS,
   O_DEVJOBS,
+  O_DEVLOCK,
   O_FLAKE,
   O_COUNT
 };
@@ -173,6 +178,7 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_NOCACHE] = VC_OPT("no-cache", false, false),
                           [O_JOBS] = VC_OPT("jobs", true, false),
                           [O_DEVJOBS] = VC_OPT("device-jobs", true, false),
+                          [O_DEVLOCK] = VC_OPT("device-lock", true, false),
                           [O_FLAKE] = VC_OPT("flake-reruns", true, false)};
   vc_args a;
   vc_error e;
@@ -282,6 +288,7 @@ int vc_cmd_run(int argc, char **argv) {
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "device-lock"))) r.device_lock = o->value;
   if (a.npos == 0 && !resuming) {
     vc_fail(&e, VC_ERR_USAGE, "no PATH given: name program files or corpus directories");
     goto usage;

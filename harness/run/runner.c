@@ -1,11 +1,13 @@
 #include "harness/run/runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,21 +102,6 @@ static int stop_worker(worker *w, int how) {
   return st;
 }
 
-/* Waits for one message; -2 on timeout, -3 on interrupt, 1 on end of file. */
-static int recv_until(worker *w, uint64_t deadline_ns, int *type, vc_wbuf *msg) {
-  for (;;) {
-    if (g_interrupted) return -3;
-    uint64_t now = vc_now_ns();
-    if (deadline_ns && now >= deadline_ns) return -2;
-    int ms = deadline_ns ? (int)((deadline_ns - now) / 1000000u) + 1 : 1000;
-    if (!deadline_ns || ms > 1000) ms = 1000; /* wake up to notice interrupts */
-    struct pollfd p = {w->from, POLLIN, 0};
-    int n = poll(&p, 1, ms);
-    if (n < 0 && errno != EINTR) return -1;
-    if (n > 0) return vc_msg_recv(w->from, type, msg);
-  }
-}
-
 /* A program this run does: its results until it is recorded. */
 typedef enum item_state {
   IT_NEW,      /* not started */
@@ -135,6 +122,8 @@ typedef struct item {
 /* A worker and the job it runs. */
 typedef struct slot {
   worker w;
+  bool ready;          /* its worker has opened the device (VC_MSG_DEVICE); none gets a job before */
+  uint64_t open_deadline; /* while not ready: when opening counts as hung */
   item *it;            /* the program in flight; NULL: idle */
   vc_mode modes[VC_MODE_COUNT];
   uint32_t nmodes;
@@ -153,6 +142,9 @@ typedef struct run_state {
   slot *slots;
   uint32_t nslots;
   uint32_t tokens_out; /* device tokens held, at most o->device_jobs */
+  int lock_fd;         /* --device-lock: held (flock) while a token is out; -1: none */
+  bool lock_held;
+  bool lock_busy;      /* the last try found it held by another process */
   bool have_device;
   vc_device_info device;
   char fingerprint[256];
@@ -171,15 +163,21 @@ typedef struct run_state {
 /* Ends a slot's worker (how: 0 asks it to quit, a signal kills it) and takes
    back its device token: the token lives in the runner, so a worker that
    dies holding it loses it with its process. Returns the wait status. */
+static void token_back(run_state *s, slot *sl);
+
 static int slot_stop(run_state *s, slot *sl, int how) {
-  if (sl->holds) s->tokens_out--;
-  sl->holds = false;
+  token_back(s, sl);
   sl->wait_since = 0;
+  sl->ready = false;
   return stop_worker(&sl->w, how);
 }
 
+/* Kills every worker; the lock goes with them (a run that ends early). */
 static void kill_all(run_state *s) {
   for (uint32_t k = 0; k < s->nslots; k++) slot_stop(s, &s->slots[k], SIGKILL);
+  if (s->lock_fd >= 0) close(s->lock_fd);
+  s->lock_fd = -1;
+  s->lock_held = false;
 }
 
 static int db_fail(run_state *s, const vc_error *e) {
@@ -188,13 +186,15 @@ static int db_fail(run_state *s, const vc_error *e) {
   return VC_EXIT_DB;
 }
 
-/* Starts the slot's worker and waits for its device. Returns 0, or an exit
+/* Starts the slot's worker, which opens the device and then says so
+   (VC_MSG_DEVICE): it gets no job before, so that the first worker ready
+   takes the costliest program, not one still opening its device (a second
+   on some drivers, more when several open at once). Returns 0, or an exit
    status. */
-static int ensure_worker(run_state *s, slot *sl) {
-  if (sl->w.pid > 0) return 0;
+static int spawn_worker(run_state *s, slot *sl) {
   vc_error e;
   vc_error_clear(&e);
-  int *fds = malloc(3 * s->nslots * sizeof *fds);
+  int *fds = malloc((3 * s->nslots + 1) * sizeof *fds);
   if (!fds) abort();
   uint32_t nfds = 0;
   for (uint32_t k = 0; k < s->nslots; k++)
@@ -203,45 +203,50 @@ static int ensure_worker(run_state *s, slot *sl) {
       fds[nfds++] = s->slots[k].w.from;
       if (s->slots[k].w.cap.read_fd >= 0) fds[nfds++] = s->slots[k].w.cap.read_fd;
     }
+  /* the lock is the runner's: a worker left behind must not keep it */
+  if (s->lock_fd >= 0) fds[nfds++] = s->lock_fd;
   int started = start_worker(s->o, s->c, &sl->w, fds, nfds, &e);
   free(fds);
   if (started) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     return VC_EXIT_FAIL;
   }
-  worker *w = &sl->w;
-  vc_wbuf msg;
-  vc_wbuf_init(&msg);
-  int type = 0;
-  /* Opening a device can take a while (driver start); a hang here is a
-     broken driver and counts against the first program's timeout. */
-  uint64_t deadline =
-      vc_now_ns() + (uint64_t)(s->o->timeout_s ? s->o->timeout_s : 600) * 1000000000u;
-  int rc = recv_until(w, deadline, &type, &msg);
+  sl->ready = false;
+  /* Opening a device can take a while (driver start, and opens of several
+     workers queue in some drivers); a hang here is a broken driver. Not
+     less than the default timeout: a short --timeout is for programs. */
+  uint32_t t = s->o->timeout_s ? s->o->timeout_s : 600;
+  if (t < VC_RUN_DEFAULT_TIMEOUT_S) t = VC_RUN_DEFAULT_TIMEOUT_S;
+  sl->open_deadline = vc_now_ns() + (uint64_t)t * 1000000000u;
+  return 0;
+}
+
+/* What a starting worker said (rc: vc_msg_recv's, or -2 when it hung):
+   the device opened, or it failed to open it. Returns 0, or an exit status
+   that ends the run. */
+static int open_answer(run_state *s, slot *sl, int rc, int type, vc_wbuf *msg) {
   int status = 0;
   if (rc == 0 && type == VC_MSG_DEVICE) {
     vc_device_info info;
-    vc_get_bytes(&msg, &info, sizeof info);
-    const char *fingerprint = vc_get_str(&msg);
+    vc_get_bytes(msg, &info, sizeof info);
+    const char *fingerprint = vc_get_str(msg);
     /* Recorded by the caller once the run's row exists (record_device). */
     if (!s->have_device) {
       s->have_device = true;
       s->device = info;
       snprintf(s->fingerprint, sizeof s->fingerprint, "%s", fingerprint);
     }
+    sl->ready = true;
   } else if (rc == 0 && type == VC_MSG_FATAL) {
-    vc_errcode code = (vc_errcode)vc_get_u64(&msg);
+    vc_errcode code = (vc_errcode)vc_get_u64(msg);
     fprintf(stderr, "vyre-conform: backend %s, device %u: %s\n", s->o->backend, s->o->device,
-            vc_get_str(&msg));
+            vc_get_str(msg));
     slot_stop(s, sl, SIGKILL);
     /* Options the plugin refuses are the user's mistake, not a missing device. */
     status = code == VC_ERR_USAGE ? VC_EXIT_USAGE
              : code == VC_ERR_NO_DRIVER || code == VC_ERR_NO_DEVICE || code == VC_ERR_ABI
                  ? VC_EXIT_NO_BACKEND
                  : VC_EXIT_FAIL;
-  } else if (rc == -3) {
-    slot_stop(s, sl, SIGKILL);
-    status = VC_EXIT_INTERRUPTED;
   } else {
     int st = slot_stop(s, sl, SIGKILL);
     fprintf(stderr, "vyre-conform: backend %s: the worker process %s while opening device %u\n",
@@ -252,7 +257,6 @@ static int ensure_worker(run_state *s, slot *sl) {
             s->o->device);
     status = VC_EXIT_NO_BACKEND;
   }
-  vc_wbuf_free(&msg);
   return status;
 }
 
@@ -345,22 +349,16 @@ static int record_and_judge(run_state *s, item *it) {
   return 0;
 }
 
-/* Sends one job: the program's index in the corpus, the attempt, then the
-   modes. */
-static int send_job(run_state *s, slot *sl, const item *it) {
+/* Sends one job to a ready worker: the program's index in the corpus, the
+   attempt, then the modes. Returns 0 or -1 (the worker went away). */
+static int send_job(slot *sl, const item *it) {
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   vc_put_u64(&msg, it->idx);
   vc_put_u64(&msg, it->a->attempt);
-  vc_put_u64(&msg, sl->nmodes);
-  for (uint32_t i = 0; i < sl->nmodes; i++) vc_put_u64(&msg, (uint64_t)sl->modes[i]);
-  int rc = ensure_worker(s, sl);
-  if (!rc && vc_msg_send(sl->w.to, VC_MSG_JOB, &msg) != 0) {
-    /* The worker went away between programs: start another and try once more. */
-    slot_stop(s, sl, SIGKILL);
-    if ((rc = ensure_worker(s, sl)) == 0 && vc_msg_send(sl->w.to, VC_MSG_JOB, &msg) != 0)
-      rc = VC_EXIT_FAIL;
-  }
+  vc_put_u64(&msg, it->npending);
+  for (uint32_t i = 0; i < it->npending; i++) vc_put_u64(&msg, (uint64_t)it->pending[i]);
+  int rc = vc_msg_send(sl->w.to, VC_MSG_JOB, &msg) != 0 ? -1 : 0;
   vc_wbuf_free(&msg);
   return rc;
 }
@@ -379,10 +377,15 @@ static uint64_t job_deadline(const run_state *s, const slot *sl) {
   return t ? sl->start_ns + sl->waited_ns + (uint64_t)t * 1000000000u : 0;
 }
 
-/* One attempt at a program: its pending modes in the slot's worker (a fresh
-   one when the last was stopped). Returns 0 or an exit status that ends the
-   run. */
-static int start_job(run_state *s, slot *sl, item *it) {
+/* One attempt at a program: its pending modes in the slot's ready worker.
+   A worker that went away between programs is stopped, and the program
+   waits for the next ready one. */
+static void start_job(run_state *s, slot *sl, item *it) {
+  if (send_job(sl, it) != 0) {
+    slot_stop(s, sl, SIGKILL);
+    it->state = IT_QUEUED;
+    return;
+  }
   vc_program_acc *a = it->a;
   sl->it = it;
   memcpy(sl->modes, it->pending, it->npending * sizeof *sl->modes);
@@ -392,11 +395,9 @@ static int start_job(run_state *s, slot *sl, item *it) {
   a->cur_mode = -1;
   snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
   vc_progress_start(&s->prog, (uint32_t)(sl - s->slots), it->pos, a->name);
-  int rc = send_job(s, sl, it);
   sl->start_ns = vc_now_ns();
   sl->waited_ns = 0;
   sl->deadline = job_deadline(s, sl);
-  return rc;
 }
 
 /* The modes of the latest attempt with a result that fails the run and that
@@ -443,17 +444,42 @@ static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nre
   it->state = IT_FINISHED;
 }
 
+/* A token the slot held comes back; with --device-lock the lock goes with
+   the last one out. */
+static void token_back(run_state *s, slot *sl) {
+  if (!sl->holds) return;
+  sl->holds = false;
+  s->tokens_out--;
+  if (s->tokens_out == 0 && s->lock_held) {
+    flock(s->lock_fd, LOCK_UN);
+    s->lock_held = false;
+  }
+}
+
+/* --device-lock: the first token out takes the lock, without blocking (the
+   runner keeps serving its workers meanwhile; wait_for_workers tries again
+   soon). Returns whether it is held. */
+static bool take_lock(run_state *s) {
+  s->lock_busy = false;
+  if (s->lock_fd < 0 || s->lock_held) return true;
+  if (flock(s->lock_fd, LOCK_EX | LOCK_NB) == 0) return s->lock_held = true;
+  s->lock_busy = true;
+  return false;
+}
+
 /* Hands free device tokens to the waiting workers, longest waiting first.
-   The wait does not count against a program's timeout. */
+   The wait (for a token, and for --device-lock) does not count against a
+   program's timeout. */
 static void grant_tokens(run_state *s) {
   uint32_t cap = s->o->device_jobs ? s->o->device_jobs : 1;
+  s->lock_busy = false;
   while (s->tokens_out < cap) {
     slot *best = NULL;
     for (uint32_t k = 0; k < s->nslots; k++) {
       slot *sl = &s->slots[k];
       if (sl->it && sl->wait_since && (!best || sl->wait_since < best->wait_since)) best = sl;
     }
-    if (!best) return;
+    if (!best || !take_lock(s)) return;
     best->waited_ns += vc_now_ns() - best->wait_since;
     best->deadline = job_deadline(s, best);
     best->wait_since = 0;
@@ -528,8 +554,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
   } else if (type == VC_MSG_WANT) {
     sl->wait_since = vc_now_ns();
   } else if (type == VC_MSG_RELEASE) {
-    if (sl->holds) s->tokens_out--;
-    sl->holds = false;
+    token_back(s, sl);
   } else if (type == VC_MSG_RESULT) {
     vc_result *res = vc_acc_add(a);
     vc_get_result(msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
@@ -541,8 +566,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
       slot_stop(s, sl, SIGKILL);
       nrerun = after_failure(s, sl, VC_ST_TIMEOUT, "a launch did not finish in time", rerun);
     }
-    if (sl->holds) s->tokens_out--; /* a worker that forgot to give it back */
-    sl->holds = false;
+    token_back(s, sl); /* a worker that forgot to give it back */
     job_ended(s, sl, rerun, nrerun);
   } else if (type == VC_MSG_FATAL) {
     vc_get_u64(msg);
@@ -554,20 +578,25 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
   }
 }
 
-/* Waits up to a second (less before a deadline) for the busy workers, then
-   handles what came and the deadlines that passed. */
-static void wait_for_workers(run_state *s, vc_wbuf *msg) {
+/* Waits up to a second (less before a deadline; a few milliseconds while
+   --device-lock is held elsewhere) for the busy workers and those opening
+   their device, then handles what came and the deadlines that passed.
+   tick: show progress. Returns 0, or an exit status that ends the run (a
+   worker failed to open the device). */
+static int wait_for_workers(run_state *s, vc_wbuf *msg, bool tick) {
   struct pollfd *p = calloc(s->nslots, sizeof *p);
   uint32_t *which = calloc(s->nslots, sizeof *which);
   if (!p || !which) abort();
   uint32_t n = 0;
   uint64_t now = vc_now_ns();
-  int ms = 1000; /* wake up to notice interrupts and to show progress */
+  int ms = s->lock_busy ? 2 : 1000; /* wake up to notice interrupts and to show progress */
   for (uint32_t k = 0; k < s->nslots; k++) {
     slot *sl = &s->slots[k];
-    if (!sl->it) continue;
-    if (sl->deadline && !sl->wait_since) {
-      int left = sl->deadline > now ? (int)((sl->deadline - now) / 1000000u) + 1 : 0;
+    bool opening = sl->w.pid > 0 && !sl->ready;
+    if (!sl->it && !opening) continue;
+    uint64_t deadline = opening ? sl->open_deadline : sl->wait_since ? 0 : sl->deadline;
+    if (deadline) {
+      int left = deadline > now ? (int)((deadline - now) / 1000000u) + 1 : 0;
       if (left < ms) ms = left;
     }
     p[n] = (struct pollfd){sl->w.from, POLLIN, 0};
@@ -575,20 +604,31 @@ static void wait_for_workers(run_state *s, vc_wbuf *msg) {
   }
   int r = poll(p, n, ms);
   now = vc_now_ns();
-  for (uint32_t i = 0; r > 0 && i < n; i++) {
+  int status = 0;
+  for (uint32_t i = 0; r > 0 && i < n && !status; i++) {
     slot *sl = &s->slots[which[i]];
-    if (p[i].revents && sl->it) on_message(s, sl, msg);
+    if (!p[i].revents) continue;
+    if (sl->it) {
+      on_message(s, sl, msg);
+    } else if (sl->w.pid > 0 && !sl->ready) {
+      int type = 0;
+      int rc = vc_msg_recv(sl->w.from, &type, msg);
+      status = open_answer(s, sl, rc, type, msg);
+    }
   }
-  for (uint32_t i = 0; i < n; i++) {
+  for (uint32_t i = 0; i < n && !status; i++) {
     slot *sl = &s->slots[which[i]];
     /* a worker with a message waiting is read first: its result may be in */
-    if (sl->it && !(r > 0 && p[i].revents) && !sl->wait_since && sl->deadline &&
-        now >= sl->deadline)
+    if (r > 0 && p[i].revents) continue;
+    if (sl->it && !sl->wait_since && sl->deadline && now >= sl->deadline)
       on_timeout(s, sl);
+    else if (!sl->it && sl->w.pid > 0 && !sl->ready && now >= sl->open_deadline)
+      status = open_answer(s, sl, -2, 0, msg);
   }
   free(p);
   free(which);
-  vc_progress_tick(&s->prog);
+  if (tick) vc_progress_tick(&s->prog);
+  return status;
 }
 
 /* The next program to give a worker: one whose modes wait for a fresh
@@ -612,9 +652,19 @@ static item *next_item(run_state *s, item *items, uint32_t n, uint32_t from, uin
   return NULL;
 }
 
+/* Whether a program waits for a worker, or one has not started. */
+static bool work_left(const item *items, uint32_t n, uint32_t from, uint32_t next_new) {
+  if (next_new < n) return true;
+  for (uint32_t i = from; i < n; i++)
+    if (items[i].state == IT_QUEUED) return true;
+  return false;
+}
+
 /* Runs the programs, up to one per slot at once, and records them in their
-   order. An interrupt stops every worker and records the programs that
-   finished. Returns 0 or an exit status that ends the run. */
+   order. A slot whose worker was stopped gets a fresh one while programs
+   are left; a job goes only to a worker that has opened its device. An
+   interrupt stops every worker and records the programs that finished.
+   Returns 0 or an exit status that ends the run. */
 static int run_items(run_state *s, item *items, uint32_t n) {
   uint32_t next_new = 0, next_rec = 0;
   int status = 0;
@@ -626,16 +676,22 @@ static int run_items(run_state *s, item *items, uint32_t n) {
       break;
     }
     for (uint32_t k = 0; k < s->nslots && !status; k++) {
-      if (s->slots[k].it) continue;
+      slot *sl = &s->slots[k];
+      if (sl->it) continue;
+      if (sl->w.pid <= 0) {
+        if (work_left(items, n, next_rec, next_new)) status = spawn_worker(s, sl);
+        continue;
+      }
+      if (!sl->ready) continue;
       item *it = next_item(s, items, n, next_rec, &next_new);
       if (!it) break;
-      status = start_job(s, &s->slots[k], it);
+      start_job(s, sl, it);
     }
     while (!status && next_rec < n && items[next_rec].state == IT_FINISHED)
       status = record_and_judge(s, &items[next_rec++]);
     if (status || next_rec == n) break;
     grant_tokens(s);
-    wait_for_workers(s, &msg);
+    status = wait_for_workers(s, &msg, true);
   }
   vc_wbuf_free(&msg);
   if (status == VC_EXIT_INTERRUPTED) {
@@ -893,7 +949,22 @@ static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
   vc_corpus_redigest(c); /* the digest covers what runs, not what was found */
   rc = load_expectations(o, s, expect, s->expect_path, sizeof s->expect_path);
   if (rc) return rc;
-  return ensure_worker(s, &s->slots[0]);
+  if (o->device_lock) {
+    s->lock_fd = open(o->device_lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (s->lock_fd < 0) {
+      fprintf(stderr, "vyre-conform: --device-lock %s: %s\n", o->device_lock, strerror(errno));
+      return VC_EXIT_USAGE;
+    }
+  }
+  /* Every worker opens its device at once; the run starts when one has. */
+  uint32_t start = s->nslots < c->n ? s->nslots : c->n;
+  for (uint32_t k = 0; k < start && !rc; k++) rc = spawn_worker(s, &s->slots[k]);
+  vc_wbuf msg;
+  vc_wbuf_init(&msg);
+  while (!rc && !s->have_device)
+    rc = g_interrupted ? VC_EXIT_INTERRUPTED : wait_for_workers(s, &msg, false);
+  vc_wbuf_free(&msg);
+  return rc;
 }
 
 int vc_run_corpus(const vc_runner_opts *o) {
@@ -905,6 +976,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   memset(&s, 0, sizeof s);
   s.o = o;
   s.c = &c;
+  s.lock_fd = -1;
   s.today = vc_today_utc();
   s.nslots = o->jobs ? o->jobs : 1;
   s.slots = calloc(s.nslots, sizeof *s.slots);
@@ -1002,8 +1074,12 @@ int vc_run_corpus(const vc_runner_opts *o) {
   free(s.order);
   free(items);
   free(done);
-  for (uint32_t k = 0; k < s.nslots; k++) slot_stop(&s, &s.slots[k], 0);
+  /* one still opening its device would answer a quit only once it has */
+  for (uint32_t k = 0; k < s.nslots; k++)
+    slot_stop(&s, &s.slots[k], s.slots[k].ready ? 0 : SIGKILL);
   free(s.slots);
+  if (s.lock_fd >= 0) close(s.lock_fd);
+  s.lock_fd = -1;
 
   const char *end = status == VC_EXIT_INTERRUPTED      ? "interrupted"
                     : status && status != VC_EXIT_FAIL ? "failed"

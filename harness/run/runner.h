@@ -17,7 +17,10 @@
  * Up to --jobs workers run at once, each one program at a time; the device
  * phase of a mode (upload to download, its kernels compiled before) needs
  * one of --device-jobs tokens, which the runner grants over the pipes, so
- * a worker that dies holding one gives it back. Programs are recorded in
+ * a worker that dies holding one gives it back; with --device-lock FILE the
+ * runner also holds an flock on FILE while any token is out, so that runs
+ * of one machine (on different backends, say) never share the device
+ * phase. A job goes only to a worker that has opened its device. Programs are recorded in
  * corpus order whatever the number of jobs. A device-mode result that fails
  * unexpectedly is rerun (its mode, in a fresh worker) up to --flake-reruns
  * times; one that then passes is recorded `flake`. */
@@ -57,6 +60,7 @@ typedef struct vc_runner_opts {
   uint32_t jobs;                /* worker processes at once (>= 1) */
   uint32_t device_jobs;         /* programs in their device phase at once (>= 1) */
   uint32_t flake_reruns;        /* reruns of a result that fails unexpectedly */
+  const char *device_lock;      /* --device-lock FILE: flock'ed while a device token is out; NULL: none */
 } vc_runner_opts;
 
 /* Returns a process exit status (harness/base/exitcodes.h). */

@@ -13,12 +13,14 @@ uint64_t vc_schedule_cost(const vc_corpus_file *f) {
 }
 
 typedef struct keyed {
+  uint32_t own_timeout; /* the program's (expect (timeout S)); 0: none */
   uint64_t cost;
   uint32_t pos;
 } keyed;
 
 static int by_cost(const void *a, const void *b) {
   const keyed *x = a, *y = b;
+  if (x->own_timeout != y->own_timeout) return x->own_timeout < y->own_timeout ? 1 : -1;
   if (x->cost != y->cost) return x->cost < y->cost ? 1 : -1;
   return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
@@ -26,7 +28,10 @@ static int by_cost(const void *a, const void *b) {
 void vc_schedule_order(const vc_corpus *c, const uint32_t *idx, uint32_t n, uint32_t *order) {
   keyed *k = malloc((n ? n : 1) * sizeof *k);
   if (!k) abort();
-  for (uint32_t i = 0; i < n; i++) k[i] = (keyed){vc_schedule_cost(&c->files[idx[i]]), i};
+  for (uint32_t i = 0; i < n; i++) {
+    const vc_corpus_file *f = &c->files[idx[i]];
+    k[i] = (keyed){f->program ? vc_program_timeout_s(f->program) : 0, vc_schedule_cost(f), i};
+  }
   qsort(k, n, sizeof *k, by_cost);
   for (uint32_t i = 0; i < n; i++) order[i] = k[i].pos;
   free(k);

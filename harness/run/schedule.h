@@ -11,8 +11,11 @@
    0 for a file that did not parse. */
 uint64_t vc_schedule_cost(const vc_corpus_file *f);
 
-/* order[0..n) gets 0..n-1, the positions of files[idx[k]], costliest first,
-   ties in the given order. A large program started last holds the whole
+/* order[0..n) gets 0..n-1, the positions of files[idx[k]], costliest first:
+   the programs that state their own (expect (timeout S)) first, longest
+   first (their authors know them to be slow, in ways the cost does not
+   see: bitonic_sort's native compile on PoCL, 40 s of CPU, is one), then
+   by cost; ties in the given order. A large program started last holds the whole
    run's end while the other workers sit idle; started first, it runs
    beside the rest (longest-processing-time-first scheduling). Results are
    recorded in corpus order whatever this order is. */

@@ -22,7 +22,8 @@ enum {
   VC_MSG_WANT = 'W',     /* worker → runner: a mode's device phase is about to start */
   VC_MSG_RELEASE = 'L',  /* worker → runner: the device phase ended */
   VC_MSG_QUIT = 'Q',     /* runner → worker */
-  VC_MSG_DEVICE = 'D',   /* worker → runner: vc_device_info and fingerprint, after opening */
+  VC_MSG_DEVICE = 'D',   /* worker → runner: vc_device_info and fingerprint, after opening:
+                            the worker is ready, and gets jobs from now on */
   VC_MSG_FATAL = 'F',    /* worker → runner: error code and message; the worker exits */
   VC_MSG_PROGRAM = 'P',  /* program identity */
   VC_MSG_MODE = 'M',     /* a mode (and repeat) starts */

@@ -100,7 +100,8 @@ static void on_result(void *ctx, const vc_result *r) {
 /* VYRE_CONFORM_DEVICE_LOG=FILE, for testing the harness: every device
    phase appends "enter NS PID" and "leave NS PID" lines (NS: the monotonic
    clock, shared by the processes), one write each, so a test can check
-   that no more than --device-jobs phases overlap. */
+   that no more than --device-jobs phases overlap; the worker's start and
+   its device opened are "open NS PID" and "ready NS PID". */
 static void device_log(const char *what) {
   const char *path = getenv("VYRE_CONFORM_DEVICE_LOG");
   if (!path || !*path) return;
@@ -169,6 +170,7 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   signal(SIGTERM, SIG_DFL);
   worker_sink w = {out_fd, in_fd, {0}, o, NULL, false, {0}};
   vc_wbuf_init(&w.buf);
+  device_log("open");
   vc_capture_start_in(&w.err, cap);
   vc_error e;
   vc_error_clear(&e);
@@ -184,7 +186,8 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   vc_fingerprint(be, dev, fingerprint, sizeof fingerprint);
   vc_put_bytes(&w.buf, &info, sizeof info);
   vc_put_str(&w.buf, fingerprint);
-  send(&w, VC_MSG_DEVICE);
+  device_log("ready");
+  send(&w, VC_MSG_DEVICE); /* ready: the runner sends no job before */
   w.flushes = vc_fingerprint_flushes(fingerprint);
 
   vc_conform_sink sink = {&w, on_program, on_mode, on_result, on_phase};

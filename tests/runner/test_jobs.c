@@ -227,7 +227,8 @@ static int most_open(const char *name, int *phases, unsigned long long *open_ns)
   int n = 0, pid;
   unsigned long long ns;
   while (n < 1024 && fscanf(f, "%15s %llu %d", what, &ns, &pid) == 3)
-    ev[n++] = (phase_event){ns, strcmp(what, "enter") == 0 ? 1 : -1};
+    if (!strcmp(what, "enter") || !strcmp(what, "leave")) /* not a worker's open, ready */
+      ev[n++] = (phase_event){ns, strcmp(what, "enter") == 0 ? 1 : -1};
   fclose(f);
   qsort(ev, (size_t)n, sizeof *ev, cmp_event);
   int open = 0, most = 0;

@@ -102,9 +102,40 @@ static void entries_hold_the_launch_sized_function(void **state) {
   assert_int_equal(program, 3);
 }
 
+/* The work-group functions of the segment kernels are built at compile,
+   before the device token is taken (ocl_kernel.c, warm_up): a worker that
+   hangs as it enters its first device phase (--inject-hang ...@device)
+   has made them already, though it never launched the program. PoCL's
+   own cache (on, in a folder of its own) shows what it built. */
+static void segment_functions_built_before_the_device_phase(void **state) {
+  (void)state;
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd,
+           "cd %s && mkdir -p pc2 && POCL_KERNEL_CACHE=1 POCL_CACHE_DIR=%s/pc2 %s/vyre-conform "
+           "--backend opencl --no-cache --db h.db --expectations none --progress plain "
+           "--mode host-split --timeout 8 --flake-reruns 0 --inject-hang 'spill@device' "
+           "spill.vyre >hang.txt 2>&1",
+           dir, dir, VC_BINARY_DIR);
+  int st = system(cmd);
+  assert_true(WIFEXITED(st));
+  assert_int_equal(WEXITSTATUS(st), VC_EXIT_FAIL); /* the program timed out */
+  snprintf(cmd, sizeof cmd, "grep -c 'timeout' %s/hang.txt", dir);
+  assert_int_equal(system(cmd), 0);
+  /* the two segment kernels' functions for the program's workgroup */
+  snprintf(cmd, sizeof cmd, "find %s/pc2 -type d -path '*/vc_main/8-1-1-*' | wc -l", dir);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  int n = -1;
+  assert_int_equal(fscanf(p, "%d", &n), 1);
+  pclose(p);
+  assert_int_equal(n, 2);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(entries_hold_the_launch_sized_function, setup, teardown),
+      cmocka_unit_test_setup_teardown(segment_functions_built_before_the_device_phase, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,36 @@ static void test_costliest_first(void **state) {
   unlink(bad);
 }
 
+/* A program's own (expect (timeout S)) puts it first, the longest first,
+   whatever its cost: bitonic_sort (900 s, 512 invocations) before
+   large_accumulator (600 s) and grid_16m (300 s), then the rest by cost. */
+static void test_own_timeout_first(void **state) {
+  (void)state;
+  const char *paths[] = {VC_SOURCE_DIR "/corpus/semantics/int_wrap.vyre",
+                         VC_SOURCE_DIR "/corpus/size/grid_16m.vyre",
+                         VC_SOURCE_DIR "/corpus/algorithms/bitonic_sort.vyre",
+                         VC_SOURCE_DIR "/corpus/size/grid_65536.vyre",
+                         VC_SOURCE_DIR "/corpus/size/large_accumulator.vyre"};
+  vc_corpus c;
+  memset(&c, 0, sizeof c);
+  vc_error err = {0};
+  assert_int_equal(vc_corpus_collect(&c, paths, 5, &err), 0);
+  vc_corpus_parse(&c);
+  assert_int_equal(c.n, 5);
+  uint32_t idx[5] = {find(&c, "int_wrap.vyre"), find(&c, "grid_16m.vyre"),
+                     find(&c, "bitonic_sort.vyre"), find(&c, "grid_65536.vyre"),
+                     find(&c, "large_accumulator.vyre")};
+  /* without its timeout bitonic_sort would come after grid_65536 */
+  assert_true(vc_schedule_cost(&c.files[idx[2]]) < vc_schedule_cost(&c.files[idx[3]]));
+  uint32_t order[5];
+  vc_schedule_order(&c, idx, 5, order);
+  const uint32_t want[5] = {2, 4, 1, 3, 0};
+  for (int k = 0; k < 5; k++) assert_int_equal(order[k], want[k]);
+  vc_corpus_free(&c);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_costliest_first)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_costliest_first),
+                                     cmocka_unit_test(test_own_timeout_first)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base LABELS "integration;opencl")
   add_dependencies(runner_kcache_pocl_wg vyre-conform vc-backend-opencl)
   set_tests_properties(runner_kcache_pocl_wg PROPERTIES TIMEOUT 300)
+  # Workers get jobs once ready; --device-lock keeps two runs' device phases apart.
+  vc_add_test(runner_device_lock_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_lock.c
+    LIBS vc_base LABELS "integration;opencl")
+  add_dependencies(runner_device_lock_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_device_lock_pocl PROPERTIES TIMEOUT 600)
 endif()
 
 # Verdicts (harness/exec/verdict.c) on their own.
@@ -63,6 +68,17 @@ if(TARGET vc-backend-vulkan)
 endif()
 if(TARGET vc-backend-opencl)
   add_dependencies(test_gate_run vc-backend-opencl)
+endif()
+
+# ci/qualify runs its backends at once, one device lock between them.
+if(TARGET vc-backend-opencl AND TARGET vc-backend-vulkan)
+  file(GLOB VC_QUAL_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  list(APPEND VC_QUAL_LVP_ICD "lavapipe-icd-not-found.json")
+  list(GET VC_QUAL_LVP_ICD 0 VC_QUAL_LVP_ICD_FILE)
+  add_test(NAME runner_qualify_pocl_lavapipe
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/qualify_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(runner_qualify_pocl_lavapipe PROPERTIES LABELS "integration;ci"
+    ENVIRONMENT "VK_DRIVER_FILES=${VC_QUAL_LVP_ICD_FILE}" TIMEOUT 600)
 endif()
 
 # ci/nightly's promotion rule, with the stand-in runner of the results tests.
