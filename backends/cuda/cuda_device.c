@@ -50,6 +50,8 @@ int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err
   opts->staging = VC_CUDA_DEFAULT_STAGING;
   opts->deadline_ms = VC_CUDA_DEFAULT_DEADLINE_S * 1000u;
   opts->graph_min = VC_CUDA_DEFAULT_GRAPH_MIN;
+  opts->inline_barrier = VC_CUDA_DEFAULT_INLINE_BARRIER;
+  opts->inline_order = VC_CUDA_DEFAULT_INLINE_ORDER;
   int rc = vc_kv_parse("CUDA", text, keys, sizeof keys / sizeof keys[0], opts, err);
   vc_kcache_option_done(opts->cache_dir);
   return rc;

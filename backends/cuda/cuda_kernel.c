@@ -83,8 +83,9 @@ int vc_cuda_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *
   (void)dev; /* the source does not depend on the device */
   char label[192];
   if (k) kernel_label(k, label, sizeof label);
-  bool inl = dev ? dev->opts.inline_barrier : false;
-  return generate(k, k ? label : "kernel", inl, dev ? dev->opts.inline_order : 0, source, err);
+  bool inl = dev ? dev->opts.inline_barrier : VC_CUDA_DEFAULT_INLINE_BARRIER;
+  int order = dev ? dev->opts.inline_order : VC_CUDA_DEFAULT_INLINE_ORDER;
+  return generate(k, k ? label : "kernel", inl, order, source, err);
 }
 
 int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **binary,

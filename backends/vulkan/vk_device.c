@@ -32,7 +32,7 @@ static void read_properties(vc_dev *dev, bool want_float_controls) {
   dev->lavapipe = p.has_driver && p.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   dev->subgroup_size = p.subgroup.subgroupSize;
   dev->cores = vk_cores_of(&p);
-  dev->vmm_available = vk_memory_model_query(dev->phys, &dev->vmm_ext);
+  dev->vmm_available = vk_memory_model_query(dev->phys, &dev->vmm_ext, &dev->vmm_chains);
   vk_int64_query(dev->phys, &dev->int64);
   vkGetPhysicalDeviceMemoryProperties(dev->phys, &dev->mem);
   dev->max_alloc = p.maint3.maxMemoryAllocationSize;
@@ -78,6 +78,8 @@ static int create_device(vc_dev *dev, vc_error *err) {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
       .vulkanMemoryModel = VK_TRUE,
       .vulkanMemoryModelDeviceScope = VK_TRUE,
+      /* gridbar=lead's chains: workgroup, then device scope */
+      .vulkanMemoryModelAvailabilityVisibilityChains = dev->vmm_chains,
   };
   void *chain = NULL;
   if (atomics64) {

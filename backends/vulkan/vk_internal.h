@@ -147,6 +147,7 @@ struct vc_dev {
   bool vmm_available;       /* vulkanMemoryModel and vulkanMemoryModelDeviceScope */
   bool vmm_ext;             /* VK_KHR_vulkan_memory_model enabled (device API < 1.2) */
   bool native_vmm;          /* native kernels use the memory model */
+  bool vmm_chains;          /* vulkanMemoryModelAvailabilityVisibilityChains (gridbar=lead) */
   vk_int64_caps int64;      /* 64-bit integers and atomics, enabled where present */
 
   VkPipelineCache cache;    /* shared by every compile on this device */
@@ -216,7 +217,7 @@ bool vk_device_has_extension(VkPhysicalDevice pd, const char *name);
 void vk_props_query(VkPhysicalDevice pd, vk_props *p);
 /* vulkanMemoryModel and vulkanMemoryModelDeviceScope, from Vulkan 1.2 or
    VK_KHR_vulkan_memory_model; *ext: the extension must be enabled. */
-bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext);
+bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext, bool *chains);
 /* shaderInt64 and the 64-bit atomics features of the device. */
 void vk_int64_query(VkPhysicalDevice pd, vk_int64_caps *c);
 

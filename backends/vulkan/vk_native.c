@@ -73,6 +73,15 @@ int vk_native_check(const vc_dev *dev, const char *label, vc_error *err) {
                    "Vulkan device %u (%s): kernel %s: native-memory-model=on, but the device "
                    "lacks vulkanMemoryModel or vulkanMemoryModelDeviceScope",
                    dev->index, dev->props.deviceName, label);
+  /* gridbar=lead's order crosses workgroups through chains of two
+     elements, which the memory model promises only with this feature
+     (docs/native.md); without the memory model nothing promises it. */
+  if (dev->opt.gridbar == VC_GRIDBAR_LEAD && !(dev->native_vmm && dev->vmm_chains))
+    return vc_fail(err, VC_ERR_UNSUPPORTED,
+                   "Vulkan device %u (%s): kernel %s: gridbar=lead needs the memory model with "
+                   "vulkanMemoryModelAvailabilityVisibilityChains, which %s",
+                   dev->index, dev->props.deviceName, label,
+                   !dev->native_vmm ? "native kernels do not use here" : "the device lacks");
   return 0;
 }
 

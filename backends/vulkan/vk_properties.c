@@ -103,10 +103,11 @@ void vk_int64_query(VkPhysicalDevice pd, vk_int64_caps *c) {
   if (!c->buffer_atomics && !c->shared_atomics) c->ext = false;
 }
 
-bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext) {
+bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext, bool *chains) {
   VkPhysicalDeviceProperties base;
   vkGetPhysicalDeviceProperties(pd, &base);
   *ext = false;
+  *chains = false;
   if (base.apiVersion < VK_API_VERSION_1_1) return false;
   if (base.apiVersion < VK_API_VERSION_1_2) {
     if (!vk_device_has_extension(pd, VK_KHR_VULKAN_MEMORY_MODEL_EXTENSION_NAME)) return false;
@@ -117,5 +118,6 @@ bool vk_memory_model_query(VkPhysicalDevice pd, bool *ext) {
   VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                  .pNext = &m};
   vkGetPhysicalDeviceFeatures2(pd, &f);
+  *chains = m.vulkanMemoryModelAvailabilityVisibilityChains;
   return m.vulkanMemoryModel && m.vulkanMemoryModelDeviceScope;
 }

@@ -97,8 +97,8 @@ static void limit_refused(smoke *s) {
   vc_program_free(p);
 }
 
-/* A native kernel compiles (cooperative_groups.h found, cooperative launch
-   supported, co-resident blocks) and native_stats waits for a launch.
+/* A native kernel compiles (with the default barrier=inline; cooperative
+   launch supported, co-resident blocks) and native_stats waits for a launch.
    vyre-conform --mode native runs native programs against the oracle. */
 static void native_compiles(smoke *s) {
   vc_program *p = smoke_parse_text("native", "(program nat (workgroup 64) (grid 4)\n"

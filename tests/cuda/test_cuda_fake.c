@@ -802,11 +802,12 @@ static void native_blocks_and_deadline(void **state) {
 /* Refusals before a launch: no cooperative launch (before NVRTC runs), no
    co-resident block, an include folder without cooperative_groups.h. */
 /* barrier=inline: the native kernel's grid barrier written out, so that
-   NVRTC needs no cooperative_groups.h (no include folder at all); cg stays
-   the default. */
+   NVRTC needs no cooperative_groups.h (no include folder at all). The
+   default is inline with inline-order=release (grid.sync()'s orders);
+   barrier=cg stays selectable. */
 static void native_inline_barrier(void **state) {
   (void)state;
-  vc_dev *dev = open_dev("barrier=inline,include=/nonexistent/include");
+  vc_dev *dev = open_dev("barrier=inline,inline-order=fenced,include=/nonexistent/include");
   native_run n;
   vc_error e;
   char ptx_path[] = "/tmp/vc-inline-XXXXXX";
@@ -842,7 +843,18 @@ static void native_inline_barrier(void **state) {
   assert_non_null(strstr(src, "atom.acq_rel.gpu.global.add.u32"));
   assert_non_null(strstr(src, "ld.acquire.gpu.global.u32"));
   free(src);
-  vc_dev *cg = open_dev(NULL);
+  vc_dev *def = open_dev("include=/nonexistent/include");
+  assert_int_equal(be->emit(&k, def, &src, &e), 0);
+  assert_null(strstr(src, "cooperative_groups"));
+  assert_non_null(strstr(src, "atom.add.release.gpu.u32"));
+  assert_non_null(strstr(src, "ld.acquire.gpu.u32"));
+  assert_null(strstr(src, "__threadfence()"));
+  free(src);
+  native_run dn;
+  assert_int_equal(native_compile(def, &dn, &e), 0); /* no header needed */
+  native_free(def, &dn);
+  be->close(def);
+  vc_dev *cg = open_dev("barrier=cg");
   assert_int_equal(be->emit(&k, cg, &src, &e), 0);
   assert_non_null(strstr(src, "cooperative_groups::this_grid().sync()"));
   free(src);
@@ -927,7 +939,7 @@ static void native_refusals(void **state) {
   assert_int_equal(st.device_allocs, 0);
   assert_int_equal(st.host_allocs, 1); /* the staging buffer only */
   be->close(dev);
-  dev = open_dev("include=/nonexistent/include");
+  dev = open_dev("barrier=cg,include=/nonexistent/include");
   assert_int_equal(native_compile(dev, &n, &e), VC_ERR_USAGE);
   assert_string_equal(e.msg, "kernel nat (native): CUDA include folder /nonexistent/include (the "
                              "include option) has no cooperative_groups.h");

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "backends/cuda/cuda_internal.h"
+#include "backends/common/native/cgen_native.h"
 #include "backends/cuda/cuda_nvrtc.h"
 
 /* ---- open's options ---- */
@@ -39,6 +40,15 @@ static void options_native(void **state) {
   assert_int_equal(vc_cuda_parse_options(NULL, &o, &e), 0);
   assert_int_equal(o.deadline_ms, 30000);
   assert_int_equal(o.native_blocks, 0);
+  /* the written-out barrier with grid.sync()'s orders by default */
+  assert_int_equal(o.inline_barrier, 1);
+  assert_int_equal(o.inline_order, VC_CUDA_INLINE_RELEASE);
+  assert_int_equal(vc_cuda_parse_options("barrier=cg", &o, &e), 0);
+  assert_int_equal(o.inline_barrier, 0);
+  assert_int_equal(vc_cuda_parse_options("inline-order=fenced", &o, &e), 0);
+  assert_int_equal(o.inline_barrier, 1);
+  assert_int_equal(o.inline_order, VC_CUDA_INLINE_FENCED);
+  assert_int_equal(vc_cuda_parse_options(NULL, &o, &e), 0);
   assert_string_equal(o.include, "");
   assert_int_equal(
       vc_cuda_parse_options("deadline=2,native-blocks=1056,include=/opt/cuda/include", &o, &e),

@@ -137,8 +137,8 @@ static void cut_short_waits_are_untrustworthy(void **state) {
   }
 }
 
-/* Both grid barriers (gridbar=flip, the default, and gridbar=counter) on
-   both CPU devices: every native case and barrier-detection program passes
+/* Every grid barrier (gridbar=flip, the default, gridbar=counter and
+   gridbar=lead) on both CPU devices: every native case and barrier-detection program passes
    with the barrier count its passes need. On PoCL two participants take
    part (a long discovery window), so barriers really wait; lavapipe keeps
    its cap of one participant, and its loop budget cuts the
@@ -153,11 +153,14 @@ static void both_barriers_pass_on_both_devices(void **state) {
   } runs[] = {
       {"", "opencl", "native-window=67108864,gridbar=flip", 0},
       {"", "opencl", "native-window=67108864,gridbar=counter", 0},
+      {"", "opencl", "native-window=67108864,gridbar=lead", 0},
 #ifdef VC_LVP_ICD
       {"VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1", "vulkan",
        "gridbar=flip", 8},
       {"VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1", "vulkan",
        "gridbar=counter", 8},
+      {"VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1", "vulkan",
+       "gridbar=lead", 8},
 #endif
   };
   for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -192,10 +195,10 @@ static void bad_barrier_options(void **state) {
   static const struct {
     const char *env, *backend, *opts, *msg;
   } bad[] = {
-      {"", "opencl", "gridbar=ticket", "OpenCL option gridbar=ticket: expected flip or counter"},
+      {"", "opencl", "gridbar=ticket", "OpenCL option gridbar=ticket: expected flip, counter or lead"},
 #ifdef VC_LVP_ICD
       {"VK_DRIVER_FILES=" VC_LVP_ICD, "vulkan", "gridbar=ticket",
-       "Vulkan option gridbar=ticket: expected flip or counter"},
+       "Vulkan option gridbar=ticket: expected flip, counter or lead"},
 #endif
 #ifdef VC_HAVE_CUDA_PLUGIN
       {"VYRE_CONFORM_LIBCUDA=/nonexistent/libcuda.so.1", "cuda", "inline-order=sloppy",
@@ -218,8 +221,34 @@ static void bad_barrier_options(void **state) {
   }
 }
 
+/* gridbar=lead on Vulkan needs the memory model's availability and
+   visibility chains (docs/native.md): without the memory model
+   (native-memory-model=off) the native kernel is unsupported, with a
+   reason that says why, and the run still records it. */
+static void lead_barrier_needs_the_memory_model(void **state) {
+  (void)state;
+#ifdef VC_LVP_ICD
+  int rc = conform_on("VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1",
+                      "vulkan", "leadoff.db",
+                      "--device-options gridbar=lead,native-memory-model=off " VC_SOURCE_DIR
+                      "/tests/native/cases/spin_barriers.vyre");
+  sqlite3 *d = open_db("leadoff.db");
+  long long off = query(d, "SELECT count(*) FROM results WHERE mode = 'native' AND status = "
+                           "'unsupported' AND reason LIKE '%gridbar=lead needs the memory model "
+                           "with vulkanMemoryModelAvailabilityVisibilityChains%'");
+  sqlite3_close(d);
+  if (rc != 0 || off != 1) {
+    show_output();
+    fail_msg("exit %d, %lld unsupported with the reason", rc, off);
+  }
+#else
+  print_message("no lavapipe ICD found at build time: not run\n");
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(lead_barrier_needs_the_memory_model),
       cmocka_unit_test(cases_and_barrier_detection_pass),
       cmocka_unit_test(cut_short_waits_are_untrustworthy),
       cmocka_unit_test(both_barriers_pass_on_both_devices),

@@ -100,8 +100,27 @@ static void counter_barrier_compiles(void **state) {
   assert_int_equal(bad, 0);
 }
 
+/* gridbar=lead (workgroup-scope workgroup barriers around the lead's
+   device-scope add and fence) on the native cases. */
+static void lead_barrier_compiles(void **state) {
+  (void)state;
+  size_t n = 0, bad = 0;
+  char **files = native_list(VC_SOURCE_DIR "/tests/native/cases", &n);
+  assert_true(n >= 9);
+  for (size_t i = 0; i < n; i++) {
+    native_case c;
+    native_case_load(&c, files[i]);
+    bad += !compiles(&c, false, VC_GRIDBAR_LEAD, "vulkan1.1");
+    bad += !compiles(&c, true, VC_GRIDBAR_LEAD, "vulkan1.2");
+    native_case_free(&c);
+  }
+  native_list_free(files, n);
+  assert_int_equal(bad, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(every_program_compiles),
-                                     cmocka_unit_test(counter_barrier_compiles)};
+                                     cmocka_unit_test(counter_barrier_compiles),
+                                     cmocka_unit_test(lead_barrier_compiles)};
   return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -175,6 +175,14 @@ static void cases_with_counter_barrier(void **state) {
   run_all_cases("gridbar=counter,native-atomics=cl12");
 }
 
+/* gridbar=lead (work-group-scope barriers, device scope in the lead
+   work-item only) stays exact in both orderings. */
+static void cases_with_lead_barrier(void **state) {
+  (void)state;
+  run_all_cases("gridbar=lead,native-atomics=device");
+  run_all_cases("gridbar=lead,native-atomics=cl12");
+}
+
 /* The barrier really waits: with a long discovery window PoCL's second
    worker thread joins (it starts milliseconds after the first), and the
    bytes stay right. Participants vary from run to run; some run of ten
@@ -183,8 +191,10 @@ static void several_participants(void **state) {
   (void)state;
   static const char *const opts[] = {"native-window=67108864",
                                      "native-window=67108864,native-atomics=cl12",
-                                     "native-window=67108864,gridbar=counter"};
-  for (int v = 0; v < 3; v++) {
+                                     "native-window=67108864,gridbar=counter",
+                                     "native-window=67108864,gridbar=lead",
+                                     "native-window=67108864,gridbar=lead,native-atomics=cl12"};
+  for (int v = 0; v < 5; v++) {
     vc_dev *dev = open_dev(opts[v]);
     static const char *const files[] = {CASES "/spin_barriers.vyre", CASES "/fixpoint_flag.vyre"};
     for (int f = 0; f < 2; f++) {
@@ -372,7 +382,7 @@ static void stats_refusals_and_options(void **state) {
   }
   vc_dev *d = NULL;
   assert_int_equal(be->open(0, "gridbar=ticket", &d, &err), VC_ERR_USAGE);
-  assert_non_null(strstr(err.msg, "expected flip or counter"));
+  assert_non_null(strstr(err.msg, "expected flip, counter or lead"));
   d = open_dev("gridbar=counter"); /* describe says which barrier */
   vc_device_info ci;
   assert_int_equal(be->describe(d, &ci, &err), 0);
@@ -385,6 +395,7 @@ int main(void) {
       cmocka_unit_test(cases_with_device_scope_atomics),
       cmocka_unit_test(cases_with_opencl_1_2_atomics),
       cmocka_unit_test(cases_with_counter_barrier),
+      cmocka_unit_test(cases_with_lead_barrier),
       cmocka_unit_test(several_participants),
       cmocka_unit_test(caps_participants),
       cmocka_unit_test(poll_closes_at_expect),

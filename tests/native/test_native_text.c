@@ -133,11 +133,13 @@ static void grid_barriers_of_a_pass(void **state) {
     char path[512];
     snprintf(path, sizeof path, CASES "%s", want[i].file);
     native_case_load(&c, path);
-    /* both grid barriers: the flip barrier's call carries the settings */
+    /* every grid barrier: the flip barrier's call (and lead's, the same
+       barrier) carries the settings */
     static const char *const call[] = {
         [VC_GRIDBAR_FLIP] = "    vc_nat_grid_barrier(ctrl, syncs, p, ph, spin, lead, np);",
-        [VC_GRIDBAR_COUNTER] = "    vc_nat_grid_barrier(ctrl, lead, np);"};
-    for (int g = VC_GRIDBAR_FLIP; g <= VC_GRIDBAR_COUNTER; g++) {
+        [VC_GRIDBAR_COUNTER] = "    vc_nat_grid_barrier(ctrl, lead, np);",
+        [VC_GRIDBAR_LEAD] = "    vc_nat_grid_barrier(ctrl, syncs, p, ph, spin, lead, np);"};
+    for (int g = VC_GRIDBAR_FLIP; g <= VC_GRIDBAR_LEAD; g++) {
       vc_native_opts o;
       vc_native_opts_default(VC_DIALECT_OPENCL_C, &o);
       o.gridbar = (vc_gridbar)g;
@@ -438,8 +440,63 @@ static void counter_barrier_shape(void **state) {
   native_case_free(&c);
 }
 
+/* gridbar=lead: the flip barrier with workgroup barriers at workgroup
+   scope on either side (vc_nc_wgsync, written only then), while the
+   lead's add stays acq_rel at device scope and its wait ends with the
+   device-scope acquire fence; discovery's workgroup barrier keeps device
+   scope. gridbar=flip writes no vc_nc_wgsync. */
+static void lead_barrier_shape(void **state) {
+  (void)state;
+  native_case c;
+  native_case_load(&c, CASES "spin_barriers.vyre");
+  static const struct {
+    vc_dialect d;
+    bool strong; /* device-scope atomics / the Vulkan memory model */
+    const char *wgsync;
+  } langs[] = {
+      {VC_DIALECT_OPENCL_C, true,
+       "work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_scope_work_group);"},
+      {VC_DIALECT_OPENCL_C, false, "  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n}"},
+      {VC_DIALECT_GLSL, true, "controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,"},
+      {VC_DIALECT_GLSL, false, "groupMemoryBarrier();\n  barrier();\n  groupMemoryBarrier();"},
+  };
+  for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++) {
+    vc_native_opts o;
+    vc_native_opts_default(langs[i].d, &o);
+    if (langs[i].d == VC_DIALECT_OPENCL_C) {
+      o.opencl_device_scope = langs[i].strong;
+      if (langs[i].strong) o.opencl_c_version = 200;
+    } else {
+      o.vulkan_memory_model = langs[i].strong;
+    }
+    o.gridbar = VC_GRIDBAR_LEAD;
+    char *src = gen(&c, &o);
+    char *sync = function_text(src, "vc_nc_wgsync");
+    if (!strstr(sync, langs[i].wgsync)) fail_msg("case %zu: vc_nc_wgsync is:\n%s", i, sync);
+    assert_null(strstr(sync, "Device"));
+    assert_null(strstr(sync, "memory_scope_device"));
+    char *bar = function_text(src, "vc_nat_grid_barrier");
+    assert_int_equal(native_count(bar, "vc_nc_wgsync();"), 2);
+    assert_null(strstr(bar, "vc_nc_sync();"));
+    assert_non_null(strstr(bar, "seen = vc_nc_add("));
+    char *wait = function_text(src, "vc_nat_wait");
+    assert_non_null(strstr(wait, "vc_nc_acquire();"));
+    /* discovery's hand-over keeps the device-scope workgroup barrier */
+    assert_non_null(strstr(kernel_of(src), "vc_nc_sync();\n  p = vc_nat_ticket("));
+    free(wait);
+    free(bar);
+    free(sync);
+    free(src);
+    o.gridbar = VC_GRIDBAR_FLIP;
+    src = gen(&c, &o);
+    assert_null(strstr(src, "vc_nc_wgsync"));
+    free(src);
+  }
+  native_case_free(&c);
+}
+
 /* barrier=inline's memory orders (inline-order): the fenced one (the
-   default), grid.sync()'s release add and acquire polls without a fence,
+   first), grid.sync()'s release add and acquire polls without a fence,
    and relaxed polls with one acquire fence after. */
 static void cuda_inline_orders(void **state) {
   (void)state;
@@ -674,6 +731,7 @@ int main(void) {
       cmocka_unit_test(cuda_text),
       cmocka_unit_test(flip_barrier_shape),
       cmocka_unit_test(counter_barrier_shape),
+      cmocka_unit_test(lead_barrier_shape),
       cmocka_unit_test(cuda_inline_orders),
       cmocka_unit_test(deterministic),
       cmocka_unit_test(refuses_bad_descriptors),

@@ -50,6 +50,7 @@ void vc_native_put(const vc_native_layout *nl, vc_strbuf *out, const char *t) {
     case 'G': nl->seg->builtin(VC_GROUP_ID, 0, out); break;
     case 'N': nl->seg->builtin(VC_NUM_GROUPS, 0, out); break;
     case 'R': vc_sb_puts(out, vc_native_flip(nl) ? "vc_nc_peek" : "vc_nc_load"); break;
+    case 'W': vc_sb_puts(out, vc_native_lead(nl) ? "vc_nc_wgsync" : "vc_nc_sync"); break;
     default: vc_sb_putc(out, '$'), vc_sb_putc(out, *t); break;
     }
   }

@@ -26,10 +26,17 @@
      bit and leaves the rest as it was); waiters poll with relaxed loads and
      acquire once the bit has flipped;
    - COUNTER: an arrival count reset by the last arriver, which then moves a
-     generation word on; waiters poll the generation with acquire loads. */
+     generation word on; waiters poll the generation with acquire loads;
+   - LEAD: the flip barrier with grid.sync()'s structure: the workgroup
+     barriers on either side order memory at workgroup scope only, and the
+     device-scope release (the add) and acquire (after the poll) are the
+     lead invocation's alone. On Vulkan it needs the memory model with
+     vulkanMemoryModelAvailabilityVisibilityChains (docs/native.md, "Why
+     gridbar=lead is enough"). */
 #define VC_GRIDBAR_LIST(X) \
   X(FLIP, "flip")          \
-  X(COUNTER, "counter")
+  X(COUNTER, "counter")    \
+  X(LEAD, "lead")
 
 typedef enum vc_gridbar {
 #define VC_GRIDBAR_ENUM(n, s) VC_GRIDBAR_##n,
@@ -37,13 +44,14 @@ typedef enum vc_gridbar {
 #undef VC_GRIDBAR_ENUM
 } vc_gridbar;
 
-/* CUDA barrier=inline: the memory orders of the written-out grid barrier
-   (docs/native.md). X(name, option text):
-   - FENCED (the default, the first inline barrier): __threadfence()
+/* CUDA barrier=inline (the plugin's default): the memory orders of the
+   written-out grid barrier (docs/native.md). X(name, option text):
+   - FENCED (the first inline barrier): __threadfence()
      before an atom.add.acq_rel.gpu, polls by ld.acquire.gpu,
      __threadfence() after;
-   - RELEASE: grid.sync()'s own on sm_70+ (cooperative_groups/details/
-     sync.h): atom.add.release.gpu, polls by ld.acquire.gpu, no fence;
+   - RELEASE (the CUDA plugin's default, VC_CUDA_DEFAULT_INLINE_ORDER):
+     grid.sync()'s own on sm_70+ (cooperative_groups/details/sync.h):
+     atom.add.release.gpu, polls by ld.acquire.gpu, no fence;
    - RELAXED: atom.add.release.gpu, polls by ld.relaxed.gpu, one
      fence.acq_rel.gpu once the bit has flipped. */
 #define VC_CUDA_INLINE_LIST(X) \
@@ -80,7 +88,8 @@ typedef struct vc_native_opts {
   vc_gridbar gridbar;
 } vc_native_opts;
 
-/* The option text of a grid barrier ("flip", "counter"; "?" out of range). */
+/* The option text of a grid barrier ("flip", "counter", "lead"; "?" out of
+   range). */
 const char *vc_gridbar_name(vc_gridbar g);
 
 /* The most portable options for a dialect: OpenCL C 1.2, GLSL without the

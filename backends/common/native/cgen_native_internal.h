@@ -16,6 +16,8 @@
  *   vc_nc_acquire()  an acquire fence at device scope, after a vc_nc_peek that
  *             saw a release
  *   vc_nc_sync()     workgroup barrier ordering global memory at device scope
+ *   vc_nc_wgsync()   workgroup barrier ordering global and workgroup memory at
+ *             workgroup scope only (gridbar=lead; written only then)
  *   vc_nat_discover, vc_nat_count, vc_nat_publish, vc_nat_ticket,
  *   vc_nat_grid_barrier(ctrl, lead, np)
  *             the runtime; `lead` is nonzero in one invocation of each
@@ -26,7 +28,9 @@
  * the control parameter alone, $A and $a the same for arguments, $G the
  * physical workgroup id in x, $N the physical workgroups in x, $R the read
  * of a control word the workgroup barrier has ordered (vc_nc_peek with the
- * flip barrier, vc_nc_load with the counter barrier). */
+ * flip barrier, vc_nc_load with the counter barrier), $W the workgroup
+ * barrier on either side of a flip grid barrier (vc_nc_wgsync with
+ * gridbar=lead, else vc_nc_sync). */
 #ifndef VC_CGEN_NATIVE_INTERNAL_H
 #define VC_CGEN_NATIVE_INTERNAL_H
 
@@ -113,10 +117,12 @@ void vc_native_put(const vc_native_layout *nl, vc_strbuf *out, const char *t);
    default runtime), and the kernel's body between kernel_begin and
    kernel_end. */
 void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out);
-/* The kernel uses the flip barrier (gridbar=flip, a language without its
-   own runtime); the kernel counts its barriers itself (the spelling's
+/* The kernel uses the flip barrier (gridbar=flip or lead, a language
+   without its own runtime); vc_native_lead: with workgroup-scope workgroup
+   barriers around it (gridbar=lead); the kernel counts its barriers itself (the spelling's
    counts_barriers, or the flip barrier, which keeps no generation word). */
 bool vc_native_flip(const vc_native_layout *nl);
+bool vc_native_lead(const vc_native_layout *nl);
 bool vc_native_counts_barriers(const vc_native_layout *nl);
 void vc_native_kernel_body(const vc_native_layout *nl, vc_strbuf *out);
 

@@ -1,5 +1,5 @@
 /* What every native kernel shares, whatever its language: occupancy
- * discovery, the grid barrier (flip or counter) with its checked wait, and the body
+ * discovery, the grid barrier (flip, lead or counter) with its checked wait, and the body
  * that runs the segments over the virtual workgroups, pass after pass.
  * The text is a C subset that OpenCL C, GLSL and CUDA C all read; the
  * primitives it calls (vc_nc_*) are spelled per language. */
@@ -184,22 +184,30 @@ static const char flip_text[] =
     "   2^31 - (target - 1), every other one's 1, so that the last arrival\n"
     "   flips the top bit; the others wait for the flip; the workgroup leaves\n"
     "   at a second workgroup barrier. g: the barriers this participant\n"
-    "   passed before. Late workgroups pass through the workgroup barriers. */\n"
+    "   passed before. Late workgroups pass through the workgroup barriers.\n"
+    "   With gridbar=lead the workgroup barriers order memory at workgroup\n"
+    "   scope only; the lead's acq_rel add and acquire fence carry the order\n"
+    "   across workgroups, as in grid.sync(). */\n"
     "$Fvoid vc_nat_grid_barrier($P$U g, $U p, $U ph, $U limit, $U lead, $U np) {\n"
     "  $U target = np + ph;\n"
     "  $U add = 1u;\n"
     "  $U seen = 0u;\n"
-    "  vc_nc_sync();\n"
+    "  $W();\n"
     "  if (lead != 0u) {\n"
     "    if (p == 0u) add = VC_NC_CLOSED - (target - 1u);\n"
     "    seen = vc_nc_add($AVC_NC_ARRIVE, add);\n"
     "    if ((((seen + add) ^ seen) & VC_NC_CLOSED) == 0u) vc_nat_wait($Aseen, g, limit);\n"
     "  }\n"
-    "  vc_nc_sync();\n"
+    "  $W();\n"
     "}\n\n";
 
 bool vc_native_flip(const vc_native_layout *nl) {
-  return !nl->sp->runtime && nl->o->gridbar == VC_GRIDBAR_FLIP;
+  return !nl->sp->runtime &&
+         (nl->o->gridbar == VC_GRIDBAR_FLIP || nl->o->gridbar == VC_GRIDBAR_LEAD);
+}
+
+bool vc_native_lead(const vc_native_layout *nl) {
+  return !nl->sp->runtime && nl->o->gridbar == VC_GRIDBAR_LEAD;
 }
 
 bool vc_native_counts_barriers(const vc_native_layout *nl) {

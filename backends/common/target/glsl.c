@@ -290,8 +290,25 @@ static const char prims_plain[] =
     "  memoryBarrierBuffer();\n"
     "}\n\n";
 
+/* gridbar=lead's workgroup barrier: workgroup scope for buffers and shared
+   memory; the lead's device-scope add and fence extend the availability
+   and visibility chains across workgroups (docs/native.md). */
+static const char wgsync_vmm[] =
+    "void vc_nc_wgsync() {\n"
+    "  controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,\n"
+    "      gl_StorageSemanticsBuffer | gl_StorageSemanticsShared, " ACQREL ");\n"
+    "}\n\n";
+static const char wgsync_plain[] =
+    "void vc_nc_wgsync() {\n"
+    "  groupMemoryBarrier();\n"
+    "  barrier();\n"
+    "  groupMemoryBarrier();\n"
+    "}\n\n";
+
 static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
-  vc_sb_puts(out, nl->o->vulkan_memory_model ? prims_vmm : prims_plain);
+  bool vmm = nl->o->vulkan_memory_model;
+  vc_sb_puts(out, vmm ? prims_vmm : prims_plain);
+  if (vc_native_lead(nl)) vc_sb_puts(out, vmm ? wgsync_vmm : wgsync_plain);
 }
 
 static void native_kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {

@@ -237,8 +237,22 @@ static const char prims_cl12[] =
     "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
     "}\n\n";
 
+/* gridbar=lead's workgroup barrier: work-group scope only; the lead's
+   device-scope add and fence carry the order across work-groups
+   (docs/native.md). In 1.2 a barrier's fence orders memory among the
+   work-group's work-items, as grid.sync()'s __syncthreads() does. */
+static const char wgsync_device_scope[] =
+    "void vc_nc_wgsync(void) {\n"
+    "  work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_scope_work_group);\n"
+    "}\n\n";
+static const char wgsync_cl12[] =
+    "void vc_nc_wgsync(void) {\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
+    "}\n\n";
+
 static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
   vc_sb_puts(out, device_scope(nl->o) ? prims_device_scope : prims_cl12);
+  if (vc_native_lead(nl)) vc_sb_puts(out, device_scope(nl->o) ? wgsync_device_scope : wgsync_cl12);
 }
 
 static void native_kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {

@@ -3,8 +3,9 @@
  * trivial segment), the cost per grid barrier (B + 1 segments against 1)
  * and the participants, on CUDA (the device the bench opened) and on
  * device 0 of the Vulkan and OpenCL plugins where they load. Vulkan and
- * OpenCL are measured with each grid barrier (gridbar=flip, their default,
- * and gridbar=counter, a second device of the same plugin), side by side,
+ * OpenCL are measured with each grid barrier (gridbar=flip, their default;
+ * gridbar=counter and gridbar=lead, each on a device of its own of the same
+ * plugin; a variant the device refuses as unsupported is a note), side by side,
  * against CUDA's cooperative launch (no barrier), against part b's raw
  * grid.sync() (per barrier) and against the blocks CUDA's occupancy API
  * gives for the same kernel shape (participants). Beside them the launch
@@ -26,12 +27,13 @@
    none for the others). */
 static const struct {
   const char *key, *options;
-} gridbars[] = {{"flip", NULL}, {"counter", "gridbar=counter"}};
+} gridbars[] = {{"flip", NULL}, {"counter", "gridbar=counter"}, {"lead", "gridbar=lead"}};
 #define GRIDBARS (sizeof gridbars / sizeof gridbars[0])
 
 typedef struct backend_figures {
   uint32_t variants;                    /* 1 (CUDA) or GRIDBARS */
   double none_us[GRIDBARS], per_barrier_us[GRIDBARS];
+  bool off[GRIDBARS];                   /* the device refused the variant (unsupported) */
   double floor_us;                      /* resident-split, one launch */
   uint32_t participants, participants_none;
 } backend_figures;
@@ -99,14 +101,22 @@ static int measure(bench *b, const vc_backend *be, vc_dev *dev, uint32_t index, 
   }
   vc_native_stats sb, s0;
   double warm;
-  /* warm-up: compiles every kernel (the floor's segment kernel too) */
+  /* warm-up: compiles every kernel (the floor's segment kernel too); a
+     variant other than the default that the device cannot run is left out */
   for (uint32_t i = 0; rc == 0 && i < nv; i++) {
     rc = run_once(&v[i].many, VC_MODE_NATIVE, name, &warm, &sb, err);
     if (rc == 0) rc = run_once(&v[i].none, VC_MODE_NATIVE, name, &warm, &s0, err);
+    if (rc == VC_ERR_UNSUPPORTED && i > 0) {
+      bench_note("%s: %s not measured: %s", name, gridbars[i].options, err->msg);
+      f->off[i] = true;
+      vc_error_clear(err);
+      rc = 0;
+    }
   }
   if (rc == 0) rc = run_once(&v[0].none, VC_MODE_RESIDENT_SPLIT, name, &warm, NULL, err);
   for (uint32_t r = 0; rc == 0 && r < b->repeat; r++) {
     for (uint32_t i = 0; rc == 0 && i < nv; i++) {
+      if (f->off[i]) continue;
       rc = run_once(&v[i].many, VC_MODE_NATIVE, name, &v[i].tb[r], i == 0 ? &sb : NULL, err);
       if (rc == 0)
         rc = run_once(&v[i].none, VC_MODE_NATIVE, name, &v[i].t0[r], i == 0 ? &s0 : NULL, err);
@@ -146,14 +156,19 @@ static void report(const char *name, const backend_figures *f, const backend_fig
                    ? "(native with B barriers - with 0) / B, gridbar=flip (the default)"
                    : "(native with B barriers - with 0) / B");
   for (uint32_t i = 1; i < f->variants; i++) {
+    if (f->off[i]) continue;
     snprintf(key, sizeof key, "d.%s.%s_no_barrier_us", name, gridbars[i].key);
-    snprintf(what, sizeof what, "the no-barrier device time with %s (a second device)",
+    snprintf(what, sizeof what, "the no-barrier device time with %s (a device of its own)",
              gridbars[i].options);
     bench_figure(key, f->none_us[i], "us", what);
     snprintf(key, sizeof key, "d.%s.%s_us_per_barrier", name, gridbars[i].key);
-    snprintf(what, sizeof what, "per barrier with %s (a second device, same run)",
+    snprintf(what, sizeof what, "per barrier with %s (a device of its own, same run)",
              gridbars[i].options);
     bench_figure(key, f->per_barrier_us[i], "us", what);
+    snprintf(key, sizeof key, "d.%s.%s_vs_flip", name, gridbars[i].key);
+    snprintf(what, sizeof what, "per barrier with %s / with gridbar=flip", gridbars[i].options);
+    bench_figure(key, f->per_barrier_us[0] > 0 ? f->per_barrier_us[i] / f->per_barrier_us[0] : 0,
+                 "", what);
   }
   snprintf(key, sizeof key, "d.%s.participants", name);
   bench_figure(key, f->participants, "", "participants of the run with B barriers");
@@ -161,6 +176,7 @@ static void report(const char *name, const backend_figures *f, const backend_fig
   bench_figure(key, f->participants_none, "", "participants of the run without a barrier");
   if (raw_sync_us > 0) {
     for (uint32_t i = 1; i < f->variants; i++) {
+      if (f->off[i]) continue;
       snprintf(key, sizeof key, "d.%s.%s_barrier_ratio", name, gridbars[i].key);
       snprintf(what, sizeof what, "per barrier with %s / part b's raw grid.sync()",
                gridbars[i].options);
