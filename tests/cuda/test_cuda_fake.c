@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -947,6 +948,54 @@ static void kernel_cache_forms(void **state) {
   vc_program_free(p);
 }
 
+/* A cubin compiled cold in one process (a run's worker) is what a warm
+   compile in another loads: a hit, and a cubin loaded, no PTX. */
+static void cubin_warm_in_another_process(void **state) {
+  (void)state;
+  char dir[] = "/tmp/vc-cuda-kp-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char opts[128];
+  snprintf(opts, sizeof opts, "cache=%s", dir);
+  vc_program *p = parse("(program w (workgroup 8) (grid 2) (buffer o u32 16 write)\n"
+                        "  (entry (store o (global_id x) 9u)))");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) { /* exit 0: compiled cold */
+    vc_dev *dev = NULL;
+    vc_error e;
+    vc_kern *kern = NULL;
+    vc_compile_info ci = {0, NULL, false};
+    int bad = be->open(0, opts, &dev, &e) != 0 || be->compile(dev, &k, &kern, &ci, &e) != 0 ||
+              ci.cache_hit;
+    free(ci.log);
+    if (kern) be->free_kernel(dev, kern);
+    if (dev) be->close(dev);
+    _exit(bad);
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  vc_dev *dev = open_dev(opts);
+  fake_cuda_stats before, after;
+  stats_of(&before);
+  vc_kern *kern = NULL;
+  vc_compile_info ci = {0, NULL, false};
+  vc_error e;
+  assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
+  stats_of(&after);
+  assert_true(ci.cache_hit);
+  assert_int_equal(after.cubin_loads - before.cubin_loads, 1);
+  assert_int_equal(after.ptx_loads, before.ptx_loads);
+  free(ci.log);
+  be->free_kernel(dev, kern);
+  be->close(dev);
+  vc_program_free(p);
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* A cubin the driver refuses is an error naming the form, the
    architecture and both versions. */
 static void cubin_load_error(void **state) {
@@ -1058,6 +1107,7 @@ int main(void) {
       cmocka_unit_test(kernel_cache),
       cmocka_unit_test(kernel_cache_forms),
       cmocka_unit_test(cubin_load_error),
+      cmocka_unit_test(cubin_warm_in_another_process),
       cmocka_unit_test(no_device),
       cmocka_unit_test(everything_given_back),
   };
