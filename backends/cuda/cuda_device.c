@@ -13,6 +13,7 @@ static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL,
 static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
 static const vc_kv_choice launch[] = {{"graph", 0}, {"stream", 1}, {NULL, 0}};
+static const vc_kv_choice module[] = {{"cubin", 0}, {"ptx", 1}, {NULL, 0}};
 static const vc_kv_choice graph_update[] = {{"nodes", 0}, {"instantiate", 1}, {NULL, 0}};
 static const vc_kv_choice inline_order[] = {
 #define INLINE_CHOICE(n, s) {s, VC_CUDA_INLINE_##n},
@@ -43,6 +44,7 @@ static const vc_kv_key keys[] = {
      0},
     {"graph-update", VC_KV_CHOICE, offsetof(vc_cuda_options, graph_instantiate), 0, 0, NULL,
      graph_update, 0, 0},
+    {"module", VC_KV_CHOICE, offsetof(vc_cuda_options, module_ptx), 0, 0, NULL, module, 0, 0},
 };
 
 int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {

@@ -34,12 +34,13 @@ typedef struct vc_cuda_options {
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
   int no_timing;          /* "timing=none": no event per launch, no device times */
-  char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": PTX from NVRTC; "" = none */
+  char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": cubins or PTX from NVRTC; "" = none */
   int inline_barrier;     /* "barrier=inline" (default) or "cg": without cooperative_groups.h */
   int launch_stream;      /* "launch=stream": each launch on the stream as it comes, no graph */
   uint32_t graph_min;     /* "graph-min=N": the fewest launches a batch sends as a graph */
   int graph_instantiate;  /* "graph-update=instantiate": a new graph for every batch */
   int inline_order;       /* "inline-order=...": vc_cuda_inline, its memory orders */
+  int module_ptx;         /* "module=ptx": load PTX (the driver's JIT) even where a cubin can be made */
 } vc_cuda_options;
 
 /* Host memory host_alloc handed out; copies of pinned memory skip staging. */

@@ -1,5 +1,12 @@
-/* Kernels: CUDA C from the shared generator, PTX from NVRTC, a module and
- * its vc_main from the driver. */
+/* Kernels: CUDA C from the shared generator, a cubin (or PTX) from NVRTC, a
+ * module and its vc_main from the driver.
+ *
+ * A cubin for the device's own architecture is what the driver runs as it
+ * is; PTX goes through the driver's JIT at every load, warm ones too. So a
+ * device gets a cubin where NVRTC can make one for it: NVRTC knows its
+ * compute capability, and NVRTC is not newer than the driver (whose loader
+ * may not read a newer toolkit's cubin). Otherwise, and with module=ptx,
+ * PTX for the newest virtual architecture the device runs. */
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -116,13 +123,14 @@ int vc_cuda_compile_offline(const vc_kernel_desc *k, const char *target, void **
   return 0;
 }
 
-/* NVRTC's log, then the JIT's, as one text for vc_compile_info. */
-static char *join_logs(char *nvrtc_log, const char *jit_log) {
+/* NVRTC's log, then the driver's (prefix: what it did), as one text for
+   vc_compile_info. */
+static char *join_logs(char *nvrtc_log, const char *prefix, const char *jit_log) {
   if (!jit_log || !*jit_log) return nvrtc_log;
   vc_strbuf sb;
   vc_sb_init(&sb);
   if (nvrtc_log) vc_sb_printf(&sb, "%s\n", nvrtc_log);
-  vc_sb_printf(&sb, "ptx jit: %s", jit_log);
+  vc_sb_printf(&sb, "%s: %s", prefix, jit_log);
   free(nvrtc_log);
   return vc_sb_take(&sb);
 }
@@ -136,8 +144,17 @@ static int func_attr(vc_dev *dev, vc_kern *kern, CUfunction_attribute a, const c
   return 0;
 }
 
-/* PTX to a module and its vc_main; the figures the launch checks. */
-static int load_module(vc_dev *dev, vc_kern *kern, const char *ptx, char *jit_log,
+/* What NVRTC made for a device: a cubin for arch (sm_NN) or PTX (arch
+   compute_NN, image NUL-terminated). */
+typedef struct image {
+  bool cubin;
+  char arch[32];
+  void *data;
+  size_t size;
+} image;
+
+/* The image to a module and its vc_main; the figures the launch checks. */
+static int load_module(vc_dev *dev, vc_kern *kern, const image *img, char *jit_log,
                        vc_error *err) {
   const vc_cu *cu = dev->cu;
   char jit_err[VC_JIT_LOG_BYTES] = "";
@@ -147,16 +164,18 @@ static int load_module(vc_dev *dev, vc_kern *kern, const char *ptx, char *jit_lo
                         CU_JIT_LOG_VERBOSE};
   void *val[] = {jit_err, (void *)(uintptr_t)sizeof jit_err, jit_log,
                  (void *)(uintptr_t)VC_JIT_LOG_BYTES, (void *)(uintptr_t)1};
-  CUresult r = cu->cuModuleLoadDataEx(&kern->module, ptx, 5, opt, val);
+  CUresult r = cu->cuModuleLoadDataEx(&kern->module, img->data, 5, opt, val);
   if (r != CUDA_SUCCESS) {
     /* both versions: PTX from a newer NVRTC than the driver is refused */
     int major = 0, minor = 0;
     vc_nvrtc_version(&major, &minor, NULL, NULL);
     kern->module = NULL;
     return vc_cu_fail(cu, err, r,
-                      "%s: cuModuleLoadDataEx on %s (PTX from NVRTC %d.%d, driver CUDA %d.%d)%s%s",
-                      kern->label, dev->label, major, minor, cu->driver_version / 1000,
-                      cu->driver_version % 1000 / 10, jit_err[0] ? ": " : "", jit_err);
+                      "%s: cuModuleLoadDataEx on %s (%s for %s from NVRTC %d.%d, driver CUDA "
+                      "%d.%d)%s%s",
+                      kern->label, dev->label, img->cubin ? "cubin" : "PTX", img->arch, major,
+                      minor, cu->driver_version / 1000, cu->driver_version % 1000 / 10,
+                      jit_err[0] ? ": " : "", jit_err);
   }
   r = cu->cuModuleGetFunction(&kern->fn, kern->module, "vc_main");
   if (r != CUDA_SUCCESS)
@@ -183,45 +202,61 @@ static vc_kern *new_kernel(const vc_kernel_desc *k) {
   return kern;
 }
 
-/* The kernel cache's key for PTX: what NVRTC's output depends on (its
-   version and file, the architecture, the options vc_nvrtc_compile always
+/* A cubin for the device when NVRTC can make one it loads (see the top). */
+static bool cubin_arch(const vc_dev *dev, char *arch, size_t n) {
+  int major = 0, minor = 0;
+  if (dev->opts.module_ptx || vc_nvrtc_version(&major, &minor, NULL, NULL) != 0) return false;
+  if (1000 * major + 10 * minor > dev->cu->driver_version) return false;
+  return vc_nvrtc_cubin_arch(dev->cc_major, dev->cc_minor, arch, n) == 1;
+}
+
+/* The kernel cache's key: what NVRTC's output depends on (its version and
+   file, the form and architecture, the options vc_nvrtc_compile always
    gives, the include folder, the source). */
-static void ptx_key(const char *src, const char *arch, const char *inc, vc_kcache_key *k) {
+static void image_key(const char *src, const image *img, const char *inc, vc_kcache_key *k) {
   int major = 0, minor = 0;
   const char *file = NULL;
   vc_nvrtc_version(&major, &minor, &file, NULL);
   char ver[32];
   snprintf(ver, sizeof ver, "%d.%d", major, minor);
-  vc_kcache_key_begin(k, "cuda-ptx");
+  vc_kcache_key_begin(k, img->cubin ? "cuda-cubin" : "cuda-ptx");
   vc_kcache_key_str(k, ver);
   vc_kcache_key_str(k, file);
-  vc_kcache_key_str(k, arch);
+  vc_kcache_key_str(k, img->arch);
   vc_kcache_key_str(k, VC_NVRTC_SEMANTIC_OPTIONS);
   vc_kcache_key_str(k, inc);
   vc_kcache_key_str(k, src);
   vc_kcache_key_end(k);
 }
 
-/* A hit is NUL-terminated PTX text. */
-static bool cached_ptx(const char *dir, const vc_kcache_key *k, char **ptx) {
+/* A hit is of the form asked for: an ELF image (a cubin), or NUL-terminated
+   PTX text. Anything else is a miss, rewritten by the compile. */
+static bool cached_image(const char *dir, const vc_kcache_key *k, image *img) {
   void *p = NULL;
   size_t n = 0;
   if (vc_kcache_get(dir, k, &p, &n) != 1) return false;
-  if (n < 2 || ((char *)p)[n - 1] != '\0' || strlen(p) != n - 1) {
+  bool ok = img->cubin ? n >= 64 && memcmp(p, "\177ELF", 4) == 0
+                       : n >= 2 && ((char *)p)[n - 1] == '\0' && strlen(p) == n - 1;
+  if (!ok) {
     free(p);
     return false;
   }
-  *ptx = p;
+  img->data = p;
+  img->size = n;
   return true;
 }
 
-/* Source, include folder (native kernels) and PTX for the device (from the
-   kernel cache when it holds it). */
-static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **ptx, char **log,
-                  bool *hit, vc_error *err) {
+/* Source, include folder (native kernels) and the image for the device
+   (from the kernel cache when it holds it). */
+static int to_image(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, image *img, char **log,
+                    bool *hit, vc_error *err) {
   int rc = 0;
   if (!dev->arch[0])
     rc = vc_nvrtc_arch_for(dev->cc_major, dev->cc_minor, dev->arch, sizeof dev->arch, err);
+  if (rc == 0) {
+    img->cubin = cubin_arch(dev, img->arch, sizeof img->arch);
+    if (!img->cubin) snprintf(img->arch, sizeof img->arch, "%s", dev->arch);
+  }
   char *src = NULL, inc[512] = "";
   if (rc == 0)
     rc = generate(k, kern->label, dev->opts.inline_barrier, dev->opts.inline_order, &src, err);
@@ -231,16 +266,25 @@ static int to_ptx(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **pt
   vc_kcache_key key;
   memset(&key, 0, sizeof key);
   if (rc == 0 && dev->opts.cache_dir[0]) {
-    ptx_key(src, dev->arch, inc, &key);
-    *hit = cached_ptx(dev->opts.cache_dir, &key, ptx);
+    image_key(src, img, inc, &key);
+    *hit = cached_image(dev->opts.cache_dir, &key, img);
   }
   if (rc == 0 && !*hit) {
-    rc = vc_nvrtc_compile(src, dev->arch, inc[0] ? inc : NULL, kern->label, ptx, log, err);
+    const char *incp = inc[0] ? inc : NULL;
+    if (img->cubin) {
+      rc = vc_nvrtc_compile_cubin(src, img->arch, incp, kern->label, &img->data, &img->size, log,
+                                  err);
+    } else {
+      char *ptx = NULL;
+      rc = vc_nvrtc_compile(src, img->arch, incp, kern->label, &ptx, log, err);
+      img->data = ptx;
+      img->size = ptx ? strlen(ptx) + 1 : 0;
+    }
     vc_error e;
     vc_error_clear(&e);
     if (rc == 0 && dev->opts.cache_dir[0] &&
-        vc_kcache_put(dev->opts.cache_dir, &key, *ptx, strlen(*ptx) + 1, &e))
-      *log = join_logs(*log, e.msg);
+        vc_kcache_put(dev->opts.cache_dir, &key, img->data, img->size, &e))
+      *log = join_logs(*log, "kernel cache", e.msg);
   }
   free(src);
   return rc;
@@ -251,16 +295,19 @@ static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log
   int rc = vc_cuda_enter(dev, "compile", err);
   /* before NVRTC's second of parsing cooperative_groups.h */
   if (rc == 0 && is_native(k)) rc = vc_cuda_native_check(dev, kern->label, err);
-  char *ptx = NULL;
-  if (rc == 0) rc = to_ptx(dev, k, kern, &ptx, log, hit, err);
-  if (rc != 0) return rc;
+  image img = {false, "", NULL, 0};
+  if (rc == 0) rc = to_image(dev, k, kern, &img, log, hit, err);
+  if (rc != 0) {
+    free(img.data);
+    return rc;
+  }
   char *jit_log = calloc(1, VC_JIT_LOG_BYTES);
   if (!jit_log) rc = vc_fail(err, VC_ERR_NOMEM, "%s: no memory for the JIT log", kern->label);
-  if (rc == 0) rc = load_module(dev, kern, ptx, jit_log, err);
+  if (rc == 0) rc = load_module(dev, kern, &img, jit_log, err);
   if (rc == 0 && is_native(k)) rc = vc_cuda_native_setup(dev, k, kern, err);
-  *log = join_logs(*log, jit_log);
+  *log = join_logs(*log, img.cubin ? "cubin load" : "ptx jit", jit_log);
   free(jit_log);
-  free(ptx);
+  free(img.data);
   return rc;
 }
 

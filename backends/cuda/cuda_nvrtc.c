@@ -32,6 +32,9 @@ typedef struct nvrtc_api {
 #define VC_NVRTC_FIELD(f) __typeof__(f) *f;
   VC_NVRTC_FUNCS(VC_NVRTC_FIELD)
 #undef VC_NVRTC_FIELD
+  /* NVRTC 11.1 and newer: a cubin for a real architecture (NULL before) */
+  __typeof__(nvrtcGetCUBINSize) *nvrtcGetCUBINSize;
+  __typeof__(nvrtcGetCUBIN) *nvrtcGetCUBIN;
   int major, minor;
   int archs[64]; /* supported virtual architectures, 10 * major + minor, ascending */
   int narchs;
@@ -52,6 +55,11 @@ static int resolve(void *lib, nvrtc_api *a, const char *path, vc_error *err) {
   }
   VC_NVRTC_FUNCS(VC_NVRTC_SYM)
 #undef VC_NVRTC_SYM
+  void *get_size = dlsym(lib, "nvrtcGetCUBINSize"), *get = dlsym(lib, "nvrtcGetCUBIN");
+  if (get_size && get) {
+    memcpy(&a->nvrtcGetCUBINSize, &get_size, sizeof get_size);
+    memcpy(&a->nvrtcGetCUBIN, &get, sizeof get);
+  }
   return 0;
 }
 
@@ -157,6 +165,19 @@ int vc_nvrtc_arch_for(int major, int minor, char *arch, size_t n, vc_error *err)
   return 0;
 }
 
+int vc_nvrtc_cubin_arch(int major, int minor, char *arch, size_t n) {
+  const nvrtc_api *a;
+  vc_error ignored;
+  if (get_api(&a, &ignored) != 0 || !a->nvrtcGetCUBIN) return 0;
+  int cc = 10 * major + minor;
+  for (int i = 0; i < a->narchs; i++)
+    if (a->archs[i] == cc) {
+      snprintf(arch, n, "sm_%d", cc);
+      return 1;
+    }
+  return 0;
+}
+
 static char *program_log(const nvrtc_api *a, nvrtcProgram prog) {
   size_t n = 0;
   if (a->nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n <= 1) return NULL;
@@ -169,21 +190,24 @@ static char *program_log(const nvrtc_api *a, nvrtcProgram prog) {
   return log;
 }
 
-static int take_ptx(const nvrtc_api *a, nvrtcProgram prog, const char *label, char **ptx,
-                    vc_error *err) {
+/* NVRTC's output: PTX (NUL-terminated, *size counts the NUL) or a cubin. */
+static int take_output(const nvrtc_api *a, nvrtcProgram prog, const char *label, bool cubin,
+                       void **out, size_t *size, vc_error *err) {
+  const char *what = cubin ? "nvrtcGetCUBIN" : "nvrtcGetPTX";
   size_t n = 0;
-  nvrtcResult r = a->nvrtcGetPTXSize(prog, &n);
+  nvrtcResult r = cubin ? a->nvrtcGetCUBINSize(prog, &n) : a->nvrtcGetPTXSize(prog, &n);
   if (r != NVRTC_SUCCESS || n == 0)
-    return vc_fail(err, VC_ERR_COMPILE, "%s: nvrtcGetPTXSize: %s", label,
+    return vc_fail(err, VC_ERR_COMPILE, "%s: %sSize: %s", label, what,
                    a->nvrtcGetErrorString(r));
   char *p = malloc(n);
-  if (!p) return vc_fail(err, VC_ERR_NOMEM, "%s: %zu bytes for PTX", label, n);
-  r = a->nvrtcGetPTX(prog, p);
+  if (!p) return vc_fail(err, VC_ERR_NOMEM, "%s: %zu bytes for %s", label, n, what + 8);
+  r = cubin ? a->nvrtcGetCUBIN(prog, p) : a->nvrtcGetPTX(prog, p);
   if (r != NVRTC_SUCCESS) {
     free(p);
-    return vc_fail(err, VC_ERR_COMPILE, "%s: nvrtcGetPTX: %s", label, a->nvrtcGetErrorString(r));
+    return vc_fail(err, VC_ERR_COMPILE, "%s: %s: %s", label, what, a->nvrtcGetErrorString(r));
   }
-  *ptx = p;
+  *out = p;
+  *size = n;
   return 0;
 }
 
@@ -246,13 +270,17 @@ int vc_nvrtc_include_dir(const char *given, char *out, size_t n, vc_error *err) 
   return rc;
 }
 
-int vc_nvrtc_compile(const char *source, const char *arch, const char *include, const char *label,
-                     char **ptx, char **log, vc_error *err) {
-  *ptx = NULL;
+static int compile(const char *source, const char *arch, const char *include, const char *label,
+                   bool cubin, void **out, size_t *size, char **log, vc_error *err) {
+  *out = NULL;
+  *size = 0;
   *log = NULL;
   const nvrtc_api *a;
   int rc = get_api(&a, err);
   if (rc != 0) return vc_fail_wrap(err, "%s", label);
+  if (cubin && !a->nvrtcGetCUBIN)
+    return vc_fail(err, VC_ERR_UNSUPPORTED, "%s: NVRTC %d.%d (%s) has no nvrtcGetCUBIN", label,
+                   a->major, a->minor, a->path);
   char arch_opt[64], inc[PATH_MAX + 8], cccl[PATH_MAX + 16];
   snprintf(arch_opt, sizeof arch_opt, "--gpu-architecture=%s", arch);
   /* docs/semantics.md: no contraction (a*b+c rounds the product), denormals
@@ -283,7 +311,22 @@ int vc_nvrtc_compile(const char *source, const char *arch, const char *include, 
                  a->minor, arch, a->nvrtcGetErrorString(r), *log ? "\n" : "",
                  *log ? *log : "");
   else
-    rc = take_ptx(a, prog, label, ptx, err);
+    rc = take_output(a, prog, label, cubin, out, size, err);
   a->nvrtcDestroyProgram(&prog);
   return rc;
+}
+
+int vc_nvrtc_compile(const char *source, const char *arch, const char *include, const char *label,
+                     char **ptx, char **log, vc_error *err) {
+  void *out;
+  size_t n;
+  int rc = compile(source, arch, include, label, false, &out, &n, log, err);
+  *ptx = out;
+  return rc;
+}
+
+int vc_nvrtc_compile_cubin(const char *source, const char *arch, const char *include,
+                           const char *label, void **cubin, size_t *size, char **log,
+                           vc_error *err) {
+  return compile(source, arch, include, label, true, cubin, size, log, err);
 }

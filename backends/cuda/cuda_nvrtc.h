@@ -1,4 +1,5 @@
-/* NVRTC, opened at run time: CUDA C source to PTX.
+/* NVRTC, opened at run time: CUDA C source to PTX, or to a cubin for a real
+ * architecture.
  *
  * libnvrtc is about 100 MB and each machine has its own, matching its
  * toolkit, so the plugin opens whichever the machine has. Search order:
@@ -29,6 +30,18 @@
 #define VC_NVRTC_SEMANTIC_OPTIONS "--fmad=false --prec-div=true --prec-sqrt=true -ftz=false"
 int vc_nvrtc_compile(const char *source, const char *arch, const char *include, const char *label,
                      char **ptx, char **log, vc_error *err);
+
+/* The same for a real architecture ("sm_90", from vc_nvrtc_cubin_arch): a
+   cubin (an ELF image, *size bytes) that the driver loads without its PTX
+   JIT. VC_ERR_UNSUPPORTED when this NVRTC cannot give one. */
+int vc_nvrtc_compile_cubin(const char *source, const char *arch, const char *include,
+                           const char *label, void **cubin, size_t *size, char **log,
+                           vc_error *err);
+
+/* 1 with arch "sm_MN" when this NVRTC makes cubins (nvrtcGetCUBIN) and
+   knows compute capability major.minor itself; 0 otherwise (no NVRTC, an
+   older one, or a device newer than it: then only PTX can run there). */
+int vc_nvrtc_cubin_arch(int major, int minor, char *arch, size_t n);
 
 /* The include folder native kernels need: NVRTC 13 has no built-in
    cooperative_groups.h. given (the device's include option) alone when set,

@@ -1,13 +1,20 @@
 /* The kernel cache on Vulkan (harness/base/kcache.h): the SPIR-V glslang
- * made from a kernel's GLSL, and the driver's pipeline cache.
+ * made from a kernel's GLSL, and the driver's pipeline cache data of each
+ * pipeline.
  *
  * SPIR-V is keyed by glslang's version (it is linked in), the target asked
- * for and the GLSL; it does not depend on the driver. The pipeline cache is
- * keyed by the device as the driver names it (vendor, device, driver
- * version, pipelineCacheUUID): it is loaded when the device opens and
- * stored when it closes, so a warm run skips the driver's compile too. The
- * driver checks the data it is given as well (its header holds the same
- * UUID); data it refuses is dropped and the cache starts empty. */
+ * for and the GLSL; it does not depend on the driver. Pipeline cache data
+ * is content-addressed per pipeline: keyed by the device as the driver
+ * names it (vendor, device, driver version, pipelineCacheUUID, name), the
+ * SPIR-V and what else creation takes (stage, entry point, flags, layout,
+ * no specialisation). A compile creates its pipeline with a VkPipelineCache
+ * made from its entry, and after a miss stores that cache's data under the
+ * key: one entry per pipeline, each written whole (temporary file, rename),
+ * so concurrent workers and runs never lose each other's pipelines as one
+ * blob per device, stored at close with the last writer winning, did. Data
+ * whose header names another device is a miss; the driver checks it too
+ * and may still refuse it (then its cache starts empty). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,47 +56,73 @@ int vk_cache_spirv_get(const vc_dev *dev, const vc_kcache_key *k, uint32_t **wor
   return 1;
 }
 
-static void pipeline_key(const vc_dev *dev, vc_kcache_key *k) {
-  vc_kcache_key_begin(k, "vulkan-pipeline-cache");
+void vk_cache_pipeline_key(const vc_dev *dev, const uint32_t *words, size_t nwords,
+                           uint32_t nbindings, vc_kcache_key *k) {
+  vc_kcache_key_begin(k, "vulkan-pipeline");
   key_u32(k, dev->props.vendorID);
   key_u32(k, dev->props.deviceID);
   key_u32(k, dev->props.driverVersion);
   vc_kcache_key_bytes(k, dev->props.pipelineCacheUUID, VK_UUID_SIZE);
   vc_kcache_key_str(k, dev->props.deviceName);
+  /* what make_pipeline (vk_kernel.c) creates: a compute stage "main", no
+     flags, no specialisation, nbindings storage buffers in set 0 */
+  key_u32(k, VK_SHADER_STAGE_COMPUTE_BIT);
+  vc_kcache_key_str(k, "main");
+  key_u32(k, 0);
+  key_u32(k, 0);
+  key_u32(k, nbindings);
+  key_u32(k, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+  vc_kcache_key_bytes(k, words, nwords * sizeof *words);
   vc_kcache_key_end(k);
 }
 
-VkResult vk_cache_pipeline_create(vc_dev *dev) {
+/* The header every pipeline cache's data starts with (the Vulkan spec's
+   VkPipelineCacheHeaderVersionOne): it must name this device. */
+static bool header_matches(const vc_dev *dev, const void *data, size_t n) {
+  VkPipelineCacheHeaderVersionOne h;
+  if (n < sizeof h) return false;
+  memcpy(&h, data, sizeof h);
+  return h.headerSize >= sizeof h && h.headerSize <= n &&
+         h.headerVersion == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+         h.vendorID == dev->props.vendorID && h.deviceID == dev->props.deviceID &&
+         memcmp(h.pipelineCacheUUID, dev->props.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+}
+
+VkResult vk_cache_pipeline_open(vc_dev *dev, const vc_kcache_key *k, VkPipelineCache *out,
+                                bool *hit) {
   void *data = NULL;
   size_t n = 0;
-  vc_kcache_key k;
-  if (dev->opt.cache_dir[0]) {
-    pipeline_key(dev, &k);
-    vc_kcache_get(dev->opt.cache_dir, &k, &data, &n);
-  }
+  *hit = false;
+  if (vc_kcache_get(dev->opt.cache_dir, k, &data, &n) == 1 && header_matches(dev, data, n))
+    *hit = true;
   VkPipelineCacheCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-                                   .initialDataSize = n,
-                                   .pInitialData = data};
-  VkResult r = vkCreatePipelineCache(dev->device, &pci, NULL, &dev->cache);
-  if (r != VK_SUCCESS && data) {
+                                   .initialDataSize = *hit ? n : 0,
+                                   .pInitialData = *hit ? data : NULL};
+  VkResult r = vkCreatePipelineCache(dev->device, &pci, NULL, out);
+  if (r != VK_SUCCESS && *hit) { /* refused: compile from nothing, rewrite the entry */
+    *hit = false;
     pci.initialDataSize = 0;
     pci.pInitialData = NULL;
-    r = vkCreatePipelineCache(dev->device, &pci, NULL, &dev->cache);
+    r = vkCreatePipelineCache(dev->device, &pci, NULL, out);
   }
   free(data);
   return r;
 }
 
-void vk_cache_pipeline_store(vc_dev *dev) {
-  if (!dev->opt.cache_dir[0] || !dev->cache || !dev->new_pipelines) return;
+int vk_cache_pipeline_put(vc_dev *dev, VkPipelineCache c, const vc_kcache_key *k, vc_error *err) {
   size_t n = 0;
-  if (vkGetPipelineCacheData(dev->device, dev->cache, &n, NULL) != VK_SUCCESS || n == 0) return;
-  void *data = malloc(n);
-  if (data && vkGetPipelineCacheData(dev->device, dev->cache, &n, data) == VK_SUCCESS) {
-    vc_kcache_key k;
-    pipeline_key(dev, &k);
-    vc_error ignored; /* at close nobody is left to tell; the next run compiles */
-    vc_kcache_put(dev->opt.cache_dir, &k, data, n, &ignored);
-  }
+  VkResult r = vkGetPipelineCacheData(dev->device, c, &n, NULL);
+  if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkGetPipelineCacheData", r);
+  void *data = malloc(n ? n : 1);
+  if (!data) return vc_fail(err, VC_ERR_NOMEM, "Vulkan: %zu bytes of pipeline cache data", n);
+  r = vkGetPipelineCacheData(dev->device, c, &n, data);
+  int rc = r == VK_SUCCESS ? vc_kcache_put(dev->opt.cache_dir, k, data, n, err)
+                           : vk_fail_call(err, dev, "vkGetPipelineCacheData", r);
   free(data);
+  return rc;
+}
+
+VkResult vk_cache_pipeline_create(vc_dev *dev) {
+  VkPipelineCacheCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  return vkCreatePipelineCache(dev->device, &pci, NULL, &dev->cache);
 }

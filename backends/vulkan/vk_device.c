@@ -162,7 +162,6 @@ void vk_close(vc_dev *dev) {
     vk_commands_destroy(dev);
     vk_staging_free(dev);
     vk_host_free_all(dev);
-    vk_cache_pipeline_store(dev);
     if (dev->cache) vkDestroyPipelineCache(dev->device, dev->cache, NULL);
     vkDestroyDevice(dev->device, NULL);
   }

@@ -150,8 +150,7 @@ struct vc_dev {
   bool vmm_chains;          /* vulkanMemoryModelAvailabilityVisibilityChains (gridbar=lead) */
   vk_int64_caps int64;      /* 64-bit integers and atomics, enabled where present */
 
-  VkPipelineCache cache;    /* shared by every compile on this device */
-  bool new_pipelines;       /* a compile missed the kernel cache: store the pipeline cache */
+  VkPipelineCache cache;    /* in memory, for compiles without a kernel cache (cache=none) */
   VkCommandPool pool;
   VkCommandBuffer cmd;
   VkFence fence;
@@ -311,9 +310,17 @@ void vk_cache_spirv_key(const char *glsl, const vk_target *t, vc_kcache_key *k);
 /* 1 with *words (malloc'ed) on a hit, 0 on a miss. */
 int vk_cache_spirv_get(const vc_dev *dev, const vc_kcache_key *k, uint32_t **words,
                        size_t *nwords);
-/* dev->cache, from the stored pipeline cache data when there is any. */
+/* The key of one pipeline's cache data: the device as the driver names it,
+   the SPIR-V, and what else make_pipeline creates it from. */
+void vk_cache_pipeline_key(const vc_dev *dev, const uint32_t *words, size_t nwords,
+                           uint32_t nbindings, vc_kcache_key *k);
+/* *out: a pipeline cache holding key's entry when the kernel cache has one
+   of this device that the driver takes (*hit), else an empty one. */
+VkResult vk_cache_pipeline_open(vc_dev *dev, const vc_kcache_key *k, VkPipelineCache *out,
+                                bool *hit);
+/* After a miss: c's data (the one pipeline just created) under key. */
+int vk_cache_pipeline_put(vc_dev *dev, VkPipelineCache c, const vc_kcache_key *k, vc_error *err);
+/* dev->cache, empty: the in-memory cache compiles without cache=DIR use. */
 VkResult vk_cache_pipeline_create(vc_dev *dev);
-/* At close: the pipeline cache's data, when a compile added to it. */
-void vk_cache_pipeline_store(vc_dev *dev);
 
 #endif

@@ -1,7 +1,8 @@
 /* Kernels: generated GLSL, SPIR-V from glslang, and a compute pipeline with
  * one storage buffer per kernel buffer (binding k; native kernels: the plan
- * buffers, then the control buffer), built through the device's pipeline
- * cache. */
+ * buffers, then the control buffer), built through the kernel cache's
+ * pipeline cache data for that pipeline (vk_cache.c), or the device's
+ * in-memory pipeline cache without a kernel cache. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +63,22 @@ static int make_layout(vc_dev *dev, vc_kern *kern, vc_error *err) {
   return 0;
 }
 
+static void vk_log_note(char **log, const char *msg);
+
+/* *hit: the kernel cache held this pipeline's cache data and the driver
+   took it; after a miss the data is stored (a failure to store is noted in
+   the log: the next compile misses again). */
 static int make_pipeline(vc_dev *dev, vc_kern *kern, const uint32_t *words, size_t nwords,
-                         vc_error *err) {
+                         bool *hit, char **log, vc_error *err) {
+  *hit = false;
+  VkPipelineCache pc = dev->cache;
+  vc_kcache_key pkey;
+  bool own = dev->opt.cache_dir[0] != '\0';
+  if (own) {
+    vk_cache_pipeline_key(dev, words, nwords, nbindings(kern), &pkey);
+    VkResult cr = vk_cache_pipeline_open(dev, &pkey, &pc, hit);
+    if (cr != VK_SUCCESS) return vk_fail_call(err, dev, "vkCreatePipelineCache", cr);
+  }
   VkShaderModuleCreateInfo mci = {
       .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
       .codeSize = nwords * sizeof *words,
@@ -71,7 +86,10 @@ static int make_pipeline(vc_dev *dev, vc_kern *kern, const uint32_t *words, size
   };
   VkShaderModule module;
   VkResult r = vkCreateShaderModule(dev->device, &mci, NULL, &module);
-  if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkCreateShaderModule", r);
+  if (r != VK_SUCCESS) {
+    if (own) vkDestroyPipelineCache(dev->device, pc, NULL);
+    return vk_fail_call(err, dev, "vkCreateShaderModule", r);
+  }
   VkComputePipelineCreateInfo pci = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .stage =
@@ -83,8 +101,13 @@ static int make_pipeline(vc_dev *dev, vc_kern *kern, const uint32_t *words, size
           },
       .layout = kern->layout,
   };
-  r = vkCreateComputePipelines(dev->device, dev->cache, 1, &pci, NULL, &kern->pipeline);
+  r = vkCreateComputePipelines(dev->device, pc, 1, &pci, NULL, &kern->pipeline);
   vkDestroyShaderModule(dev->device, module, NULL);
+  vc_error e;
+  vc_error_clear(&e);
+  if (own && r == VK_SUCCESS && !*hit && vk_cache_pipeline_put(dev, pc, &pkey, &e))
+    vk_log_note(log, e.msg);
+  if (own) vkDestroyPipelineCache(dev->device, pc, NULL);
   if (r != VK_SUCCESS) return vk_fail_call(err, dev, "vkCreateComputePipelines", r);
   return 0;
 }
@@ -122,7 +145,9 @@ static void vk_log_note(char **log, const char *msg) {
   *log = s;
 }
 
-/* GLSL (SPIR-V from the kernel cache when it holds it) to pipeline; the kernel's handles are filled as they are made. */
+/* GLSL (SPIR-V from the kernel cache when it holds it) to pipeline; the
+   kernel's handles are filled as they are made. A hit: both the SPIR-V and
+   the pipeline's cache data came from the kernel cache. */
 static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log, bool *hit,
                  vc_error *err) {
   char *glsl;
@@ -139,7 +164,6 @@ static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log
   }
   if (!*hit) {
     rc = vk_glsl_to_spirv(glsl, &t, kern->label, &words, &nwords, log, err); /* names the kernel */
-    dev->new_pipelines = true;
     vc_error e;
     vc_error_clear(&e);
     if (!rc && dev->opt.cache_dir[0] &&
@@ -148,8 +172,10 @@ static int build(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, char **log
   }
   free(glsl);
   if (rc) return rc;
+  bool pipeline_hit = false;
   rc = make_layout(dev, kern, err);
-  if (!rc) rc = make_pipeline(dev, kern, words, nwords, err);
+  if (!rc) rc = make_pipeline(dev, kern, words, nwords, &pipeline_hit, log, err);
+  *hit = *hit && pipeline_hit;
   free(words);
   return rc ? vc_fail_wrap(err, "compiling kernel %s", kern->label) : 0;
 }

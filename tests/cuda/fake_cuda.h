@@ -52,6 +52,7 @@ typedef struct fake_cuda_stats {
   uint32_t nparams;
   uint64_t param_bytes[64];            /* size of the allocation each parameter points to */
   char last_ptx_entry[64];             /* ".entry NAME" of the last module loaded */
+  uint32_t ptx_loads, cubin_loads;     /* modules loaded from PTX text, from a cubin (ELF) */
   /* graphs (none in a build with FAKE_CUDA_NO_GRAPH) */
   uint32_t graphs, graph_execs;        /* live */
   uint32_t graph_instantiations;       /* cuGraphInstantiateWithParams that succeeded */

@@ -2,6 +2,7 @@
  * functions under cuda.h gives them the versioned names (cuMemAlloc_v2 ...)
  * that the header maps them to, as the real driver exports them. */
 #include <cuda.h>
+#include <elf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -530,28 +531,91 @@ static void write_log(unsigned n, const CUjit_option *o, void **v, const char *t
   if (buf && size) snprintf(buf, size, "%s", text);
 }
 
+/* EM_CUDA, and the .nv.info attribute giving a kernel's parameter bytes
+   (EIATTR_CBANK_PARAM_SIZE, a 16-bit value). */
+#define FAKE_EM_CUDA 190
+#define FAKE_EIATTR_CBANK_PARAM_SIZE 0x19
+
+/* A kernel's parameter bytes from its .nv.info.NAME section: attributes of
+   format 1 (2 bytes), 2 or 3 (4 bytes: value in the last two), 4 (a 16-bit
+   size, then that many bytes). -1 when not found. */
+static int cubin_param_bytes(const unsigned char *p, size_t n) {
+  for (size_t i = 0; i + 4 <= n;) {
+    unsigned fmt = p[i], attr = p[i + 1], val = (unsigned)p[i + 2] | (unsigned)p[i + 3] << 8;
+    if (fmt == 3 && attr == FAKE_EIATTR_CBANK_PARAM_SIZE) return (int)val;
+    i += fmt == 1 ? 2 : fmt == 4 ? 4 + val : 4;
+  }
+  return -1;
+}
+
+/* A cubin (an ELF image for EM_CUDA) as the PTX-like text the rest of this
+   fake reads: ".entry NAME(" and one ".param .u64" per 8 parameter bytes
+   for each kernel (.nv.info.NAME), and the static shared memory (the
+   size of .nv.shared.NAME) in *shared. NULL when it is no cubin. */
+static char *cubin_summary(const unsigned char *img, int *shared) {
+  const Elf64_Ehdr *h = (const void *)img;
+  if (h->e_ident[EI_CLASS] != ELFCLASS64 || h->e_machine != FAKE_EM_CUDA || !h->e_shoff ||
+      h->e_shentsize != sizeof(Elf64_Shdr) || h->e_shstrndx >= h->e_shnum)
+    return NULL;
+  const Elf64_Shdr *sh = (const void *)(img + h->e_shoff);
+  const char *names = (const char *)img + sh[h->e_shstrndx].sh_offset;
+  size_t cap = 4096, len = 0;
+  char *out = calloc(1, cap);
+  if (!out) return NULL;
+  *shared = 0;
+  for (unsigned i = 0; i < h->e_shnum; i++) {
+    const char *name = names + sh[i].sh_name;
+    if (strncmp(name, ".nv.info.", 9) == 0) {
+      int bytes = cubin_param_bytes(img + sh[i].sh_offset, sh[i].sh_size);
+      len += (size_t)snprintf(out + len, cap - len, ".entry %s(\n", name + 9);
+      for (int k = 0; bytes > 0 && k < bytes / 8 && len + 32 < cap; k++)
+        len += (size_t)snprintf(out + len, cap - len, ".param .u64 p%d\n", k);
+      len += (size_t)snprintf(out + len, cap - len, ")\n");
+    }
+    /* the kernel's static shared memory; from sm_80 on the section also
+       holds the 1 KB the system reserves, which PTX does not declare */
+    if (strncmp(name, ".nv.shared.", 11) == 0 && strncmp(name, ".nv.shared.reserved", 19) != 0)
+      *shared += (int)(sh[i].sh_size >= 1024 ? sh[i].sh_size - 1024 : sh[i].sh_size);
+  }
+  return out;
+}
+
+/* PTX text, or a cubin (what it holds: cubin_summary); counted apart so that
+   a test can tell which the plugin loaded. */
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n,
                                     CUjit_option *o, void **v) {
   ENTER("cuModuleLoadDataEx");
   NEED_CONTEXT();
-  const char *ptx = image;
+  bool cubin = memcmp(image, "\177ELF", 4) == 0;
+  int cubin_shared = 0;
+  char *summary = cubin ? cubin_summary(image, &cubin_shared) : NULL;
+  if (cubin && !summary) return CUDA_ERROR_INVALID_IMAGE;
+  const char *ptx = cubin ? summary : image;
   const char *entry = strstr(ptx, ".entry ");
-  if (!strstr(ptx, ".version") || !entry) return CUDA_ERROR_INVALID_PTX;
+  if ((!cubin && !strstr(ptx, ".version")) || !entry) {
+    free(summary);
+    return cubin ? CUDA_ERROR_NO_BINARY_FOR_GPU : CUDA_ERROR_INVALID_PTX;
+  }
   *m = calloc(1, sizeof **m);
-  if (!*m) return CUDA_ERROR_OUT_OF_MEMORY;
-  (*m)->ptx = strdup(ptx);
+  if (!*m) {
+    free(summary);
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  (*m)->ptx = cubin ? summary : strdup(ptx);
   /* for tests that assemble what the plugin loads */
   const char *out = getenv("FAKE_CUDA_PTX_OUT");
-  FILE *f = out && *out ? fopen(out, "w") : NULL;
+  FILE *f = !cubin && out && *out ? fopen(out, "w") : NULL;
   if (f) {
     fputs(ptx, f);
     fclose(f);
   }
   (*m)->max_threads = kernel_threads;
-  (*m)->shared_bytes = shared_bytes(ptx);
+  (*m)->shared_bytes = cubin ? cubin_shared : shared_bytes(ptx);
   size_t len = strcspn(entry, "(\n");
   snprintf(st.last_ptx_entry, sizeof st.last_ptx_entry, "%.*s", (int)len, entry);
-  write_log(n, o, v, "fake jit: loaded");
+  write_log(n, o, v, cubin ? "fake jit: loaded a cubin" : "fake jit: loaded");
+  if (cubin) st.cubin_loads++;
+  else st.ptx_loads++;
   st.modules++;
   return CUDA_SUCCESS;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -386,7 +387,8 @@ static void compile_launch_finish(void **state) {
   assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
   assert_true(ci.compile_ns > 0);
   assert_non_null(ci.log);
-  assert_non_null(strstr(ci.log, "ptx jit: fake jit: loaded"));
+  /* the fake's device is 9.0 and its driver 13.0: NVRTC 13.0 gives a cubin */
+  assert_non_null(strstr(ci.log, "cubin load: fake jit: loaded a cubin"));
   free(ci.log);
   vc_buf *bufs[4];
   alloc_all(dev, p, bufs);
@@ -536,7 +538,7 @@ static void launch_limits(void **state) {
    figures, with the error code that fits; the device stays usable. */
 static void driver_failures(void **state) {
   (void)state;
-  vc_dev *dev = open_dev("staging=16k,launch=stream");
+  vc_dev *dev = open_dev("staging=16k,launch=stream,module=ptx");
   vc_buf *b = NULL;
   vc_error e;
   fail_next("cuMemAlloc", 1, CUDA_ERROR_OUT_OF_MEMORY);
@@ -566,7 +568,7 @@ static void driver_failures(void **state) {
   assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), VC_ERR_COMPILE);
   assert_null(kern);
   assert_non_null(strstr(e.msg, "kernel four (segment 0): cuModuleLoadDataEx on Fake GPU"));
-  assert_non_null(strstr(e.msg, "(PTX from NVRTC 13."));
+  assert_non_null(strstr(e.msg, "(PTX for compute_90 from NVRTC 13."));
   assert_non_null(strstr(e.msg, "driver CUDA 13.0)"));
   assert_non_null(strstr(e.msg, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"));
   assert_int_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
@@ -807,7 +809,7 @@ static void native_blocks_and_deadline(void **state) {
    barrier=cg stays selectable. */
 static void native_inline_barrier(void **state) {
   (void)state;
-  vc_dev *dev = open_dev("barrier=inline,inline-order=fenced,include=/nonexistent/include");
+  vc_dev *dev = open_dev("barrier=inline,inline-order=fenced,include=/nonexistent/include,module=ptx");
   native_run n;
   vc_error e;
   char ptx_path[] = "/tmp/vc-inline-XXXXXX";
@@ -913,6 +915,119 @@ static void kernel_cache(void **state) {
   assert_int_equal(system(cmd), 0);
 }
 
+/* The form cached is the form loaded: a cubin for the device's own
+   architecture by default, PTX with module=ptx; each under its own key, so
+   neither is taken for the other, and a warm compile of either loads what
+   the cold one made. */
+static void kernel_cache_forms(void **state) {
+  (void)state;
+  char dir[] = "/tmp/vc-cuda-kf-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  vc_program *p = parse("(program c (workgroup 4) (grid 1) (buffer o u32 4 write)\n"
+                        "  (entry (store o (global_id x) 7u)))");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  /* form, expected hit, expected loader */
+  static const struct {
+    const char *module;
+    bool hit, cubin;
+  } steps[] = {{"ptx", false, false}, {"cubin", false, true}, {"cubin", true, true},
+               {"ptx", true, false}};
+  for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+    char opts[128];
+    snprintf(opts, sizeof opts, "cache=%s,module=%s", dir, steps[i].module);
+    vc_dev *dev = open_dev(opts);
+    fake_cuda_stats before, after;
+    stats_of(&before);
+    vc_kern *kern = NULL;
+    vc_compile_info ci = {0, NULL, false};
+    vc_error e;
+    assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
+    stats_of(&after);
+    if (ci.cache_hit != steps[i].hit) fail_msg("step %zu: hit %d", i, ci.cache_hit);
+    assert_int_equal(after.cubin_loads - before.cubin_loads, steps[i].cubin ? 1 : 0);
+    assert_int_equal(after.ptx_loads - before.ptx_loads, steps[i].cubin ? 0 : 1);
+    assert_string_equal(after.last_ptx_entry, ".entry vc_main");
+    free(ci.log);
+    be->free_kernel(dev, kern);
+    be->close(dev);
+  }
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "test $(find %s -name '*.vck' | wc -l) = 2", dir);
+  assert_int_equal(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+  assert_int_equal(be->open(0, "module=sass", &(vc_dev *){NULL}, &(vc_error){0}), VC_ERR_USAGE);
+  vc_program_free(p);
+}
+
+/* A cubin compiled cold in one process (a run's worker) is what a warm
+   compile in another loads: a hit, and a cubin loaded, no PTX. */
+static void cubin_warm_in_another_process(void **state) {
+  (void)state;
+  char dir[] = "/tmp/vc-cuda-kp-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char opts[128];
+  snprintf(opts, sizeof opts, "cache=%s", dir);
+  vc_program *p = parse("(program w (workgroup 8) (grid 2) (buffer o u32 16 write)\n"
+                        "  (entry (store o (global_id x) 9u)))");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) { /* exit 0: compiled cold */
+    vc_dev *dev = NULL;
+    vc_error e;
+    vc_kern *kern = NULL;
+    vc_compile_info ci = {0, NULL, false};
+    int bad = be->open(0, opts, &dev, &e) != 0 || be->compile(dev, &k, &kern, &ci, &e) != 0 ||
+              ci.cache_hit;
+    free(ci.log);
+    if (kern) be->free_kernel(dev, kern);
+    if (dev) be->close(dev);
+    _exit(bad);
+  }
+  int status = 0;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  vc_dev *dev = open_dev(opts);
+  fake_cuda_stats before, after;
+  stats_of(&before);
+  vc_kern *kern = NULL;
+  vc_compile_info ci = {0, NULL, false};
+  vc_error e;
+  assert_int_equal(be->compile(dev, &k, &kern, &ci, &e), 0);
+  stats_of(&after);
+  assert_true(ci.cache_hit);
+  assert_int_equal(after.cubin_loads - before.cubin_loads, 1);
+  assert_int_equal(after.ptx_loads, before.ptx_loads);
+  free(ci.log);
+  be->free_kernel(dev, kern);
+  be->close(dev);
+  vc_program_free(p);
+  char cmd[200];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* A cubin the driver refuses is an error naming the form, the
+   architecture and both versions. */
+static void cubin_load_error(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev(NULL);
+  vc_program *p = parse("(program c (workgroup 4) (grid 1) (buffer o u32 4 write)\n"
+                        "  (entry (store o (global_id x) 7u)))");
+  vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = p, .label = "segment 0"};
+  vc_kern *kern = NULL;
+  vc_error e;
+  fail_next("cuModuleLoadDataEx", 1, CUDA_ERROR_NO_BINARY_FOR_GPU);
+  assert_int_not_equal(be->compile(dev, &k, &kern, NULL, &e), 0);
+  assert_null(kern);
+  if (!strstr(e.msg, "cuModuleLoadDataEx on") || !strstr(e.msg, "(cubin for sm_90 from NVRTC ") ||
+      !strstr(e.msg, "driver CUDA 13.0)"))
+    fail_msg("%s", e.msg);
+  be->close(dev);
+  vc_program_free(p);
+}
+
 static void native_refusals(void **state) {
   (void)state;
   vc_dev *dev = open_dev(NULL);
@@ -1002,6 +1117,9 @@ int main(void) {
       cmocka_unit_test(native_refusals),
       cmocka_unit_test(native_inline_barrier),
       cmocka_unit_test(kernel_cache),
+      cmocka_unit_test(kernel_cache_forms),
+      cmocka_unit_test(cubin_load_error),
+      cmocka_unit_test(cubin_warm_in_another_process),
       cmocka_unit_test(no_device),
       cmocka_unit_test(everything_given_back),
   };

@@ -340,6 +340,43 @@ static void discovery_expect(void **state) {
   assert_int_equal(vk_native_expect(&tiny, 64, 100), 100);
 }
 
+/* A pipeline's cache data is keyed by the device as the driver names it,
+   the SPIR-V and the layout: a change of any of them (a driver update, a
+   new pipelineCacheUUID) is another key, so a warm compile misses. */
+static void pipeline_keys(void **state) {
+  (void)state;
+  vc_dev *dev = calloc(1, sizeof *dev);
+  assert_non_null(dev);
+  dev->props.vendorID = 0x10005;
+  dev->props.deviceID = 7;
+  dev->props.driverVersion = VK_MAKE_VERSION(22, 3, 6);
+  memset(dev->props.pipelineCacheUUID, 0xab, VK_UUID_SIZE);
+  snprintf(dev->props.deviceName, sizeof dev->props.deviceName, "llvmpipe");
+  uint32_t words[8] = {0x07230203u, 0x10300, 0, 12, 0, 1, 2, 3};
+  vc_kcache_key base, again, k;
+  vk_cache_pipeline_key(dev, words, 8, 2, &base);
+  vk_cache_pipeline_key(dev, words, 8, 2, &again);
+  assert_memory_equal(base.digest, again.digest, 32);
+  for (int change = 0; change < 7; change++) {
+    vc_dev d = *dev;
+    uint32_t w[8];
+    memcpy(w, words, sizeof w);
+    uint32_t nb = 2;
+    switch (change) {
+    case 0: d.props.vendorID++; break;
+    case 1: d.props.deviceID++; break;
+    case 2: d.props.driverVersion = VK_MAKE_VERSION(22, 3, 7); break;
+    case 3: d.props.pipelineCacheUUID[15] ^= 1; break;
+    case 4: d.props.deviceName[0] = 'L'; break;
+    case 5: w[7] ^= 1; break;
+    default: nb = 3; break;
+    }
+    vk_cache_pipeline_key(&d, w, 8, nb, &k);
+    if (memcmp(k.digest, base.digest, 32) == 0) fail_msg("change %d: same key", change);
+  }
+  free(dev);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(driver_versions),
@@ -351,6 +388,7 @@ int main(void) {
       cmocka_unit_test(int64_features),
       cmocka_unit_test(compute_units),
       cmocka_unit_test(discovery_expect),
+      cmocka_unit_test(pipeline_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,10 @@ vc_vk_test(test_vk_semantics SOURCES ${VC_VK_TESTS}/test_vk_semantics.c
 vc_vk_test(test_vk_native SOURCES ${VC_VK_TESTS}/test_vk_native.c
   LIBS vc_vk_test_util vc_cgen vc_oracle LABELS vulkan native)
 set_tests_properties(test_vk_native PROPERTIES TIMEOUT 600)
+# The kernel cache's pipeline cache data, one entry per pipeline: warm after
+# cold in another process, concurrent writers, damaged entries rewritten.
+vc_vk_test(test_vk_pcache SOURCES ${VC_VK_TESTS}/test_vk_pcache.c
+  LIBS vc_vk_test_util LABELS vulkan)
 # spirv-val on the offline SPIR-V of every test program and native case.
 vc_vk_test(test_vk_spirv SOURCES ${VC_VK_TESTS}/test_vk_spirv.c
   LIBS vc_vk_test_util LABELS vulkan)
