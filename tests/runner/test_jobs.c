@@ -159,9 +159,9 @@ static void results_digest(const char *db, char *out, size_t n) {
   char name[300], buf[1 << 16];
   snprintf(name, sizeof name, "%s.md", db);
   read_text(name, buf, sizeof buf);
-  const char *d = strstr(buf, "| Results digest | ");
+  const char *d = strstr(buf, "| results digest (SHA-256) | ");
   assert_non_null(d);
-  snprintf(out, n, "%.64s", d + strlen("| Results digest | "));
+  snprintf(out, n, "%.64s", d + strlen("| results digest (SHA-256) | "));
 }
 
 static void same_database(const char *db1, const char *db2) {
