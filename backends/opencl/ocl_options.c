@@ -16,12 +16,6 @@ static const vc_kv_choice atomics[] = {{"auto", VC_OCL_ATOMICS_AUTO},
                                        {NULL, 0}};
 static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 
-static const vc_kv_choice gridbar[] = {
-#define GRIDBAR_CHOICE(n, s) {s, VC_GRIDBAR_##n},
-    VC_GRIDBAR_LIST(GRIDBAR_CHOICE)
-#undef GRIDBAR_CHOICE
-    {NULL, 0}};
-
 static const vc_kv_key keys[] = {
     {"cl-std", VC_KV_TEXT, offsetof(vc_dev, cl_std), 1, sizeof(((vc_dev *)0)->cl_std) - 1,
      "CLx.y", NULL, 0, 0},
@@ -36,7 +30,8 @@ static const vc_kv_key keys[] = {
     U32("native-phantoms", native.ctrl.phantoms, 0),
     {"native-atomics", VC_KV_CHOICE, offsetof(vc_dev, native.atomics), 0, 0, NULL, atomics, 0, 0},
     {"host-memory", VC_KV_CHOICE, offsetof(vc_dev, malloc_host), 0, 0, NULL, host_memory, 0, 0},
-    {"gridbar", VC_KV_CHOICE, offsetof(vc_dev, native.gridbar), 0, 0, NULL, gridbar, 0, 0},
+    {"gridbar", VC_KV_CHOICE, offsetof(vc_dev, native.gridbar), 0, 0, NULL, vc_gridbar_choices, 0,
+     0},
     VC_KCACHE_KV_KEY(vc_dev, cache_dir),
 };
 

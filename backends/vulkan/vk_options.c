@@ -15,12 +15,6 @@ static const vc_kv_choice memory_model[] = {
     {"auto", VK_VMM_AUTO}, {"off", VK_VMM_OFF}, {"on", VK_VMM_ON}, {NULL, 0}};
 static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 
-static const vc_kv_choice gridbar[] = {
-#define GRIDBAR_CHOICE(n, s) {s, VC_GRIDBAR_##n},
-    VC_GRIDBAR_LIST(GRIDBAR_CHOICE)
-#undef GRIDBAR_CHOICE
-    {NULL, 0}};
-
 static const vc_kv_key keys[] = {
     {"float-controls", VC_KV_CHOICE, offsetof(vk_options, float_controls), 0, 0, NULL,
      float_controls, 0, 0},
@@ -35,7 +29,8 @@ static const vc_kv_key keys[] = {
      0},
     {"host-memory", VC_KV_CHOICE, offsetof(vk_options, malloc_host), 0, 0, NULL, host_memory, 0,
      0},
-    {"gridbar", VC_KV_CHOICE, offsetof(vk_options, gridbar), 0, 0, NULL, gridbar, 0, 0},
+    {"gridbar", VC_KV_CHOICE, offsetof(vk_options, gridbar), 0, 0, NULL, vc_gridbar_choices, 0,
+     0},
     VC_KCACHE_KV_KEY(vk_options, cache_dir),
 };
 

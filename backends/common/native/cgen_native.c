@@ -24,6 +24,12 @@ const char *vc_gridbar_name(vc_gridbar g) {
   return (unsigned)g < sizeof names / sizeof names[0] ? names[g] : "?";
 }
 
+const vc_kv_choice vc_gridbar_choices[] = {
+#define VC_GRIDBAR_CHOICE(n, s) {s, VC_GRIDBAR_##n},
+    VC_GRIDBAR_LIST(VC_GRIDBAR_CHOICE)
+#undef VC_GRIDBAR_CHOICE
+    {NULL, 0}};
+
 static const vc_native_spell *spell_of(vc_dialect d) {
   switch (d) {
   case VC_DIALECT_OPENCL_C: return &vc_native_spell_opencl;

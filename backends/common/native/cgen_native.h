@@ -17,6 +17,7 @@
 
 #include "backends/backend.h"
 #include "backends/common/cgen/cgen.h"
+#include "harness/base/kvopts.h"
 #include "harness/base/strbuf.h"
 
 /* OpenCL C and GLSL: the grid barrier among the participants
@@ -91,6 +92,9 @@ typedef struct vc_native_opts {
 /* The option text of a grid barrier ("flip", "counter", "lead"; "?" out of
    range). */
 const char *vc_gridbar_name(vc_gridbar g);
+
+/* The same names as a plugin option's choices (`gridbar=`), NULL-ended. */
+extern const vc_kv_choice vc_gridbar_choices[];
 
 /* The most portable options for a dialect: OpenCL C 1.2, GLSL without the
    memory model. */
