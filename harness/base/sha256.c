@@ -1,8 +1,11 @@
 #include "harness/base/sha256.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static const uint32_t K[64] = {
+#include "harness/base/sha256_impl.h"
+
+const uint32_t vc_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
     0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
     0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
@@ -16,7 +19,7 @@ static const uint32_t K[64] = {
 
 static uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
-static void block(vc_sha256 *s, const uint8_t *p) {
+static void block(uint32_t hs[8], const uint8_t *p) {
   uint32_t w[64];
   for (int i = 0; i < 16; i++)
     w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 |
@@ -26,10 +29,10 @@ static void block(vc_sha256 *s, const uint8_t *p) {
     uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
-  uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+  uint32_t a = hs[0], b = hs[1], c = hs[2], d = hs[3];
+  uint32_t e = hs[4], f = hs[5], g = hs[6], h = hs[7];
   for (int i = 0; i < 64; i++) {
-    uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+    uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + vc_sha256_k[i] + w[i];
     uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
     h = g;
     g = f;
@@ -40,14 +43,42 @@ static void block(vc_sha256 *s, const uint8_t *p) {
     b = a;
     a = t1 + t2;
   }
-  s->h[0] += a;
-  s->h[1] += b;
-  s->h[2] += c;
-  s->h[3] += d;
-  s->h[4] += e;
-  s->h[5] += f;
-  s->h[6] += g;
-  s->h[7] += h;
+  hs[0] += a;
+  hs[1] += b;
+  hs[2] += c;
+  hs[3] += d;
+  hs[4] += e;
+  hs[5] += f;
+  hs[6] += g;
+  hs[7] += h;
+}
+
+static void blocks_portable(uint32_t h[8], const uint8_t *p, size_t n) {
+  for (; n; n--, p += 64) block(h, p);
+}
+
+/* The compression for this CPU, chosen at the first use. Several threads
+   choosing at once store the same pointer. */
+static void (*blocks_fn)(uint32_t h[8], const uint8_t *p, size_t n);
+
+static void blocks(uint32_t h[8], const uint8_t *p, size_t n) {
+  if (!blocks_fn) {
+    void (*f)(uint32_t h[8], const uint8_t *p, size_t n) = blocks_portable;
+#if VC_SHA256_X86
+    const char *force = getenv("VYRE_CONFORM_SHA256");
+    if (!(force && strcmp(force, "portable") == 0) && vc_sha256_x86_usable())
+      f = vc_sha256_x86_blocks;
+#endif
+    blocks_fn = f;
+  }
+  blocks_fn(h, p, n);
+}
+
+const char *vc_sha256_impl(void) {
+  uint32_t h[8] = {0};
+  uint8_t zero[64] = {0};
+  blocks(h, zero, 0);
+  return blocks_fn == blocks_portable ? "portable" : "sha-ni";
 }
 
 void vc_sha256_init(vc_sha256 *s) {
@@ -68,10 +99,12 @@ void vc_sha256_update(vc_sha256 *s, const void *data, size_t n) {
     p += take;
     n -= take;
     if (s->nbuf < 64) return;
-    block(s, s->buf);
+    blocks(s->h, s->buf, 1);
     s->nbuf = 0;
   }
-  for (; n >= 64; p += 64, n -= 64) block(s, p);
+  blocks(s->h, p, n / 64);
+  p += n / 64 * 64;
+  n %= 64;
   memcpy(s->buf, p, n);
   s->nbuf = (uint32_t)n;
 }

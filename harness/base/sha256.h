@@ -15,6 +15,10 @@ typedef struct vc_sha256 {
 void vc_sha256_init(vc_sha256 *s);
 void vc_sha256_update(vc_sha256 *s, const void *data, size_t n);
 void vc_sha256_final(vc_sha256 *s, uint8_t out[32]);
+/* "sha-ni" or "portable": the compression this process uses (the x86 SHA
+   extensions where the CPU has them; VYRE_CONFORM_SHA256=portable forces the
+   other, for tests and benchmarks). */
+const char *vc_sha256_impl(void);
 /* 64 lowercase hex digits and a NUL. */
 void vc_sha256_hex(const uint8_t digest[32], char out[65]);
 
