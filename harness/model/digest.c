@@ -16,12 +16,24 @@ void vc_output_digest(const vc_program *p, const uint32_t *const *buffers, char 
     for (int k = 0; k < 8; k++) len[k] = (uint8_t)(bytes >> (8 * k));
     vc_sha256_update(&s, b->name, strlen(b->name) + 1);
     vc_sha256_update(&s, len, 8);
-    /* Element bytes little-endian, whatever the host order. */
-    for (uint32_t e = 0; e < b->count; e++) {
-      uint32_t v = buffers[i][e];
-      uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-      vc_sha256_update(&s, le, 4);
+    /* Element bytes little-endian, whatever the host order: a little-endian
+       host hashes the buffer as it lies, in one call (a call per element
+       cost more than the hashing). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    vc_sha256_update(&s, buffers[i], (size_t)bytes);
+#else
+    uint8_t le[4096];
+    size_t words = (size_t)(bytes / 4u);
+    for (size_t e = 0; e < words;) {
+      size_t k = 0;
+      for (; k < sizeof le && e < words; k += 4, e++) {
+        uint32_t v = buffers[i][e];
+        le[k] = (uint8_t)v, le[k + 1] = (uint8_t)(v >> 8);
+        le[k + 2] = (uint8_t)(v >> 16), le[k + 3] = (uint8_t)(v >> 24);
+      }
+      vc_sha256_update(&s, le, k);
     }
+#endif
   }
   uint8_t d[32];
   vc_sha256_final(&s, d);

@@ -1,7 +1,8 @@
 # Tests of the .vyre parser, validator and printer.
 set(VC_PARSER_TESTS ${CMAKE_CURRENT_LIST_DIR})
 
-foreach(t test_parse_errors test_parse_model test_parse_literals test_expect_timeout)
+foreach(t test_parse_errors test_parse_model test_parse_literals test_expect_timeout
+    test_output_digest)
   vc_add_test(${t} SOURCES ${VC_PARSER_TESTS}/${t}.c ${VC_PARSER_TESTS}/parser_util.c
     LIBS vc_split LABELS parser)
 endforeach()
