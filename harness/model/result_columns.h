@@ -42,7 +42,10 @@
   X(U64, device_barriers, device_barriers, 0) /* ... down to here */        \
   X(CHARS, captured_stderr, stderr, 1024)    /* the worker's fd 2 (its driver's too) during this result, cut */ \
   X(U32, attempts, attempts, 0)              /* runs it took: 1, more after flake reruns */ \
-  X(CHARS, attempt_log, attempt_log, 512)    /* with reruns: "1 diverge: why; 2 pass" */
+  X(CHARS, attempt_log, attempt_log, 512)    /* with reruns: "1 diverge: why; 2 pass" */ \
+  X(U64, mode_ns, mode_ns, 0)                /* the runner's clock: the mode's start to its result */ \
+  X(U64, wait_ns, wait_ns, 0)                /* of it, waiting for the device (token, --device-lock) */ \
+  X(U64, phase_ns, phase_ns, 0)              /* of it, holding the device */
 
 /* programs: one row per program of a run (vc_program_info). */
 #define VC_PROGRAM_COLUMNS(X)                                                 \
@@ -56,7 +59,11 @@
   X(U64, buffer_bytes, buffer_bytes, 0)      /* all user buffers */           \
   X(TEXT, tags, tags, 0)                     /* space separated */            \
   X(U32, timeout_s, timeout_s, 0)            /* its (expect (timeout S)); 0: none */ \
-  X(TEXT, source, source, 0)                 /* the program's text, as run */
+  X(TEXT, source, source, 0)                 /* the program's text, as run */ \
+  X(U64, setup_ns, setup_ns, 0)              /* the runner's clock, summed over attempts: */ \
+  X(U64, reference_ns, reference_ns, 0)      /* the steps before the modes (vc_phase) */ \
+  X(U64, oracle_ns, oracle_ns, 0)                                             \
+  X(U64, flight_ns, flight_ns, 0)            /* its jobs, start to end */
 
 /* divergences: one row per buffer that differs (vc_divergence). */
 #define VC_DIVERGENCE_COLUMNS(X)                                              \

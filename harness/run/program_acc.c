@@ -22,6 +22,8 @@ void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f) {
   a->cur_mode = -1;
   a->cur_repeat = 0;
   a->attempt = 0;
+  memset(a->step_ns, 0, sizeof a->step_ns);
+  a->flight_ns = 0;
   snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name(VC_PHASE_SETUP));
   memset(&a->info, 0, sizeof a->info);
   vc_corpus_program_name(f, a->name, sizeof a->name);
@@ -35,6 +37,13 @@ void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f) {
   free(a->source);
   a->source = vc_file_read_all(f->path); /* NULL, recorded as "": unreadable now */
   a->info.source = a->source;
+}
+
+void vc_acc_put_times(vc_program_acc *a) {
+  a->info.setup_ns = a->step_ns[VC_PHASE_SETUP];
+  a->info.reference_ns = a->step_ns[VC_PHASE_REFERENCE];
+  a->info.oracle_ns = a->step_ns[VC_PHASE_ORACLE];
+  a->info.flight_ns = a->flight_ns;
 }
 
 void vc_acc_free(vc_program_acc *a) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "harness/exec/conform.h"
 #include "harness/lang/corpus.h"
 #include "harness/model/outcome.h"
 #include "results/store/record.h"
@@ -23,8 +24,13 @@ typedef struct vc_program_acc {
   uint32_t cur_repeat;
   char phase[32]; /* the step in flight while cur_mode is -1 */
   uint32_t attempt; /* 0, then one more per flake rerun; rows carry attempt + 1 */
+  /* the runner's clock, summed over the attempts: each step before the
+     modes (vc_phase), and the jobs from start to end (the programs row) */
+  uint64_t step_ns[VC_PHASE_COUNT], flight_ns;
 } vc_program_acc;
 
+/* The step times into the program's row, before it is recorded. */
+void vc_acc_put_times(vc_program_acc *a);
 /* Forgets the results and takes the identity of file f. */
 void vc_acc_reset(vc_program_acc *a, const vc_corpus_file *f);
 void vc_acc_free(vc_program_acc *a);

@@ -132,6 +132,12 @@ typedef struct slot {
   uint64_t deadline;   /* 0: no timeout */
   uint64_t wait_since; /* waiting for a device token since (ns); 0: not waiting */
   bool holds;          /* holds a device token */
+  /* the times recorded with the results (docs/database.md) */
+  int step;            /* the step before the modes in flight (vc_phase); -1: none */
+  uint64_t step_since; /* its start */
+  uint64_t mode_since; /* the mode in flight's start; 0: none */
+  uint64_t grant_ns;   /* the token held since */
+  uint64_t mode_wait_ns, mode_phase_ns; /* of the mode in flight, so far */
 } slot;
 
 typedef struct run_state {
@@ -332,6 +338,7 @@ static int record_and_judge(run_state *s, item *it) {
   vc_program_acc *a = it->a;
   vc_error e;
   vc_error_clear(&e);
+  vc_acc_put_times(a);
   if (vc_db_record_program(s->db, s->run_id, &a->info, a->res, a->n, &e)) return db_fail(s, &e);
   vc_verdict *v = malloc((a->n ? a->n : 1) * sizeof *v);
   if (!v) abort();
@@ -377,6 +384,19 @@ static uint64_t job_deadline(const run_state *s, const slot *sl) {
   return t ? sl->start_ns + sl->waited_ns + (uint64_t)t * 1000000000u : 0;
 }
 
+/* The step in flight, if any, ends now: its time goes to the program. */
+static void end_step(slot *sl, uint64_t now) {
+  if (sl->step >= 0 && sl->step < VC_PHASE_COUNT)
+    sl->it->a->step_ns[sl->step] += now - sl->step_since;
+  sl->step = -1;
+}
+
+/* A new mode (or a step) starts: nothing of the last one is carried. */
+static void mode_times_reset(slot *sl, uint64_t mode_since) {
+  sl->mode_since = mode_since;
+  sl->mode_wait_ns = sl->mode_phase_ns = 0;
+}
+
 /* One attempt at a program: its pending modes in the slot's ready worker.
    A worker that went away between programs is stopped, and the program
    waits for the next ready one. */
@@ -398,6 +418,9 @@ static void start_job(run_state *s, slot *sl, item *it) {
   sl->start_ns = vc_now_ns();
   sl->waited_ns = 0;
   sl->deadline = job_deadline(s, sl);
+  sl->step = VC_PHASE_SETUP;
+  sl->step_since = sl->start_ns;
+  mode_times_reset(sl, 0);
 }
 
 /* The modes of the latest attempt with a result that fails the run and that
@@ -424,6 +447,9 @@ static uint32_t flaky_candidates(run_state *s, const vc_program_acc *a, vc_mode 
 static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nrerun) {
   item *it = sl->it;
   vc_program_acc *a = it->a;
+  uint64_t now = vc_now_ns();
+  end_step(sl, now);
+  a->flight_ns += now - sl->start_ns;
   sl->it = NULL;
   sl->wait_since = 0;
   vc_progress_stop(&s->prog, (uint32_t)(sl - s->slots));
@@ -448,6 +474,7 @@ static void job_ended(run_state *s, slot *sl, const vc_mode *rerun, uint32_t nre
    the last one out. */
 static void token_back(run_state *s, slot *sl) {
   if (!sl->holds) return;
+  sl->mode_phase_ns += vc_now_ns() - sl->grant_ns;
   sl->holds = false;
   s->tokens_out--;
   if (s->tokens_out == 0 && s->lock_held) {
@@ -480,7 +507,10 @@ static void grant_tokens(run_state *s) {
       if (sl->it && sl->wait_since && (!best || sl->wait_since < best->wait_since)) best = sl;
     }
     if (!best || !take_lock(s)) return;
-    best->waited_ns += vc_now_ns() - best->wait_since;
+    uint64_t now = vc_now_ns();
+    best->waited_ns += now - best->wait_since;
+    best->mode_wait_ns += now - best->wait_since;
+    best->grant_ns = now;
     best->deadline = job_deadline(s, best);
     best->wait_since = 0;
     best->holds = true;
@@ -544,11 +574,19 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     a->info.source = a->source;
     if (!sl->wait_since) sl->deadline = job_deadline(s, sl);
   } else if (type == VC_MSG_PHASE) {
-    snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)vc_get_u64(msg)));
+    uint64_t ph = vc_get_u64(msg), now = vc_now_ns();
+    end_step(sl, now);
+    mode_times_reset(sl, 0);
+    sl->step = ph < VC_PHASE_COUNT ? (int)ph : -1;
+    sl->step_since = now;
+    snprintf(a->phase, sizeof a->phase, "%s", vc_phase_name((vc_phase)ph));
     vc_progress_mode(&s->prog, (uint32_t)(sl - s->slots), a->phase, 0);
   } else if (type == VC_MSG_MODE) {
     a->cur_mode = (int)vc_get_u64(msg);
     a->cur_repeat = (uint32_t)vc_get_u64(msg);
+    uint64_t now = vc_now_ns();
+    end_step(sl, now);
+    mode_times_reset(sl, now);
     vc_progress_mode(&s->prog, (uint32_t)(sl - s->slots), vc_mode_name((vc_mode)a->cur_mode),
                      a->cur_repeat);
   } else if (type == VC_MSG_WANT) {
@@ -560,6 +598,11 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
     vc_get_result(msg, res, a->modes[a->n - 1], sizeof a->modes[0]);
     res->mode = a->modes[a->n - 1];
     res->attempts = a->attempt + 1;
+    uint64_t now = vc_now_ns();
+    res->mode_ns = sl->mode_since ? now - sl->mode_since : 0;
+    res->wait_ns = sl->mode_wait_ns;
+    res->phase_ns = sl->mode_phase_ns;
+    mode_times_reset(sl, sl->mode_since ? now : 0);
   } else if (type == VC_MSG_DONE) {
     if (vc_get_u64(msg)) {
       /* It retires: a launch did not finish and the device is stuck. */

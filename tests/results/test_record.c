@@ -79,7 +79,7 @@ static void record_detailed(const char *path, int64_t *run) {
   snprintf(res[1].reason, sizeof res[1].reason, "buffer acc differs at element 5");
   vc_program_info prog = {
       "accumulate", "corpus/basic/accumulate.vyre", "d1g3st", 2, 1, 1024, 16, 12288, "basic split", 0,
-      "(program accumulate)"};
+      "(program accumulate)", 5, 6, 7, 30};
   assert_int_equal(vc_db_record_program(db, *run, &prog, res, 2, &err), 0);
   assert_int_equal(vc_db_end_run(db, *run, "complete", &err), 0);
   vc_db_close(db);

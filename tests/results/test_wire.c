@@ -85,7 +85,7 @@ static void test_result_round_trip(void **state) {
 
 static void test_program_round_trip(void **state) {
   (void)state;
-  vc_program_info sent = {"spill", "corpus/spill.vyre", "d1g3st", 2, 1, 32, 4, 256, "split", 90, "(program spill)"}, got;
+  vc_program_info sent = {"spill", "corpus/spill.vyre", "d1g3st", 2, 1, 32, 4, 256, "split", 90, "(program spill)", 11, 12, 13, 14}, got;
   vc_wbuf b;
   vc_wbuf_init(&b);
   vc_put_program_info(&b, &sent);

@@ -176,6 +176,23 @@ static void same_database(const char *db1, const char *db2) {
   assert_string_equal(d1, d2);
 }
 
+/* The times the runner records (docs/database.md) add up: a mode holds the
+   device at least as long as its own span on the device, the mode takes at
+   least its wait and its hold, and a program's jobs at least its steps and
+   its modes, every step of a program that ran its modes taking time. */
+static void times_add_up(const char *db) {
+  assert_int_equal(query(db, "select count(*) from results where mode in ('native', "
+                             "'host-split', 'resident-split') and status = 'pass' and not "
+                             "(wall_ns > 0 and phase_ns >= wall_ns and mode_ns >= wait_ns + "
+                             "phase_ns)"),
+                   0);
+  assert_int_equal(query(db, "select count(*) from programs p where not (setup_ns > 0 and "
+                             "reference_ns > 0 and oracle_ns > 0 and flight_ns >= setup_ns + "
+                             "reference_ns + oracle_ns + (select sum(mode_ns) from results r "
+                             "where r.program_id = p.id))"),
+                   0);
+}
+
 /* The same rows, in the same order with the same ids, and the same results
    digest with one job and with several: on a clean corpus, and with a crash
    and a failure in it (the crashed program's worker is replaced). */
@@ -188,6 +205,9 @@ static void jobs_do_not_change_the_database(void **state) {
   assert_int_equal(query("j1.db", "select count(*) from results where status='pass'"), 12);
   same_database("j1.db", "j2.db");
   same_database("j1.db", "j3.db");
+  times_add_up("j1.db");
+  times_add_up("j2.db");
+  times_add_up("j3.db");
   /* recorded with the run's options, which do not enter the digest */
   assert_int_equal(query("j2.db", "select count(*) from runs where options like '%jobs=2 %' and "
                                   "options like '%device-jobs=1%'"),
@@ -272,6 +292,9 @@ static void device_phases_do_not_overlap(void **state) {
   if ((long long)open_ns >= compile_ns)
     fprintf(stderr, "device phases %llu ns, native compiles %lld ns\n", open_ns, compile_ns);
   assert_true((long long)open_ns < compile_ns);
+  /* the runner's hold of the device spans each worker's phase (one at a
+     time here): together no shorter than the phases the workers logged */
+  assert_true(query("d3.db", "select sum(phase_ns) from results") >= (long long)open_ns);
   snprintf(cmd, sizeof cmd,
            "cd %s && VYRE_CONFORM_DEVICE_LOG=%s/two.log %s/vyre-conform --backend opencl "
            "--jobs 3 --device-jobs 2 --no-cache --db d4.db corpus >out.txt 2>&1",
@@ -314,6 +337,10 @@ static void waiting_for_the_device_is_not_timed(void **state) {
                                  "r.status = 'timeout'"),
                    3);
   assert_int_equal(query("w.db", "select count(*) from results where status = 'pass'"), 9);
+  /* the other worker's programs waited for the hung one's device phase,
+     its 3 s of timeout, and their rows say so */
+  assert_true(query("w.db", "select max(wait_ns) from results where status = 'pass'") > 1500000000);
+  times_add_up("w.db");
 }
 
 static void nap_ms(long ms) {
