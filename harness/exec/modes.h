@@ -22,7 +22,8 @@
 
 
 /* The device phase of one mode run: from its first upload to its last
-   download, every launch between, its kernels compiled before it. A caller
+   download, every launch between; its kernels compiled, its device and
+   host memory made before it, and given back after it. A caller
    that runs several programs at once grants the device here (a native
    launch must have it to itself, and timings must mean what they mean
    alone). enter returns 0, or an error code with its message in err that
