@@ -621,7 +621,7 @@ static void on_message(run_state *s, slot *sl, vc_wbuf *msg) {
   }
 }
 
-/* Waits up to a second (less before a deadline; a few milliseconds while
+/* Waits up to a second (less before a deadline; 0.2 ms while
    --device-lock is held elsewhere) for the busy workers and those opening
    their device, then handles what came and the deadlines that passed.
    tick: show progress. Returns 0, or an exit status that ends the run (a
@@ -632,7 +632,10 @@ static int wait_for_workers(run_state *s, vc_wbuf *msg, bool tick) {
   if (!p || !which) abort();
   uint32_t n = 0;
   uint64_t now = vc_now_ns();
-  int ms = s->lock_busy ? 2 : 1000; /* wake up to notice interrupts and to show progress */
+  /* wake up to notice interrupts and to show progress; while --device-lock
+     is held elsewhere, often enough that the device idles little between
+     one run's phase and another's (flock has no wait with a timeout) */
+  int ms = 1000;
   for (uint32_t k = 0; k < s->nslots; k++) {
     slot *sl = &s->slots[k];
     bool opening = sl->w.pid > 0 && !sl->ready;
@@ -645,7 +648,11 @@ static int wait_for_workers(run_state *s, vc_wbuf *msg, bool tick) {
     p[n] = (struct pollfd){sl->w.from, POLLIN, 0};
     which[n++] = k;
   }
-  int r = poll(p, n, ms);
+  int r = poll(p, n, s->lock_busy ? 0 : ms);
+  if (r == 0 && s->lock_busy && ms > 0) {
+    nanosleep(&(struct timespec){0, 200000L}, NULL);
+    r = poll(p, n, 0);
+  }
   now = vc_now_ns();
   int status = 0;
   for (uint32_t i = 0; r > 0 && i < n && !status; i++) {
