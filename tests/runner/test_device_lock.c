@@ -21,37 +21,28 @@
 
 #include <cmocka.h>
 
+#include "run_util.h"
+
 #include "harness/base/exitcodes.h"
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-dlock-XXXXXX");
-  assert_non_null(mkdtemp(dir));
+  ru_make_dir("vc-dlock");
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/corpus", dir);
+  snprintf(sub, sizeof sub, "%s/corpus", ru_dir);
   mkdir(sub, 0777);
-  write_file("corpus/a.vyre",
+  ru_write_file("corpus/a.vyre",
              "(program a_spill (workgroup 8) (grid 4)\n"
              "  (buffer a u32 32 read_write (init iota))\n"
              "  (buffer out u32 32 write)\n"
              "  (entry (let g (global_id x)) (let v (load a g))\n"
              "    (store a g (add v 100u)) (barrier grid)\n"
              "    (store out g (add v (load a (sub 31u g))))))\n");
-  write_file("corpus/b.vyre", "(program b_plain (workgroup 4) (grid 2)\n"
+  ru_write_file("corpus/b.vyre", "(program b_plain (workgroup 4) (grid 2)\n"
                               "  (buffer o u32 8 write)\n"
                               "  (entry (store o (global_id x) (mul (global_id x) 3u))))\n");
-  write_file("corpus/c.vyre",
+  ru_write_file("corpus/c.vyre",
              "(program c_mirror (workgroup 4) (grid 2)\n"
              "  (buffer a u32 8 read_write (init iota))\n"
              "  (buffer o u32 8 write)\n"
@@ -62,28 +53,12 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[400];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Runs a shell command in dir; returns its exit status. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...) {
-  char body[3072], cmd[3600];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(body, sizeof body, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && { %s; }", dir, body);
-  int st = system(cmd);
-  assert_true(WIFEXITED(st));
-  return WEXITSTATUS(st);
+  return ru_remove_dir();
 }
 
 static int read_int(const char *name) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, name);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   int v = -1;
@@ -103,7 +78,7 @@ enum { MAX_EV = 256 };
 
 static int read_log(const char *name, ev *e) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, name);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   int n = 0;
@@ -135,7 +110,7 @@ static const char env[] = "POCL_KERNEL_CACHE=0";
    without the lock overlap theirs (they did in each try). */
 static void two_runs_never_share_the_device(void **state) {
   (void)state;
-  write_file("corpus/d.vyre",
+  ru_write_file("corpus/d.vyre",
              "(program d_wide (workgroup 256) (grid 64 64)\n"
              "  (buffer h u32 1048576 write)\n"
              "  (buffer out u32 1048576 write)\n"
@@ -151,7 +126,7 @@ static void two_runs_never_share_the_device(void **state) {
   snprintf(one, sizeof one, RUN, env, "log1", VC_BINARY_DIR, "r1.db", "out1.txt", "rc1");
   snprintf(two, sizeof two, RUN, env, "log2", VC_BINARY_DIR, "r2.db", "out2.txt", "rc2");
 #undef RUN
-  assert_int_equal(sh("(%s) & (%s) & wait", one, two), 0);
+  assert_int_equal(ru_sh("(%s) & (%s) & wait", one, two), 0);
   assert_int_equal(read_int("rc1"), VC_EXIT_OK);
   assert_int_equal(read_int("rc2"), VC_EXIT_OK);
   static ev e1[MAX_EV], e2[MAX_EV];
@@ -182,7 +157,7 @@ static unsigned long long now_ns(void) {
 static void a_held_lock_makes_the_run_wait(void **state) {
   (void)state;
   char path[512];
-  snprintf(path, sizeof path, "%s/dev.lock", dir);
+  snprintf(path, sizeof path, "%s/dev.lock", ru_dir);
   int ready[2];
   assert_int_equal(pipe(ready), 0);
   pid_t holder = fork();
@@ -193,7 +168,7 @@ static void a_held_lock_makes_the_run_wait(void **state) {
     if (write(ready[1], "x", 1) != 1) _exit(1);
     sleep(5);
     char rel[64];
-    snprintf(rel, sizeof rel, "%s/released", dir);
+    snprintf(rel, sizeof rel, "%s/released", ru_dir);
     FILE *f = fopen(rel, "w");
     if (!f) _exit(1);
     fprintf(f, "%llu\n", now_ns());
@@ -205,16 +180,16 @@ static void a_held_lock_makes_the_run_wait(void **state) {
   char c;
   assert_int_equal(read(ready[0], &c, 1), 1); /* the lock is held */
   close(ready[0]);
-  int rc = sh("%s VYRE_CONFORM_DEVICE_LOG=log %s/vyre-conform --backend opencl --no-cache "
+  int rc = ru_sh("%s VYRE_CONFORM_DEVICE_LOG=log %s/vyre-conform --backend opencl --no-cache "
               "--jobs 2 --device-lock dev.lock --timeout 3 --flake-reruns 0 --mode host-split "
               "--db w.db --progress plain corpus >out.txt 2>&1",
               env, VC_BINARY_DIR);
   int st = 0;
   assert_int_equal(waitpid(holder, &st, 0), holder);
   assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  if (rc) sh("cat out.txt >&2");
+  if (rc) ru_sh("cat out.txt >&2");
   assert_int_equal(rc, VC_EXIT_OK);
-  snprintf(path, sizeof path, "%s/released", dir);
+  snprintf(path, sizeof path, "%s/released", ru_dir);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   unsigned long long released = 0;
@@ -225,26 +200,28 @@ static void a_held_lock_makes_the_run_wait(void **state) {
   int n = phases(e, read_log("log", e), p);
   assert_int_equal(n, 3);
   for (int i = 0; i < n; i++) assert_true(p[i][0] >= released);
+  /* the wait is in the results: the first mode waited for the lock */
+  assert_true(ru_query("w.db", "select max(wait_ns) from results") > 2000000000LL);
 }
 
 /* A lock file that cannot be made is refused before the run is written. */
 static void an_unopenable_lock_is_refused(void **state) {
   (void)state;
-  assert_int_equal(sh("%s/vyre-conform --backend opencl --device-lock no/such/dir/dev.lock "
+  assert_int_equal(ru_sh("%s/vyre-conform --backend opencl --device-lock no/such/dir/dev.lock "
                       "--db u.db corpus >out.txt 2>&1",
                       VC_BINARY_DIR),
                    VC_EXIT_USAGE);
-  assert_int_equal(sh("grep -q -- '--device-lock no/such/dir/dev.lock: No such file or directory' "
+  assert_int_equal(ru_sh("grep -q -- '--device-lock no/such/dir/dev.lock: No such file or directory' "
                       "out.txt"),
                    0);
-  assert_int_equal(sh("test ! -e u.db"), 0);
+  assert_int_equal(ru_sh("test ! -e u.db"), 0);
 }
 
 /* Workers open the device at once (the second does not wait for the
    first to be ready), and none enters a device phase before it is ready. */
 static void workers_open_at_once(void **state) {
   (void)state;
-  assert_int_equal(sh("%s VYRE_CONFORM_DEVICE_LOG=log %s/vyre-conform --backend opencl "
+  assert_int_equal(ru_sh("%s VYRE_CONFORM_DEVICE_LOG=log %s/vyre-conform --backend opencl "
                       "--no-cache --jobs 2 --db o.db --progress plain corpus >out.txt 2>&1",
                       env, VC_BINARY_DIR),
                    VC_EXIT_OK);

@@ -21,80 +21,23 @@
 #include <cmocka.h>
 
 #include "harness/base/exitcodes.h"
+#include "run_util.h"
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-gate-XXXXXX");
-  return mkdtemp(dir) ? 0 : -1;
+  ru_make_dir("vc-gate");
+  return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[400];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Runs vyre-conform in dir with args (a printf format), output into
-   dir/out.txt; returns the exit status. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...) {
-  char args[2048], cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform --progress plain %s >out.txt 2>&1", dir,
-           VC_BINARY_DIR, args);
-  int st = system(cmd);
-  assert_true(WIFEXITED(st));
-  return WEXITSTATUS(st);
-}
-
-static bool output_contains(const char *text) {
-  char path[512], buf[65536];
-  snprintf(path, sizeof path, "%s/out.txt", dir);
-  FILE *f = fopen(path, "r");
-  if (!f) return false;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  if (!strstr(buf, text)) fprintf(stderr, "output lacks \"%s\":\n%s\n", text, buf);
-  return strstr(buf, text) != NULL;
-}
-
-static int64_t query(const char *db, const char *sql) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
-  sqlite3 *h = NULL;
-  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  /* the run may hold its write lock for a moment (creating the schema) */
-  sqlite3_busy_timeout(h, 10000);
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
-  assert_int_equal(rc, SQLITE_OK);
-  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-  int64_t v = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return v;
+  return ru_remove_dir();
 }
 
 static void exec_sql(const char *db, const char *sql) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   char *msg = NULL;
@@ -141,37 +84,37 @@ static const char prog_hangs[] =
    is never sent there, so the run ends at once instead of at the timeout. */
 static void skip_never_runs(void **state) {
   (void)state;
-  write_file("plain.vyre", prog_plain);
-  write_file("hangs.vyre", prog_hangs);
-  write_file("skip.txt", "skip hangs * reason=\"hangs the worker\"\n"
+  ru_write_file("plain.vyre", prog_plain);
+  ru_write_file("hangs.vyre", prog_hangs);
+  ru_write_file("skip.txt", "skip hangs * reason=\"hangs the worker\"\n"
                          "skip plain resident-split reason=\"not this mode\"\n");
   double t0 = now_s();
-  int rc = run("--backend opencl --mode host-split,resident-split --timeout 60 "
+  int rc = ru_run(NULL, "--progress plain --backend opencl --mode host-split,resident-split --timeout 60 "
                "--inject-hang hangs --expectations skip.txt --db s.db plain.vyre hangs.vyre");
   double took = now_s() - t0;
   assert_int_equal(rc, VC_EXIT_OK);
   assert_true(took < 30.0);
-  assert_int_equal(query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
+  assert_int_equal(ru_query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
                                  "p.id = r.program_id WHERE p.name = 'hangs' AND "
                                  "r.status = 'skip' AND r.reason LIKE "
                                  "'not run: skip expectation skip.txt:1: hangs the worker'"),
                    2);
-  assert_int_equal(query("s.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 0);
+  assert_int_equal(ru_query("s.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 0);
   /* a skipped mode of a program that runs: the other mode ran */
-  assert_int_equal(query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
+  assert_int_equal(ru_query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
                                  "p.id = r.program_id WHERE p.name = 'plain' AND "
                                  "r.mode = 'resident-split' AND r.status = 'skip'"),
                    1);
-  assert_int_equal(query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
+  assert_int_equal(ru_query("s.db", "SELECT count(*) FROM results r JOIN programs p ON "
                                  "p.id = r.program_id WHERE p.name = 'plain' AND "
                                  "r.mode = 'host-split' AND r.status = 'pass'"),
                    1);
-  assert_true(output_contains("3 results not run (skip expectations)"));
+  assert_true(ru_file_contains("out.txt", "3 results not run (skip expectations)"));
   /* without the expectation the hang costs the timeout */
-  rc = run("--backend opencl --mode host-split --timeout 2 --inject-hang hangs --db t.db "
+  rc = ru_run(NULL, "--progress plain --backend opencl --mode host-split --timeout 2 --inject-hang hangs --db t.db "
            "hangs.vyre");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("t.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 1);
+  assert_int_equal(ru_query("t.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 1);
 }
 
 /* ---- lavapipe ---- */
@@ -181,67 +124,67 @@ static void skip_never_runs(void **state) {
 
 static void defaults_excuse_lavapipe_known_faults(void **state) {
   (void)state;
-  int rc = run("--backend vulkan --db d.db " KNOWN);
+  int rc = ru_run(NULL, "--progress plain --backend vulkan --db d.db " KNOWN);
   assert_int_equal(rc, VC_EXIT_OK);
-  assert_int_equal(query("d.db", "SELECT count(*) FROM results WHERE status = 'diverge'"), 6);
-  assert_true(output_contains("6 known failures excused"));
-  assert_true(output_contains("(listed in " VC_SOURCE_DIR "/ci/expectations/vulkan.txt)"));
+  assert_int_equal(ru_query("d.db", "SELECT count(*) FROM results WHERE status = 'diverge'"), 6);
+  assert_true(ru_file_contains("out.txt", "6 known failures excused"));
+  assert_true(ru_file_contains("out.txt", "(listed in " VC_SOURCE_DIR "/ci/expectations/vulkan.txt)"));
   /* the run records which file judged it */
-  assert_int_equal(query("d.db", "SELECT count(*) FROM runs WHERE options LIKE "
+  assert_int_equal(ru_query("d.db", "SELECT count(*) FROM runs WHERE options LIKE "
                                  "'%expectations=%/ci/expectations/vulkan.txt%'"),
                    1);
-  rc = run("--backend vulkan --expectations none --db n.db " KNOWN);
+  rc = ru_run(NULL, "--progress plain --backend vulkan --expectations none --db n.db " KNOWN);
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_false(output_contains("known failures excused"));
+  assert_false(ru_file_contains("out.txt", "known failures excused"));
 }
 
 /* --resume judges the rest of a run by the expectations the run began with:
    the default file it read (recorded as that file), or none. */
 static void resume_keeps_the_runs_expectations(void **state) {
   (void)state;
-  assert_int_equal(run("--backend vulkan --mode native --db d.db " KNOWN), VC_EXIT_OK);
+  assert_int_equal(ru_run(NULL, "--progress plain --backend vulkan --mode native --db d.db " KNOWN), VC_EXIT_OK);
   unfinish("d.db", "lavapipe_loop_budget");
-  assert_int_equal(run("--resume 1 --db d.db"), VC_EXIT_OK);
-  assert_true(output_contains("1 program done already"));
-  assert_true(output_contains("expectations: " VC_SOURCE_DIR "/ci/expectations/vulkan.txt"));
-  assert_true(output_contains("1 known failure excused"));
-  assert_int_equal(query("d.db", "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
-  assert_int_equal(query("d.db", "SELECT count(*) FROM results r JOIN programs p ON p.id = "
+  assert_int_equal(ru_run(NULL, "--progress plain --resume 1 --db d.db"), VC_EXIT_OK);
+  assert_true(ru_file_contains("out.txt", "1 program done already"));
+  assert_true(ru_file_contains("out.txt", "expectations: " VC_SOURCE_DIR "/ci/expectations/vulkan.txt"));
+  assert_true(ru_file_contains("out.txt", "1 known failure excused"));
+  assert_int_equal(ru_query("d.db", "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+  assert_int_equal(ru_query("d.db", "SELECT count(*) FROM results r JOIN programs p ON p.id = "
                                  "r.program_id WHERE p.name = 'lavapipe_loop_budget' AND "
                                  "r.status = 'diverge'"),
                    1);
 
-  assert_int_equal(run("--backend vulkan --mode native --expectations none --db n.db " KNOWN),
+  assert_int_equal(ru_run(NULL, "--progress plain --backend vulkan --mode native --expectations none --db n.db " KNOWN),
                    VC_EXIT_FAIL);
-  assert_int_equal(query("n.db", "SELECT count(*) FROM runs WHERE options LIKE "
+  assert_int_equal(ru_query("n.db", "SELECT count(*) FROM runs WHERE options LIKE "
                                  "'%expectations=none%'"),
                    1);
   unfinish("n.db", "lavapipe_loop_budget");
-  assert_int_equal(run("--resume 1 --db n.db"), VC_EXIT_FAIL);
-  assert_false(output_contains("expectations: "));
-  assert_int_equal(query("n.db", "SELECT count(*) FROM results r JOIN programs p ON p.id = "
+  assert_int_equal(ru_run(NULL, "--progress plain --resume 1 --db n.db"), VC_EXIT_FAIL);
+  assert_false(ru_file_contains("out.txt", "expectations: "));
+  assert_int_equal(ru_query("n.db", "SELECT count(*) FROM results r JOIN programs p ON p.id = "
                                  "r.program_id WHERE p.name = 'lavapipe_loop_budget' AND "
                                  "r.status = 'diverge'"),
                    1);
   /* the default given where the run had none is refused, naming both */
-  assert_int_equal(run("--resume 1 --db n.db --expectations " VC_SOURCE_DIR
+  assert_int_equal(ru_run(NULL, "--progress plain --resume 1 --db n.db --expectations " VC_SOURCE_DIR
                        "/ci/expectations/vulkan.txt"),
                    VC_EXIT_USAGE);
-  assert_true(output_contains("the run was started with expectations none"));
+  assert_true(ru_file_contains("out.txt", "the run was started with expectations none"));
 }
 
 /* A fault of another buffer, or another class in the excused buffer, is not
    hidden behind the excused signed-zero fold. */
 static void fault_outside_scope_fails(void **state) {
   (void)state;
-  int rc = run("--backend vulkan --mode host-split --db k.db " VC_SOURCE_DIR
+  int rc = ru_run(NULL, "--progress plain --backend vulkan --mode host-split --db k.db " VC_SOURCE_DIR
                "/corpus/semantics/f32_signed_zero.vyre");
   assert_int_equal(rc, VC_EXIT_OK); /* the known fold alone is excused */
-  rc = run("--backend vulkan --mode host-split --inject-flip host-split:neg_a:0 --db o.db "
+  rc = ru_run(NULL, "--progress plain --backend vulkan --mode host-split --inject-flip host-split:neg_a:0 --db o.db "
                VC_SOURCE_DIR "/corpus/semantics/f32_signed_zero.vyre");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("o.db", "SELECT count(*) FROM divergences WHERE buffer = 'neg_a'"), 1);
-  rc = run("--backend vulkan --mode host-split --inject-flip host-split:add_a_zero:0 --db c.db "
+  assert_int_equal(ru_query("o.db", "SELECT count(*) FROM divergences WHERE buffer = 'neg_a'"), 1);
+  rc = ru_run(NULL, "--progress plain --backend vulkan --mode host-split --inject-flip host-split:add_a_zero:0 --db c.db "
            VC_SOURCE_DIR "/corpus/semantics/f32_signed_zero.vyre");
   assert_int_equal(rc, VC_EXIT_FAIL);
 }
@@ -256,15 +199,15 @@ static const char prog_budget[] =
 
 static void untrustworthy_native_fails_unless_excused(void **state) {
   (void)state;
-  write_file("budget.vyre", prog_budget);
-  int rc = run("--backend vulkan --mode native --expectations none --db u.db budget.vyre");
+  ru_write_file("budget.vyre", prog_budget);
+  int rc = ru_run(NULL, "--progress plain --backend vulkan --mode native --expectations none --db u.db budget.vyre");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("u.db", "SELECT count(*) FROM results WHERE status = 'untrustworthy' "
+  assert_int_equal(ru_query("u.db", "SELECT count(*) FROM results WHERE status = 'untrustworthy' "
                                  "AND reason LIKE '%virtual-workgroup loop ended%'"),
                    1);
-  rc = run("--backend vulkan --mode native --db e.db budget.vyre");
+  rc = ru_run(NULL, "--progress plain --backend vulkan --mode native --db e.db budget.vyre");
   assert_int_equal(rc, VC_EXIT_OK);
-  assert_true(output_contains("1 known failure excused"));
+  assert_true(ru_file_contains("out.txt", "1 known failure excused"));
 }
 
 int main(void) {

@@ -22,17 +22,8 @@
 #include <cmocka.h>
 
 #include "harness/base/exitcodes.h"
+#include "run_util.h"
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 /* Four small programs (a grid barrier in two of them), in this order. */
 static const char prog_a[] =
@@ -59,90 +50,20 @@ static const char prog_d[] =
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-jobs-XXXXXX");
-  assert_non_null(mkdtemp(dir));
+  ru_make_dir("vc-jobs");
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/corpus", dir);
+  snprintf(sub, sizeof sub, "%s/corpus", ru_dir);
   mkdir(sub, 0777);
-  write_file("corpus/a.vyre", prog_a);
-  write_file("corpus/b.vyre", prog_b);
-  write_file("corpus/c.vyre", prog_c);
-  write_file("corpus/d.vyre", prog_d);
+  ru_write_file("corpus/a.vyre", prog_a);
+  ru_write_file("corpus/b.vyre", prog_b);
+  ru_write_file("corpus/c.vyre", prog_c);
+  ru_write_file("corpus/d.vyre", prog_d);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[400];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Runs vyre-conform with args (a printf format), output into dir/out.txt;
-   returns the exit status. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...) {
-  char args[2048], cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform %s >out.txt 2>&1", dir, VC_BINARY_DIR, args);
-  int st = system(cmd);
-  assert_true(WIFEXITED(st));
-  return WEXITSTATUS(st);
-}
-
-static void read_text(const char *name, char *buf, size_t n) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "r");
-  buf[0] = '\0';
-  if (!f) return;
-  size_t got = fread(buf, 1, n - 1, f);
-  fclose(f);
-  buf[got] = '\0';
-}
-
-static bool file_contains(const char *name, const char *text) {
-  static char buf[1 << 16];
-  read_text(name, buf, sizeof buf);
-  if (!strstr(buf, text)) fprintf(stderr, "%s lacks \"%s\":\n%s\n", name, text, buf);
-  return strstr(buf, text) != NULL;
-}
-
-/* Every row of a query on dir/DB, columns joined by '|', rows by '\n'. */
-static char *rows(const char *db, const char *sql) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
-  sqlite3 *h = NULL;
-  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  sqlite3_busy_timeout(h, 10000);
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
-  assert_int_equal(rc, SQLITE_OK);
-  size_t cap = 1 << 16, len = 0;
-  char *out = calloc(cap, 1);
-  assert_non_null(out);
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    for (int c = 0; c < sqlite3_column_count(st); c++) {
-      const char *v = (const char *)sqlite3_column_text(st, c);
-      len += (size_t)snprintf(out + len, cap - len, "%s%s", c ? "|" : "", v ? v : "");
-      assert_true(len < cap - 2);
-    }
-    out[len++] = '\n';
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return out;
-}
-
-static int64_t query(const char *db, const char *sql) {
-  char *r = rows(db, sql);
-  int64_t v = strtoll(r, NULL, 10);
-  free(r);
-  return v;
+  return ru_remove_dir();
 }
 
 /* What must not depend on --jobs: the rows of programs and results (ids,
@@ -155,17 +76,17 @@ static const char results_sql[] =
 
 /* The results digest (docs/reports.md) of the last run of dir/DB. */
 static void results_digest(const char *db, char *out, size_t n) {
-  assert_int_equal(run("report %s --md %s.md", db, db), 0);
+  assert_int_equal(ru_run(NULL, "report %s --md %s.md", db, db), 0);
   char name[300], buf[1 << 16];
   snprintf(name, sizeof name, "%s.md", db);
-  read_text(name, buf, sizeof buf);
+  ru_read_text(name, buf, sizeof buf);
   const char *d = strstr(buf, "| results digest (SHA-256) | ");
   assert_non_null(d);
   snprintf(out, n, "%.64s", d + strlen("| results digest (SHA-256) | "));
 }
 
 static void same_database(const char *db1, const char *db2) {
-  char *r1 = rows(db1, results_sql), *r2 = rows(db2, results_sql);
+  char *r1 = ru_rows(db1, results_sql), *r2 = ru_rows(db2, results_sql);
   if (strcmp(r1, r2)) fprintf(stderr, "%s:\n%s\n%s:\n%s\n", db1, r1, db2, r2);
   assert_string_equal(r1, r2);
   free(r1);
@@ -181,12 +102,12 @@ static void same_database(const char *db1, const char *db2) {
    least its wait and its hold, and a program's jobs at least its steps and
    its modes, every step of a program that ran its modes taking time. */
 static void times_add_up(const char *db) {
-  assert_int_equal(query(db, "select count(*) from results where mode in ('native', "
+  assert_int_equal(ru_query(db, "select count(*) from results where mode in ('native', "
                              "'host-split', 'resident-split') and status = 'pass' and not "
                              "(wall_ns > 0 and phase_ns >= wall_ns and mode_ns >= wait_ns + "
                              "phase_ns)"),
                    0);
-  assert_int_equal(query(db, "select count(*) from programs p where not (setup_ns > 0 and "
+  assert_int_equal(ru_query(db, "select count(*) from programs p where not (setup_ns > 0 and "
                              "reference_ns > 0 and oracle_ns > 0 and flight_ns >= setup_ns + "
                              "reference_ns + oracle_ns + (select sum(mode_ns) from results r "
                              "where r.program_id = p.id))"),
@@ -198,18 +119,18 @@ static void times_add_up(const char *db) {
    and a failure in it (the crashed program's worker is replaced). */
 static void jobs_do_not_change_the_database(void **state) {
   (void)state;
-  assert_int_equal(run("--backend opencl --jobs 1 --db j1.db --progress plain corpus"), 0);
-  assert_int_equal(run("--backend opencl --jobs 2 --db j2.db --progress plain corpus"), 0);
-  assert_true(file_contains("out.txt", "[4/4] d_mirror"));
-  assert_int_equal(run("--backend opencl --jobs 3 --device-jobs 2 --db j3.db corpus"), 0);
-  assert_int_equal(query("j1.db", "select count(*) from results where status='pass'"), 12);
+  assert_int_equal(ru_run(NULL, "--backend opencl --jobs 1 --db j1.db --progress plain corpus"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --jobs 2 --db j2.db --progress plain corpus"), 0);
+  assert_true(ru_file_contains("out.txt", "[4/4] d_mirror"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --jobs 3 --device-jobs 2 --db j3.db corpus"), 0);
+  assert_int_equal(ru_query("j1.db", "select count(*) from results where status='pass'"), 12);
   same_database("j1.db", "j2.db");
   same_database("j1.db", "j3.db");
   times_add_up("j1.db");
   times_add_up("j2.db");
   times_add_up("j3.db");
   /* recorded with the run's options, which do not enter the digest */
-  assert_int_equal(query("j2.db", "select count(*) from runs where options like '%jobs=2 %' and "
+  assert_int_equal(ru_query("j2.db", "select count(*) from runs where options like '%jobs=2 %' and "
                                   "options like '%device-jobs=1%'"),
                    1);
 
@@ -217,11 +138,11 @@ static void jobs_do_not_change_the_database(void **state) {
      worker finishes the programs after it first, and they wait for it */
   const char faults[] = "--inject-hang a_spill@native --timeout 3 --inject-crash "
                         "c_third@resident-split --inject-flip native:o:1 --flake-reruns 0 corpus";
-  assert_int_equal(run("--backend opencl --jobs 1 --db f1.db %s", faults), VC_EXIT_FAIL);
-  assert_int_equal(run("--backend opencl --jobs 2 --db f2.db %s", faults), VC_EXIT_FAIL);
-  assert_int_equal(query("f1.db", "select count(*) from results where status='timeout'"), 1);
-  assert_int_equal(query("f1.db", "select count(*) from results where status='crash'"), 1);
-  assert_int_equal(query("f1.db", "select count(*) from results where status='diverge'"), 3);
+  assert_int_equal(ru_run(NULL, "--backend opencl --jobs 1 --db f1.db %s", faults), VC_EXIT_FAIL);
+  assert_int_equal(ru_run(NULL, "--backend opencl --jobs 2 --db f2.db %s", faults), VC_EXIT_FAIL);
+  assert_int_equal(ru_query("f1.db", "select count(*) from results where status='timeout'"), 1);
+  assert_int_equal(ru_query("f1.db", "select count(*) from results where status='crash'"), 1);
+  assert_int_equal(ru_query("f1.db", "select count(*) from results where status='diverge'"), 3);
   same_database("f1.db", "f2.db");
 }
 
@@ -240,7 +161,7 @@ static int cmp_event(const void *a, const void *b) {
 
 static int most_open(const char *name, int *phases, unsigned long long *open_ns) {
   char path[512], what[16];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, name);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   phase_event ev[1024];
@@ -270,16 +191,16 @@ static int most_open(const char *name, int *phases, unsigned long long *open_ns)
    the counts and what is in flight. */
 static void device_phases_do_not_overlap(void **state) {
   (void)state;
-  assert_int_equal(run("--backend opencl --jobs 3 --no-cache --db d1.db --progress tty corpus"), 0);
-  assert_true(file_contains("out.txt", ", ETA "));
-  assert_true(file_contains("out.txt", "running: a_spill setup"));
-  assert_true(file_contains("out.txt", "[4/4] 0:"));
-  assert_true(file_contains("out.txt", "; 4 passed, 0 failed, 0 running:"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --jobs 3 --no-cache --db d1.db --progress tty corpus"), 0);
+  assert_true(ru_file_contains("out.txt", ", ETA "));
+  assert_true(ru_file_contains("out.txt", "running: a_spill setup"));
+  assert_true(ru_file_contains("out.txt", "[4/4] 0:"));
+  assert_true(ru_file_contains("out.txt", "; 4 passed, 0 failed, 0 running:"));
   char cmd[1200];
   snprintf(cmd, sizeof cmd,
            "cd %s && VYRE_CONFORM_DEVICE_LOG=%s/one.log %s/vyre-conform --backend opencl "
            "--jobs 3 --no-cache --db d3.db corpus >out.txt 2>&1",
-           dir, dir, VC_BINARY_DIR);
+           ru_dir, ru_dir, VC_BINARY_DIR);
   assert_int_equal(system(cmd), 0);
   int phases = 0;
   unsigned long long open_ns = 0;
@@ -288,17 +209,17 @@ static void device_phases_do_not_overlap(void **state) {
   /* Kernels are compiled before the device phase, not inside it: the
      phases took less than the native compiles alone (no cache: each one
      compiled, for tens of milliseconds). */
-  long long compile_ns = query("d3.db", "select sum(compile_ns) from results where mode='native'");
+  long long compile_ns = ru_query("d3.db", "select sum(compile_ns) from results where mode='native'");
   if ((long long)open_ns >= compile_ns)
     fprintf(stderr, "device phases %llu ns, native compiles %lld ns\n", open_ns, compile_ns);
   assert_true((long long)open_ns < compile_ns);
   /* the runner's hold of the device spans each worker's phase (one at a
      time here): together no shorter than the phases the workers logged */
-  assert_true(query("d3.db", "select sum(phase_ns) from results") >= (long long)open_ns);
+  assert_true(ru_query("d3.db", "select sum(phase_ns) from results") >= (long long)open_ns);
   snprintf(cmd, sizeof cmd,
            "cd %s && VYRE_CONFORM_DEVICE_LOG=%s/two.log %s/vyre-conform --backend opencl "
            "--jobs 3 --device-jobs 2 --no-cache --db d4.db corpus >out.txt 2>&1",
-           dir, dir, VC_BINARY_DIR);
+           ru_dir, ru_dir, VC_BINARY_DIR);
   assert_int_equal(system(cmd), 0);
   assert_true(most_open("two.log", &phases, &open_ns) <= 2);
   assert_int_equal(phases, 12);
@@ -310,18 +231,18 @@ static void device_phases_do_not_overlap(void **state) {
    timeout). */
 static void crash_holding_the_device_frees_it(void **state) {
   (void)state;
-  int rc = run("--backend opencl --jobs 2 --device-jobs 1 --mode host-split,native --db t.db "
+  int rc = ru_run(NULL, "--backend opencl --jobs 2 --device-jobs 1 --mode host-split,native --db t.db "
                "--flake-reruns 0 --inject-crash b_plain@device corpus");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("t.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("t.db", "select count(*) from results r join programs p on "
                                  "r.program_id = p.id where p.name='b_plain' and "
                                  "r.status='crash' and "
                                  "r.reason like '%signal 11%during host-split%'"),
                    1);
   /* b_plain's native ran in a fresh worker; it crashed there too */
-  assert_int_equal(query("t.db", "select count(*) from results where status='crash'"), 2);
-  assert_int_equal(query("t.db", "select count(*) from results where status='pass'"), 6);
-  assert_int_equal(query("t.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(ru_query("t.db", "select count(*) from results where status='crash'"), 2);
+  assert_int_equal(ru_query("t.db", "select count(*) from results where status='pass'"), 6);
+  assert_int_equal(ru_query("t.db", "select count(*) from runs where status='complete'"), 1);
 }
 
 /* a_spill hangs in every device phase, holding the token until its 3 s
@@ -329,37 +250,18 @@ static void crash_holding_the_device_frees_it(void **state) {
    which the wait does not count against. */
 static void waiting_for_the_device_is_not_timed(void **state) {
   (void)state;
-  int rc = run("--backend opencl --jobs 2 --device-jobs 1 --timeout 3 --flake-reruns 0 --db w.db "
+  int rc = ru_run(NULL, "--backend opencl --jobs 2 --device-jobs 1 --timeout 3 --flake-reruns 0 --db w.db "
                "--inject-hang a_spill@device corpus");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("w.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("w.db", "select count(*) from results r join programs p on "
                                  "r.program_id = p.id where p.name = 'a_spill' and "
                                  "r.status = 'timeout'"),
                    3);
-  assert_int_equal(query("w.db", "select count(*) from results where status = 'pass'"), 9);
+  assert_int_equal(ru_query("w.db", "select count(*) from results where status = 'pass'"), 9);
   /* the other worker's programs waited for the hung one's device phase,
      its 3 s of timeout, and their rows say so */
-  assert_true(query("w.db", "select max(wait_ns) from results where status = 'pass'") > 1500000000);
+  assert_true(ru_query("w.db", "select max(wait_ns) from results where status = 'pass'") > 1500000000);
   times_add_up("w.db");
-}
-
-static void nap_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
-/* Starts vyre-conform in the background, output into dir/bg.txt. */
-static pid_t start(const char *args) {
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd %s && exec %s/vyre-conform %s >bg.txt 2>&1", dir, VC_BINARY_DIR,
-             args);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(127);
-  }
-  return pid;
 }
 
 /* b_plain hangs in its native mode while two workers run the others. The
@@ -369,13 +271,13 @@ static pid_t start(const char *args) {
    finished ones, skipping b_plain, and exits 130; --resume runs b_plain. */
 static void interrupt_records_what_finished(void **state) {
   (void)state;
-  pid_t pid = start("--backend opencl --jobs 2 --mode native --db i.db --progress plain "
+  pid_t pid = ru_start("--backend opencl --jobs 2 --mode native --db i.db --progress plain "
                     "--inject-hang b_plain@native corpus");
   bool alone = false;
   for (int i = 0; i < 600 && !alone; i++) {
-    nap_ms(100);
+    ru_nap_ms(100);
     char buf[1 << 14];
-    read_text("bg.txt", buf, sizeof buf);
+    ru_read_text("bg.txt", buf, sizeof buf);
     /* a heartbeat line with b_plain and no other program in flight */
     for (char *l = strstr(buf, "running: "); l && !alone; l = strstr(l + 1, "running: ")) {
       char *end = strchr(l, '\n');
@@ -387,26 +289,26 @@ static void interrupt_records_what_finished(void **state) {
   }
   assert_true(alone);
   /* nothing after a_spill is recorded yet: b_plain is in flight */
-  assert_int_equal(query("i.db", "select count(*) from programs"), 1);
+  assert_int_equal(ru_query("i.db", "select count(*) from programs"), 1);
   kill(pid, SIGINT);
   int st = 0;
   assert_int_equal(waitpid(pid, &st, 0), pid);
   assert_true(WIFEXITED(st));
   assert_int_equal(WEXITSTATUS(st), VC_EXIT_INTERRUPTED);
-  assert_true(file_contains("bg.txt", "(1 of 4 recorded,"));
-  assert_int_equal(query("i.db", "select count(*) from runs where status='interrupted'"), 1);
-  char *names = rows("i.db", "select name from programs order by id");
+  assert_true(ru_file_contains("bg.txt", "(1 of 4 recorded,"));
+  assert_int_equal(ru_query("i.db", "select count(*) from runs where status='interrupted'"), 1);
+  char *names = ru_rows("i.db", "select name from programs order by id");
   assert_string_equal(names, "a_spill\nc_third\nd_mirror\n");
   free(names);
-  assert_int_equal(query("i.db", "select count(*) from results where status='pass'"), 3);
+  assert_int_equal(ru_query("i.db", "select count(*) from results where status='pass'"), 3);
 
   /* --jobs may differ from the run's: it changes the speed, not the results */
-  assert_int_equal(run("--db i.db --resume 1 --jobs 1"), 0);
-  assert_true(file_contains("out.txt", "3 programs done already"));
-  names = rows("i.db", "select name from programs order by id");
+  assert_int_equal(ru_run(NULL, "--db i.db --resume 1 --jobs 1"), 0);
+  assert_true(ru_file_contains("out.txt", "3 programs done already"));
+  names = ru_rows("i.db", "select name from programs order by id");
   assert_string_equal(names, "a_spill\nc_third\nd_mirror\nb_plain\n");
   free(names);
-  assert_int_equal(query("i.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(ru_query("i.db", "select count(*) from runs where status='complete'"), 1);
 }
 
 /* A flip on the first attempt only: the rerun passes, the result is
@@ -415,48 +317,48 @@ static void interrupt_records_what_finished(void **state) {
    without reruns nothing is rerun. */
 static void flake_reruns(void **state) {
   (void)state;
-  assert_int_equal(run("--backend opencl --mode host-split,native --db k.db --progress plain "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split,native --db k.db --progress plain "
                        "--inject-flip host-split:o:2@1 corpus"),
                    0);
   /* o[2] is in b_plain, c_third and d_mirror */
-  assert_int_equal(query("k.db", "select count(*) from results where status='flake'"), 3);
-  assert_int_equal(query("k.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("k.db", "select count(*) from results where status='flake'"), 3);
+  assert_int_equal(ru_query("k.db", "select count(*) from results r join programs p on "
                                  "r.program_id = p.id where p.name = 'b_plain' and "
                                  "r.mode = 'host-split' and r.status = 'flake' and "
                                  "r.attempts = 2 and r.attempt_log like '1 diverge: %; 2 pass%'"),
                    1);
   /* the other modes ran once */
-  assert_int_equal(query("k.db", "select count(*) from results where attempts = 1 and "
+  assert_int_equal(ru_query("k.db", "select count(*) from results where attempts = 1 and "
                                  "attempt_log = '' and status = 'pass'"),
                    5);
-  assert_int_equal(query("k.db", "select count(*) from results"), 8);
-  assert_true(file_contains("out.txt", "3 flakes (failed, then passed on a rerun)"));
+  assert_int_equal(ru_query("k.db", "select count(*) from results"), 8);
+  assert_true(ru_file_contains("out.txt", "3 flakes (failed, then passed on a rerun)"));
   assert_true(
-      file_contains("out.txt", "flakes: b_plain host-split, c_third host-split, d_mirror host-split"));
+      ru_file_contains("out.txt", "flakes: b_plain host-split, c_third host-split, d_mirror host-split"));
 
-  assert_int_equal(run("--backend opencl --mode host-split --db p.db --flake-reruns 2 "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db p.db --flake-reruns 2 "
                        "--inject-flip host-split:o:2 corpus"),
                    VC_EXIT_FAIL);
-  assert_int_equal(query("p.db", "select count(*) from results where status='diverge' and "
+  assert_int_equal(ru_query("p.db", "select count(*) from results where status='diverge' and "
                                  "attempts = 3 and attempt_log like '1 diverge%; 2 diverge%; "
                                  "3 diverge%'"),
                    3);
-  assert_int_equal(query("p.db", "select count(*) from results where status='flake'"), 0);
+  assert_int_equal(ru_query("p.db", "select count(*) from results where status='flake'"), 0);
 
   /* two failing attempts, one rerun: still a failure */
-  assert_int_equal(run("--backend opencl --mode host-split --db q.db --flake-reruns 1 "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db q.db --flake-reruns 1 "
                        "--inject-flip host-split:o:2@2 corpus"),
                    VC_EXIT_FAIL);
-  assert_int_equal(query("q.db", "select count(*) from results where status='diverge' and "
+  assert_int_equal(ru_query("q.db", "select count(*) from results where status='diverge' and "
                                  "attempts = 2"),
                    3);
-  assert_int_equal(run("--backend opencl --mode host-split --db z.db --flake-reruns 0 "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db z.db --flake-reruns 0 "
                        "--inject-flip host-split:o:2@1 corpus"),
                    VC_EXIT_FAIL);
-  assert_int_equal(query("z.db", "select count(*) from results where status='diverge' and "
+  assert_int_equal(ru_query("z.db", "select count(*) from results where status='diverge' and "
                                  "attempts = 1 and attempt_log = ''"),
                    3);
-  assert_int_equal(run("--backend opencl --db z.db --inject-flip host-split:o:2@x corpus"),
+  assert_int_equal(ru_run(NULL, "--backend opencl --db z.db --inject-flip host-split:o:2@x corpus"),
                    VC_EXIT_USAGE);
 }
 

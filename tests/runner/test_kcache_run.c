@@ -20,22 +20,14 @@
 
 #include <cmocka.h>
 
+#include "run_util.h"
+
 #include "harness/base/exitcodes.h"
 
-static char dir[256];
 static const char *backend = "opencl";
 /* PoCL compiles a native kernel slowly on a shared machine: the split
    modes exercise the same cache path. */
 static const char *modes = "host-split,resident-split";
-
-static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 static const char prog_spill[] =
     "(program spill (workgroup 8) (grid 4)\n"
@@ -54,21 +46,18 @@ static int setup(void **state) {
   const char *b = getenv("KC_BACKEND");
   if (b && *b) backend = b;
   if (strcmp(backend, "vulkan") == 0) modes = "native,host-split,resident-split";
-  snprintf(dir, sizeof dir, "/tmp/vc-kcache-XXXXXX");
-  assert_non_null(mkdtemp(dir));
+  ru_make_dir("vc-kcache");
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/corpus", dir);
+  snprintf(sub, sizeof sub, "%s/corpus", ru_dir);
   mkdir(sub, 0777);
-  write_file("corpus/spill.vyre", prog_spill);
-  write_file("corpus/plain.vyre", prog_plain);
+  ru_write_file("corpus/spill.vyre", prog_spill);
+  ru_write_file("corpus/plain.vyre", prog_plain);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[400];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return ru_remove_dir();
 }
 
 /* Runs vyre-conform in dir with env before it; returns the exit status. */
@@ -80,31 +69,15 @@ static int run(const char *env, const char *fmt, ...) {
   vsnprintf(args, sizeof args, fmt, ap);
   va_end(ap);
   snprintf(cmd, sizeof cmd, "cd %s && %s%s/vyre-conform --backend %s --mode %s %s >>out.txt 2>&1",
-           dir, env ? env : "", VC_BINARY_DIR, backend, modes, args);
+           ru_dir, env ? env : "", VC_BINARY_DIR, backend, modes, args);
   int st = system(cmd);
   assert_true(WIFEXITED(st));
   if (WEXITSTATUS(st) != 0) {
     char show[600];
-    snprintf(show, sizeof show, "cat %s/out.txt >&2", dir);
+    snprintf(show, sizeof show, "cat %s/out.txt >&2", ru_dir);
     (void)!system(show);
   }
   return WEXITSTATUS(st);
-}
-
-static int64_t query(const char *db, const char *sql) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
-  sqlite3 *h = NULL;
-  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
-  assert_int_equal(rc, SQLITE_OK);
-  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-  int64_t v = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return v;
 }
 
 /* Hits of run `run` in db, and results whose every kernel was a hit (a
@@ -112,7 +85,7 @@ static int64_t query(const char *db, const char *sql) {
 static int64_t hits(const char *db, int run_id) {
   char sql[200];
   snprintf(sql, sizeof sql, "select total(cache_hits) from results where run_id=%d", run_id);
-  return query(db, sql);
+  return ru_query(db, sql);
 }
 
 static int64_t all_hit(const char *db, int run_id) {
@@ -121,20 +94,20 @@ static int64_t all_hit(const char *db, int run_id) {
            "select count(*) from results r join programs p on p.id=r.program_id where "
            "r.run_id=%d and r.cache_hits = (case r.mode when 'native' then 1 else p.segments end)",
            run_id);
-  return query(db, sql);
+  return ru_query(db, sql);
 }
 
 static int64_t passes(const char *db, int run_id) {
   char sql[200];
   snprintf(sql, sizeof sql, "select count(*) from results where run_id=%d and status='pass'",
            run_id);
-  return query(db, sql);
+  return ru_query(db, sql);
 }
 
 static int64_t nresults(const char *db, int run_id) {
   char sql[200];
   snprintf(sql, sizeof sql, "select count(*) from results where run_id=%d", run_id);
-  return query(db, sql);
+  return ru_query(db, sql);
 }
 
 /* Entry files under folder (recursively), and the path of the first kernel
@@ -182,7 +155,7 @@ static void warm_run_hits_and_corrupt_entry_is_rewritten(void **state) {
   assert_int_equal(hits("w.db", 1), 0); /* cold */
   char victim[1024];
   char kc[300];
-  snprintf(kc, sizeof kc, "%s/kc", dir);
+  snprintf(kc, sizeof kc, "%s/kc", ru_dir);
   assert_true(entries(kc, victim, sizeof victim) > 0);
   assert_true(victim[0]);
 
@@ -209,11 +182,11 @@ static void two_runs_share_one_cache(void **state) {
            "cd %s && { (%s/vyre-conform --backend %s --mode %s --cache shared --db s1.db corpus "
            ">s1.txt 2>&1; echo $? >s1.rc) & (%s/vyre-conform --backend %s --mode %s --cache "
            "shared --db s2.db corpus >s2.txt 2>&1; echo $? >s2.rc) & wait; }",
-           dir, VC_BINARY_DIR, backend, modes, VC_BINARY_DIR, backend, modes);
+           ru_dir, VC_BINARY_DIR, backend, modes, VC_BINARY_DIR, backend, modes);
   assert_int_equal(system(cmd), 0);
   for (int i = 1; i <= 2; i++) {
     char path[400];
-    snprintf(path, sizeof path, "%s/s%d.rc", dir, i);
+    snprintf(path, sizeof path, "%s/s%d.rc", ru_dir, i);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     int rc = -1;
@@ -228,7 +201,7 @@ static void two_runs_share_one_cache(void **state) {
   assert_int_equal(run(NULL, "--cache shared --db s3.db corpus"), VC_EXIT_OK);
   assert_int_equal(all_hit("s3.db", 1), nresults("s3.db", 1));
   char folder[300];
-  snprintf(folder, sizeof folder, "%s/shared", dir);
+  snprintf(folder, sizeof folder, "%s/shared", ru_dir);
   snprintf(cmd, sizeof cmd, "find %s -name '*.tmp.*' | grep -q .", folder);
   assert_int_not_equal(system(cmd), 0); /* no temporary file left behind */
 }
@@ -236,23 +209,23 @@ static void two_runs_share_one_cache(void **state) {
 static void no_cache_leaves_no_files_and_default_is_xdg(void **state) {
   (void)state;
   char env[700], path[400];
-  snprintf(env, sizeof env, "XDG_CACHE_HOME=%s/xdg HOME=%s/home ", dir, dir);
+  snprintf(env, sizeof env, "XDG_CACHE_HOME=%s/xdg HOME=%s/home ", ru_dir, ru_dir);
   assert_int_equal(run(env, "--no-cache --db n.db corpus"), VC_EXIT_OK);
   assert_int_equal(hits("n.db", 1), 0);
   struct stat st;
   /* (the driver may keep its own cache there: Mesa's is mesa_shader_cache) */
-  snprintf(path, sizeof path, "%s/xdg/vyre-conform", dir);
+  snprintf(path, sizeof path, "%s/xdg/vyre-conform", ru_dir);
   assert_int_not_equal(stat(path, &st), 0);
-  snprintf(path, sizeof path, "%s/home/.cache/vyre-conform", dir);
+  snprintf(path, sizeof path, "%s/home/.cache/vyre-conform", ru_dir);
   assert_int_not_equal(stat(path, &st), 0);
   /* without --no-cache: $XDG_CACHE_HOME/vyre-conform */
   assert_int_equal(run(env, "--db n.db corpus"), VC_EXIT_OK);
-  snprintf(path, sizeof path, "%s/xdg/vyre-conform", dir);
+  snprintf(path, sizeof path, "%s/xdg/vyre-conform", ru_dir);
   assert_true(entries(path, NULL, 0) > 0);
   /* and HOME's .cache without XDG_CACHE_HOME */
-  snprintf(env, sizeof env, "env -u XDG_CACHE_HOME HOME=%s/home ", dir);
+  snprintf(env, sizeof env, "env -u XDG_CACHE_HOME HOME=%s/home ", ru_dir);
   assert_int_equal(run(env, "--db n.db corpus"), VC_EXIT_OK);
-  snprintf(path, sizeof path, "%s/home/.cache/vyre-conform", dir);
+  snprintf(path, sizeof path, "%s/home/.cache/vyre-conform", ru_dir);
   assert_true(entries(path, NULL, 0) > 0);
   assert_int_equal(all_hit("n.db", 2), 0);
   assert_int_equal(run(NULL, "--cache kc2 --no-cache --db n.db corpus"), VC_EXIT_USAGE);
@@ -261,17 +234,17 @@ static void no_cache_leaves_no_files_and_default_is_xdg(void **state) {
 /* --caselist selects through the runner's filters; an empty list is refused. */
 static void caselist_selects(void **state) {
   (void)state;
-  write_file("list.txt", "# one of two\nplain\n");
-  write_file("empty.txt", "# nothing\n");
+  ru_write_file("list.txt", "# one of two\nplain\n");
+  ru_write_file("empty.txt", "# nothing\n");
   assert_int_equal(run(NULL, "--no-cache --caselist list.txt --db c.db corpus"), VC_EXIT_OK);
-  assert_int_equal(query("c.db", "select count(*) from programs"), 1);
-  assert_int_equal(query("c.db", "select count(*) from programs where name='plain'"), 1);
+  assert_int_equal(ru_query("c.db", "select count(*) from programs"), 1);
+  assert_int_equal(ru_query("c.db", "select count(*) from programs where name='plain'"), 1);
   /* with a --filter: either selects */
   assert_int_equal(run(NULL, "--no-cache --caselist list.txt --filter spill --db c.db corpus"),
                    VC_EXIT_OK);
-  assert_int_equal(query("c.db", "select count(*) from programs where run_id=2"), 2);
+  assert_int_equal(ru_query("c.db", "select count(*) from programs where run_id=2"), 2);
   assert_int_equal(run(NULL, "--no-cache --caselist empty.txt --db c.db corpus"), VC_EXIT_USAGE);
-  assert_int_equal(query("c.db", "select count(*) from runs"), 2); /* no run written */
+  assert_int_equal(ru_query("c.db", "select count(*) from runs"), 2); /* no run written */
 }
 
 int main(void) {

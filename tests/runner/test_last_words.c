@@ -18,18 +18,10 @@
 
 #include <cmocka.h>
 
+#include "run_util.h"
+
 #include "harness/base/exitcodes.h"
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 static const char prog_b[] =
     "(program b_plain (workgroup 4) (grid 2)\n"
@@ -48,27 +40,24 @@ static const char prog_d[] =
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-lastwords-XXXXXX");
-  assert_non_null(mkdtemp(dir));
+  ru_make_dir("vc-lastwords");
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/corpus", dir);
+  snprintf(sub, sizeof sub, "%s/corpus", ru_dir);
   mkdir(sub, 0777);
-  write_file("corpus/b.vyre", prog_b);
-  write_file("corpus/c.vyre", prog_c);
-  write_file("corpus/d.vyre", prog_d);
+  ru_write_file("corpus/b.vyre", prog_b);
+  ru_write_file("corpus/c.vyre", prog_c);
+  ru_write_file("corpus/d.vyre", prog_d);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[400];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
+  return ru_remove_dir();
 }
 
 static int run(const char *args) {
   char cmd[4096];
-  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform %s >out.txt 2>err.txt", dir, VC_BINARY_DIR,
+  snprintf(cmd, sizeof cmd, "cd %s && %s/vyre-conform %s >out.txt 2>err.txt", ru_dir, VC_BINARY_DIR,
            args);
   int st = system(cmd);
   assert_true(WIFEXITED(st));
@@ -77,7 +66,7 @@ static int run(const char *args) {
 
 static char *read_all(const char *name) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, name);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   fseek(f, 0, SEEK_END);
@@ -93,7 +82,7 @@ static char *read_all(const char *name) {
 
 static int64_t query(const char *sql) {
   char path[512];
-  snprintf(path, sizeof path, "%s/w.db", dir);
+  snprintf(path, sizeof path, "%s/w.db", ru_dir);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
   sqlite3_stmt *st = NULL;

@@ -18,20 +18,11 @@
 #include <cmocka.h>
 
 #include "harness/base/exitcodes.h"
+#include "run_util.h"
 #include "harness/exec/modes.h"
 #include "harness/lang/parse.h"
 #include "harness/split/split.h"
 
-static char dir[256];
-
-static void write_file(const char *name, const char *text) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
 
 static const char prog_spill[] =
     "(program spill (workgroup 8) (grid 4)\n"
@@ -51,109 +42,44 @@ static const char prog_third[] =
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/vc-runner-XXXXXX");
-  assert_non_null(mkdtemp(dir));
+  ru_make_dir("vc-runner");
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/corpus", dir);
+  snprintf(sub, sizeof sub, "%s/corpus", ru_dir);
   mkdir(sub, 0777);
-  write_file("corpus/spill.vyre", prog_spill);
-  write_file("corpus/plain.vyre", prog_plain);
-  write_file("corpus/third.vyre", prog_third);
+  ru_write_file("corpus/spill.vyre", prog_spill);
+  ru_write_file("corpus/plain.vyre", prog_plain);
+  ru_write_file("corpus/third.vyre", prog_third);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  char cmd[400];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Runs vyre-conform with args (a printf format), output into dir/out.txt;
-   returns the exit status. env may set variables ("A=b ") before it. */
-static int run(const char *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run(const char *env, const char *fmt, ...) {
-  char args[2048], cmd[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(args, sizeof args, fmt, ap);
-  va_end(ap);
-  snprintf(cmd, sizeof cmd, "cd %s && %s%s/vyre-conform %s >out.txt 2>&1", dir, env ? env : "",
-           VC_BINARY_DIR, args);
-  int st = system(cmd);
-  assert_true(WIFEXITED(st));
-  return WEXITSTATUS(st);
-}
-
-static bool output_contains(const char *text) {
-  char path[512], buf[65536];
-  snprintf(path, sizeof path, "%s/out.txt", dir);
-  FILE *f = fopen(path, "r");
-  if (!f) return false;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  if (!strstr(buf, text)) fprintf(stderr, "output lacks \"%s\":\n%s\n", text, buf);
-  return strstr(buf, text) != NULL;
-}
-
-/* One integer from a query on dir/DB. */
-static int64_t query(const char *db, const char *sql) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
-  sqlite3 *h = NULL;
-  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  /* the run may hold its write lock for a moment (creating the schema) */
-  sqlite3_busy_timeout(h, 10000);
-  sqlite3_stmt *st = NULL;
-  int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
-  if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(h));
-  assert_int_equal(rc, SQLITE_OK);
-  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-  int64_t v = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return v;
-}
-
-static void query_text(const char *db, const char *sql, char *out, size_t n) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
-  sqlite3 *h = NULL;
-  assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-  /* the run may hold its write lock for a moment (creating the schema) */
-  sqlite3_busy_timeout(h, 10000);
-  sqlite3_stmt *st = NULL;
-  assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
-  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-  snprintf(out, n, "%s", (const char *)sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  sqlite3_close(h);
+  return ru_remove_dir();
 }
 
 static void run_records_every_table(void **state) {
   (void)state;
-  int rc = run(NULL, "--backend opencl --mode host-split,resident-split --db a.db corpus");
+  int rc = ru_run(NULL, "--backend opencl --mode host-split,resident-split --db a.db corpus");
   assert_int_equal(rc, VC_EXIT_OK);
-  assert_int_equal(query("a.db", "select count(*) from runs where status='complete'"), 1);
-  assert_int_equal(query("a.db", "select count(*) from devices where api='opencl'"), 1);
-  assert_int_equal(query("a.db", "select count(*) from programs"), 3);
-  assert_int_equal(query("a.db", "select count(*) from results"), 6);
-  assert_int_equal(query("a.db", "select count(*) from results where status='pass'"), 6);
+  assert_int_equal(ru_query("a.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(ru_query("a.db", "select count(*) from devices where api='opencl'"), 1);
+  assert_int_equal(ru_query("a.db", "select count(*) from programs"), 3);
+  assert_int_equal(ru_query("a.db", "select count(*) from results"), 6);
+  assert_int_equal(ru_query("a.db", "select count(*) from results where status='pass'"), 6);
   /* spill has 2 segments: one row per segment per mode; the others 1 */
-  assert_int_equal(query("a.db", "select count(*) from segments"), 2 * 2 + 2 + 2);
-  assert_int_equal(query("a.db", "select segments from programs where name='spill'"), 2);
-  assert_true(query("a.db", "select min(wall_ns) from results") > 0);
-  assert_int_equal(query("a.db", "select count(*) from divergences"), 0);
+  assert_int_equal(ru_query("a.db", "select count(*) from segments"), 2 * 2 + 2 + 2);
+  assert_int_equal(ru_query("a.db", "select segments from programs where name='spill'"), 2);
+  assert_true(ru_query("a.db", "select min(wall_ns) from results") > 0);
+  assert_int_equal(ru_query("a.db", "select count(*) from divergences"), 0);
   /* a second invocation appends a run */
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db a.db corpus/plain.vyre"), 0);
-  assert_int_equal(query("a.db", "select count(*) from runs"), 2);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db a.db corpus/plain.vyre"), 0);
+  assert_int_equal(ru_query("a.db", "select count(*) from runs"), 2);
 }
 
 /* The bytes and launches each mode recorded are the plan's prediction. */
 static void traffic_matches_plan(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split,resident-split --db t.db "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split,resident-split --db t.db "
                              "corpus/spill.vyre"), 0);
   vc_diags d;
   vc_diags_init(&d);
@@ -164,14 +90,14 @@ static void traffic_matches_plan(void **state) {
   assert_int_equal(vc_split_program(p, &s, &e), 0);
   vc_traffic h = vc_plan_traffic(s, VC_MODE_HOST_SPLIT, 1);
   vc_traffic r = vc_plan_traffic(s, VC_MODE_RESIDENT_SPLIT, 1);
-  assert_int_equal(query("t.db", "select bytes_up from results where mode='host-split'"), h.up);
-  assert_int_equal(query("t.db", "select bytes_down from results where mode='host-split'"), h.down);
-  assert_int_equal(query("t.db", "select launches from results where mode='host-split'"), h.launches);
-  assert_int_equal(query("t.db", "select bytes_up from results where mode='resident-split'"), r.up);
-  assert_int_equal(query("t.db", "select bytes_down from results where mode='resident-split'"), r.down);
+  assert_int_equal(ru_query("t.db", "select bytes_up from results where mode='host-split'"), h.up);
+  assert_int_equal(ru_query("t.db", "select bytes_down from results where mode='host-split'"), h.down);
+  assert_int_equal(ru_query("t.db", "select launches from results where mode='host-split'"), h.launches);
+  assert_int_equal(ru_query("t.db", "select bytes_up from results where mode='resident-split'"), r.up);
+  assert_int_equal(ru_query("t.db", "select bytes_down from results where mode='resident-split'"), r.down);
   /* host-split moves the spill buffer through the host; resident-split does not */
   assert_true(h.up > r.up);
-  assert_int_equal(query("t.db", "select sum(s.bytes_up) from segments s join results r on "
+  assert_int_equal(ru_query("t.db", "select sum(s.bytes_up) from segments s join results r on "
                                  "s.result_id = r.id where r.mode='host-split'"), h.up);
   vc_split_free(s);
   vc_program_free(p);
@@ -180,84 +106,84 @@ static void traffic_matches_plan(void **state) {
 
 static void planted_wrong_byte_is_caught(void **state) {
   (void)state;
-  int rc = run(NULL, "--backend opencl --mode host-split,resident-split --db f.db "
+  int rc = ru_run(NULL, "--backend opencl --mode host-split,resident-split --db f.db "
                      "--inject-flip resident-split:out:5 corpus");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("f.db", "select count(*) from results where status='diverge'"), 1);
-  assert_int_equal(query("f.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("f.db", "select count(*) from results where status='diverge'"), 1);
+  assert_int_equal(ru_query("f.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where r.status='diverge' and "
                                  "p.name='spill' and r.mode='resident-split'"), 1);
-  assert_int_equal(query("f.db", "select first_index from divergences"), 5);
-  assert_int_equal(query("f.db", "select count from divergences"), 1);
+  assert_int_equal(ru_query("f.db", "select first_index from divergences"), 5);
+  assert_int_equal(ru_query("f.db", "select count from divergences"), 1);
   char cls[64], buf[64];
-  query_text("f.db", "select class from divergences", cls, sizeof cls);
+  ru_query_text("f.db", "select class from divergences", cls, sizeof cls);
   assert_string_equal(cls, "integer");
-  query_text("f.db", "select buffer from divergences", buf, sizeof buf);
+  ru_query_text("f.db", "select buffer from divergences", buf, sizeof buf);
   assert_string_equal(buf, "out");
-  assert_true(output_contains("out[5]"));
+  assert_true(ru_file_contains("out.txt", "out[5]"));
 }
 
 static void crash_and_hang_cost_one_program_each(void **state) {
   (void)state;
-  int rc = run(NULL, "--backend opencl --mode host-split --db c.db --timeout 3 "
+  int rc = ru_run(NULL, "--backend opencl --mode host-split --db c.db --timeout 3 "
                      "--inject-crash plain --inject-hang third corpus");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("c.db", "select count(*) from runs where status='complete'"), 1);
-  assert_int_equal(query("c.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("c.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(ru_query("c.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='plain' and r.status='crash' "
                                  "and r.reason like '%signal 11%'"), 1);
-  assert_int_equal(query("c.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("c.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='third' and r.status='timeout'"), 1);
-  assert_int_equal(query("c.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("c.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='spill' and r.status='pass'"), 1);
 }
 
 static void usage_errors(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --no-such-flag corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("--no-such-flag"));
-  assert_int_equal(run(NULL, "--backend opencl --mode sideways corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("sideways"));
-  assert_int_equal(run(NULL, "--backend opencl --shard 3/3 corpus"), VC_EXIT_USAGE);
-  assert_int_equal(run(NULL, "corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("--backend is required"));
-  assert_int_equal(run(NULL, "frobnicate"), VC_EXIT_USAGE);
+  assert_int_equal(ru_run(NULL, "--backend opencl --no-such-flag corpus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "--no-such-flag"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode sideways corpus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "sideways"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --shard 3/3 corpus"), VC_EXIT_USAGE);
+  assert_int_equal(ru_run(NULL, "corpus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "--backend is required"));
+  assert_int_equal(ru_run(NULL, "frobnicate"), VC_EXIT_USAGE);
 }
 
 static void missing_icd_is_reported(void **state) {
   (void)state;
   char env[512];
-  snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds ", dir);
-  int rc = run(env, "--backend opencl --db m.db corpus");
+  snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/no-icds ", ru_dir);
+  int rc = ru_run(env, "--backend opencl --db m.db corpus");
   assert_int_equal(rc, VC_EXIT_NO_BACKEND);
-  assert_true(output_contains("OCL_ICD_VENDORS"));
-  rc = run(NULL, "--backend nosuchapi --db m.db corpus");
+  assert_true(ru_file_contains("out.txt", "OCL_ICD_VENDORS"));
+  rc = ru_run(NULL, "--backend nosuchapi --db m.db corpus");
   assert_int_equal(rc, VC_EXIT_NO_BACKEND);
-  assert_true(output_contains("vc-backend-nosuchapi.so"));
+  assert_true(ru_file_contains("out.txt", "vc-backend-nosuchapi.so"));
 }
 
 static void bad_input_is_named(void **state) {
   (void)state;
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/bad", dir);
+  snprintf(sub, sizeof sub, "%s/bad", ru_dir);
   mkdir(sub, 0777);
-  write_file("bad/broken.vyre", "(program broken\n  (entry (store nowhere 0u 1u)))\n");
-  int rc = run(NULL, "--backend opencl --mode host-split --db b.db bad");
+  ru_write_file("bad/broken.vyre", "(program broken\n  (entry (store nowhere 0u 1u)))\n");
+  int rc = ru_run(NULL, "--backend opencl --mode host-split --db b.db bad");
   assert_int_equal(rc, VC_EXIT_INPUT);
-  assert_int_equal(query("b.db", "select count(*) from results where status='invalid' and "
+  assert_int_equal(ru_query("b.db", "select count(*) from results where status='invalid' and "
                                  "reason like '%broken.vyre:2:%'"), 1);
-  assert_int_equal(run(NULL, "--backend opencl --db b.db no/such/dir"), VC_EXIT_INPUT);
-  assert_true(output_contains("no/such/dir"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --db b.db no/such/dir"), VC_EXIT_INPUT);
+  assert_true(ru_file_contains("out.txt", "no/such/dir"));
 }
 
 static void corrupt_database_is_refused_untouched(void **state) {
   (void)state;
-  write_file("junk.db", "this is not a database, and it must stay as it is\n");
-  int rc = run(NULL, "--backend opencl --db junk.db corpus");
+  ru_write_file("junk.db", "this is not a database, and it must stay as it is\n");
+  int rc = ru_run(NULL, "--backend opencl --db junk.db corpus");
   assert_int_equal(rc, VC_EXIT_DB);
-  assert_true(output_contains("junk.db"));
+  assert_true(ru_file_contains("out.txt", "junk.db"));
   char path[512], buf[128];
-  snprintf(path, sizeof path, "%s/junk.db", dir);
+  snprintf(path, sizeof path, "%s/junk.db", ru_dir);
   FILE *f = fopen(path, "r");
   assert_non_null(f);
   assert_non_null(fgets(buf, sizeof buf, f));
@@ -265,52 +191,33 @@ static void corrupt_database_is_refused_untouched(void **state) {
   assert_string_equal(buf, "this is not a database, and it must stay as it is\n");
 }
 
-static void nap_ms(long ms) {
-  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
-}
-
-/* Starts vyre-conform in the background; returns its pid. */
-static pid_t start(const char *args) {
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd %s && exec %s/vyre-conform %s >bg.txt 2>&1", dir, VC_BINARY_DIR,
-             args);
-    execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-    _exit(127);
-  }
-  return pid;
-}
-
 
 /* Rows in the runs table of dir/DB, 0 when the file does not exist. */
 static int64_t run_rows(const char *db) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, db);
   if (access(path, F_OK) != 0) return 0;
-  return query(db, "select count(*) from runs");
+  return ru_query(db, "select count(*) from runs");
 }
 
 /* A selection of no program is a usage error that writes no run: a run of
    nothing would be a green run. */
 static void empty_selection_is_a_usage_error(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db corpus/plain.vyre"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db e.db corpus/plain.vyre"), 0);
   assert_int_equal(run_rows("e.db"), 1);
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db --filter 'nosuch*' corpus"),
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db e.db --filter 'nosuch*' corpus"),
                    VC_EXIT_USAGE);
-  assert_true(output_contains("--filter nosuch* matches none of the 3 programs"));
+  assert_true(ru_file_contains("out.txt", "--filter nosuch* matches none of the 3 programs"));
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/nothing", dir);
+  snprintf(sub, sizeof sub, "%s/nothing", ru_dir);
   mkdir(sub, 0777);
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db nothing"), VC_EXIT_USAGE);
-  assert_true(output_contains("no *.vyre program under nothing"));
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db --shard 4/5 corpus"),
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db e.db nothing"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "no *.vyre program under nothing"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db e.db --shard 4/5 corpus"),
                    VC_EXIT_USAGE);
-  assert_true(output_contains("shard 4/5 of 3 programs is empty"));
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db e.db --filter plain "
+  assert_true(ru_file_contains("out.txt", "shard 4/5 of 3 programs is empty"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db e.db --filter plain "
                              "--exclude-tag x corpus"), 0);
   assert_int_equal(run_rows("e.db"), 2);
 }
@@ -318,26 +225,26 @@ static void empty_selection_is_a_usage_error(void **state) {
 /* Each of these is refused before the run is written. */
 static void usage_errors_write_no_run(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db corpus/plain.vyre"), 0);
-  assert_int_equal(run(NULL, "--backend opencl --db u.db --device-options no-such-option=1 corpus"),
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db u.db corpus/plain.vyre"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --db u.db --device-options no-such-option=1 corpus"),
                    VC_EXIT_USAGE);
-  assert_true(output_contains("no-such-option=1"));
-  assert_int_equal(run(NULL, "--backend opencl --db u.db --mode native, corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("native,"));
-  assert_int_equal(run(NULL, "--backend opencl --db u.db --device 7 corpus"), VC_EXIT_NO_BACKEND);
-  assert_true(output_contains("no device 7"));
-  assert_int_equal(run(NULL, "--backend nope --db u.db corpus"), VC_EXIT_NO_BACKEND);
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+  assert_true(ru_file_contains("out.txt", "no-such-option=1"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --db u.db --mode native, corpus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "native,"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --db u.db --device 7 corpus"), VC_EXIT_NO_BACKEND);
+  assert_true(ru_file_contains("out.txt", "no device 7"));
+  assert_int_equal(ru_run(NULL, "--backend nope --db u.db corpus"), VC_EXIT_NO_BACKEND);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db u.db "
                              "--inject-flip host-split:nosuchbuf:0 corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("nosuchbuf"));
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+  assert_true(ru_file_contains("out.txt", "nosuchbuf"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db u.db "
                              "--inject-flip host-split:out:32 corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("index 32"));
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+  assert_true(ru_file_contains("out.txt", "index 32"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db u.db "
                              "--inject-flip native:out:0 corpus"), VC_EXIT_USAGE);
   assert_int_equal(run_rows("u.db"), 1);
   /* the last element is still a valid target */
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db u.db "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db u.db "
                              "--inject-flip host-split:out:31 corpus"), VC_EXIT_FAIL);
   assert_int_equal(run_rows("u.db"), 2);
 }
@@ -346,34 +253,34 @@ static void usage_errors_write_no_run(void **state) {
 static void filter_matches_declared_names(void **state) {
   (void)state;
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/named", dir);
+  snprintf(sub, sizeof sub, "%s/named", ru_dir);
   mkdir(sub, 0777);
-  write_file("named/file_one.vyre", "(program alpha (workgroup 4) (grid 1)\n"
+  ru_write_file("named/file_one.vyre", "(program alpha (workgroup 4) (grid 1)\n"
                                     "  (buffer o u32 4 write)\n"
                                     "  (entry (store o (global_id x) 1u)))\n");
-  write_file("named/file_two.vyre", "(program beta (workgroup 4) (grid 1)\n"
+  ru_write_file("named/file_two.vyre", "(program beta (workgroup 4) (grid 1)\n"
                                     "  (buffer o u32 4 write)\n"
                                     "  (entry (store o (global_id x) 2u)))\n");
-  write_file("named/file_three.vyre", "(program gamma (workgroup 4) (grid 1)\n"
+  ru_write_file("named/file_three.vyre", "(program gamma (workgroup 4) (grid 1)\n"
                                       "  (buffer o u32 4 write)\n"
                                       "  (entry (store o (global_id x) 3u)))\n");
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db n.db --filter alpha "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db n.db --filter alpha "
                              "--filter 'file_t*o' named"), 0);
-  assert_int_equal(query("n.db", "select count(*) from programs"), 2);
-  assert_int_equal(query("n.db", "select count(*) from programs where name in ('alpha','beta')"), 2);
+  assert_int_equal(ru_query("n.db", "select count(*) from programs"), 2);
+  assert_int_equal(ru_query("n.db", "select count(*) from programs where name in ('alpha','beta')"), 2);
 }
 
 /* The corpus digest is of what ran: a filtered directory has the digest of
    the file it selected. */
 static void digest_covers_the_selection(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db d.db --filter plain corpus"), 0);
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db d.db corpus/plain.vyre"), 0);
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db d.db corpus"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db d.db --filter plain corpus"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db d.db corpus/plain.vyre"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db d.db corpus"), 0);
   char a[80], b[80], c[80];
-  query_text("d.db", "select corpus_digest from runs where id = 1", a, sizeof a);
-  query_text("d.db", "select corpus_digest from runs where id = 2", b, sizeof b);
-  query_text("d.db", "select corpus_digest from runs where id = 3", c, sizeof c);
+  ru_query_text("d.db", "select corpus_digest from runs where id = 1", a, sizeof a);
+  ru_query_text("d.db", "select corpus_digest from runs where id = 2", b, sizeof b);
+  ru_query_text("d.db", "select corpus_digest from runs where id = 3", c, sizeof c);
   assert_string_equal(a, b);
   assert_string_not_equal(a, c);
 }
@@ -381,14 +288,14 @@ static void digest_covers_the_selection(void **state) {
 /* Waits until dir/DB holds n programs (at most a minute). */
 static void wait_programs(const char *db, int64_t n) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, db);
   int64_t done = 0;
   /* the file exists a moment before its tables do */
   for (int i = 0; i < 600 && done < n; i++) {
-    nap_ms(100);
+    ru_nap_ms(100);
     if (access(path, F_OK) == 0 &&
-        query(db, "select count(*) from sqlite_master where name = 'programs'") == 1)
-      done = query(db, "select count(*) from programs");
+        ru_query(db, "select count(*) from sqlite_master where name = 'programs'") == 1)
+      done = ru_query(db, "select count(*) from programs");
   }
   assert_int_equal(done, n);
 }
@@ -398,15 +305,15 @@ static void wait_programs(const char *db, int64_t n) {
 static void resume_restores_the_runs_options(void **state) {
   (void)state;
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/with space", dir);
+  snprintf(sub, sizeof sub, "%s/with space", ru_dir);
   mkdir(sub, 0777);
-  write_file("with space/spill.vyre", prog_spill);
-  write_file("with space/plain.vyre", prog_plain);
-  write_file("with space/third.vyre", prog_third);
-  pid_t pid = start("--backend opencl --mode resident-split --repeat 2 --filter spill "
+  ru_write_file("with space/spill.vyre", prog_spill);
+  ru_write_file("with space/plain.vyre", prog_plain);
+  ru_write_file("with space/third.vyre", prog_third);
+  pid_t pid = ru_start("--backend opencl --mode resident-split --repeat 2 --filter spill "
                     "--filter third --db r.db --inject-hang third 'with space'");
   wait_programs("r.db", 1);
-  nap_ms(200);
+  ru_nap_ms(200);
   kill(pid, SIGINT);
   int st = 0;
   assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -414,20 +321,20 @@ static void resume_restores_the_runs_options(void **state) {
   assert_int_equal(WEXITSTATUS(st), VC_EXIT_INTERRUPTED);
 
   /* the backend agrees; the modes do not */
-  assert_int_equal(run(NULL, "--resume 1 --db r.db --backend opencl --mode host-split"),
+  assert_int_equal(ru_run(NULL, "--resume 1 --db r.db --backend opencl --mode host-split"),
                    VC_EXIT_USAGE);
-  assert_true(output_contains("mode host-split given, but the run was started with mode "
+  assert_true(ru_file_contains("out.txt", "mode host-split given, but the run was started with mode "
                               "resident-split"));
-  assert_int_equal(run(NULL, "--resume 1 --db r.db corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("PATH corpus given"));
-  assert_int_equal(query("r.db", "select count(*) from runs where status='interrupted'"), 1);
+  assert_int_equal(ru_run(NULL, "--resume 1 --db r.db corpus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "PATH corpus given"));
+  assert_int_equal(ru_query("r.db", "select count(*) from runs where status='interrupted'"), 1);
 
-  assert_int_equal(run(NULL, "--resume 1 --db r.db"), 0);
-  assert_true(output_contains("1 program done already"));
-  assert_int_equal(query("r.db", "select count(*) from runs where status='complete'"), 1);
-  assert_int_equal(query("r.db", "select count(*) from programs"), 2);
-  assert_int_equal(query("r.db", "select count(*) from results where mode='resident-split'"), 4);
-  assert_int_equal(query("r.db", "select count(*) from results"), 4);
+  assert_int_equal(ru_run(NULL, "--resume 1 --db r.db"), 0);
+  assert_true(ru_file_contains("out.txt", "1 program done already"));
+  assert_int_equal(ru_query("r.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(ru_query("r.db", "select count(*) from programs"), 2);
+  assert_int_equal(ru_query("r.db", "select count(*) from results where mode='resident-split'"), 4);
+  assert_int_equal(ru_query("r.db", "select count(*) from results"), 4);
 }
 
 /* A crash or hang before the device modes is charged to its step, not to
@@ -435,34 +342,34 @@ static void resume_restores_the_runs_options(void **state) {
    fresh worker. */
 static void failures_are_charged_to_their_step(void **state) {
   (void)state;
-  int rc = run(NULL, "--backend opencl --db s.db --timeout 3 --inject-crash 'plain@oracle' "
+  int rc = ru_run(NULL, "--backend opencl --db s.db --timeout 3 --inject-crash 'plain@oracle' "
                      "--inject-hang 'third@native' corpus");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("s.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='plain' and r.mode='oracle' "
                                  "and r.status='crash' and r.reason like '%during oracle%'"), 1);
-  assert_int_equal(query("s.db", "select count(*) from results where status='crash'"), 1);
-  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("s.db", "select count(*) from results where status='crash'"), 1);
+  assert_int_equal(ru_query("s.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='plain' and r.status='skip'"), 3);
   /* the native hang costs native; the split modes still ran */
-  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("s.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='third' and r.mode='native' "
                                  "and r.status='timeout'"), 1);
-  assert_int_equal(query("s.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("s.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='third' and r.mode<>'native' "
                                  "and r.status='pass'"), 2);
-  assert_true(output_contains("oracle "));
+  assert_true(ru_file_contains("out.txt", "oracle "));
   /* the reference run, in the default step of an injection: setup */
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db s2.db "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db s2.db "
                              "--inject-crash 'spill@reference' --inject-hang plain --timeout 3 "
                              "corpus"), VC_EXIT_FAIL);
-  assert_int_equal(query("s2.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("s2.db", "select count(*) from results r join programs p on "
                                   "r.program_id=p.id where p.name='spill' and r.mode='reference' "
                                   "and r.status='crash'"), 1);
-  assert_int_equal(query("s2.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("s2.db", "select count(*) from results r join programs p on "
                                   "r.program_id=p.id where p.name='plain' and r.mode='setup' "
                                   "and r.status='timeout'"), 1);
-  assert_int_equal(query("s2.db", "select count(*) from results where mode='host-split' and "
+  assert_int_equal(ru_query("s2.db", "select count(*) from results where mode='host-split' and "
                                   "status in ('crash','timeout')"), 0);
 }
 
@@ -471,20 +378,20 @@ static void failures_are_charged_to_their_step(void **state) {
 static void each_file_is_parsed_once(void **state) {
   (void)state;
   char sub[300];
-  snprintf(sub, sizeof sub, "%s/once", dir);
+  snprintf(sub, sizeof sub, "%s/once", ru_dir);
   mkdir(sub, 0777);
-  write_file("once/a.vyre", prog_plain);
-  write_file("once/b.vyre", prog_third);
+  ru_write_file("once/a.vyre", prog_plain);
+  ru_write_file("once/b.vyre", prog_third);
   /* a hangs for its 3 s timeout; meanwhile b's file is overwritten */
-  pid_t pid = start("--backend opencl --mode host-split --db p.db --timeout 3 --inject-hang plain "
+  pid_t pid = ru_start("--backend opencl --mode host-split --db p.db --timeout 3 --inject-hang plain "
                     "once");
-  nap_ms(1000);
-  write_file("once/b.vyre", "(program broken\n");
+  ru_nap_ms(1000);
+  ru_write_file("once/b.vyre", "(program broken\n");
   int st = 0;
   assert_int_equal(waitpid(pid, &st, 0), pid);
   assert_true(WIFEXITED(st));
   assert_int_equal(WEXITSTATUS(st), VC_EXIT_FAIL);
-  assert_int_equal(query("p.db", "select count(*) from results r join programs p on "
+  assert_int_equal(ru_query("p.db", "select count(*) from results r join programs p on "
                                  "r.program_id=p.id where p.name='third' and r.status='pass'"), 1);
 }
 
@@ -493,15 +400,15 @@ static void each_file_is_parsed_once(void **state) {
    device left there: never a device divergence. */
 static void poison_read_is_an_invalid_program(void **state) {
   (void)state;
-  write_file("poison.vyre", "(program poison (workgroup 32) (grid 2)\n"
+  ru_write_file("poison.vyre", "(program poison (workgroup 32) (grid 2)\n"
                             "  (buffer out u32 64 write) (shared tile u32 64)\n"
                             "  (entry (let g (global_id x)) (let l (local_id x))\n"
                             "    (store tile l g) (barrier workgroup)\n"
                             "    (store out g (load tile (add l 32u)))))\n");
-  assert_int_equal(run(NULL, "--backend opencl --db q.db poison.vyre"), VC_EXIT_INPUT);
-  assert_int_equal(query("q.db", "select count(*) from results where status='invalid' and "
+  assert_int_equal(ru_run(NULL, "--backend opencl --db q.db poison.vyre"), VC_EXIT_INPUT);
+  assert_int_equal(ru_query("q.db", "select count(*) from results where status='invalid' and "
                                  "reason like '%before any write%'"), 3);
-  assert_int_equal(query("q.db", "select count(*) from results where status<>'invalid'"), 0);
+  assert_int_equal(ru_query("q.db", "select count(*) from results where status<>'invalid'"), 0);
 }
 
 /* A native launch that never finishes on the device (a barrier waiting for
@@ -509,20 +416,20 @@ static void poison_read_is_an_invalid_program(void **state) {
    the split modes still run, in a fresh one, instead of being skipped. */
 static void stuck_native_launch_spares_the_split_modes(void **state) {
   (void)state;
-  int rc = run(NULL, "--backend opencl --db k.db --repeat 2 --device-options "
+  int rc = ru_run(NULL, "--backend opencl --db k.db --repeat 2 --device-options "
                      "native-phantoms=1,native-spin=0,deadline=1 corpus/spill.vyre");
   assert_int_equal(rc, VC_EXIT_FAIL);
-  assert_int_equal(query("k.db", "select count(*) from results where mode='native' and "
+  assert_int_equal(ru_query("k.db", "select count(*) from results where mode='native' and "
                                  "repeat=0 and status='timeout'"), 1);
-  assert_int_equal(query("k.db", "select count(*) from results where mode='native' and "
+  assert_int_equal(ru_query("k.db", "select count(*) from results where mode='native' and "
                                  "repeat=1 and status='skip'"), 1);
-  assert_int_equal(query("k.db", "select count(*) from results where mode<>'native' and "
+  assert_int_equal(ru_query("k.db", "select count(*) from results where mode<>'native' and "
                                  "status='pass'"), 4);
 }
 
 static void exec_sql(const char *db, const char *sql) {
   char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, db);
+  snprintf(path, sizeof path, "%s/%s", ru_dir, db);
   sqlite3 *h = NULL;
   assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
   assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
@@ -532,64 +439,64 @@ static void exec_sql(const char *db, const char *sql) {
 /* The options line quotes what needs it, and reads back as it was given. */
 static void stored_options_read_back(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db w.db --filter 'pl\"a\\in*' "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db w.db --filter 'pl\"a\\in*' "
                              "--filter 'pl*' --exclude-tag 'two words' corpus"), 0);
   char opts[1024];
-  query_text("w.db", "select options from runs", opts, sizeof opts);
+  ru_query_text("w.db", "select options from runs", opts, sizeof opts);
   assert_non_null(strstr(opts, "filter=\"pl\\\"a\\\\in*\" filter=pl* exclude-tag=\"two words\""));
   exec_sql("w.db", "update runs set status = 'interrupted'");
-  assert_int_equal(run(NULL, "--resume 1 --db w.db --filter 'pl\"a\\in*' --filter 'pl*' "
+  assert_int_equal(ru_run(NULL, "--resume 1 --db w.db --filter 'pl\"a\\in*' --filter 'pl*' "
                              "--exclude-tag 'two words'"), 0);
-  assert_true(output_contains("1 program done already"));
-  assert_int_equal(query("w.db", "select count(*) from runs where status = 'complete'"), 1);
-  assert_int_equal(run(NULL, "--resume 1 --db w.db --filter 'pl*'"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "1 program done already"));
+  assert_int_equal(ru_query("w.db", "select count(*) from runs where status = 'complete'"), 1);
+  assert_int_equal(ru_run(NULL, "--resume 1 --db w.db --filter 'pl*'"), VC_EXIT_USAGE);
 }
 
 static void interrupt_then_resume(void **state) {
   (void)state;
   /* third is the last program in sorted order and hangs: the run is
      interrupted while it is in flight, after plain and spill are recorded. */
-  pid_t pid = start("--backend opencl --mode host-split --db i.db --inject-hang third corpus");
+  pid_t pid = ru_start("--backend opencl --mode host-split --db i.db --inject-hang third corpus");
   wait_programs("i.db", 2);
-  nap_ms(200);
+  ru_nap_ms(200);
   kill(pid, SIGINT);
   int st = 0;
   assert_int_equal(waitpid(pid, &st, 0), pid);
   assert_true(WIFEXITED(st));
   assert_int_equal(WEXITSTATUS(st), VC_EXIT_INTERRUPTED);
-  assert_int_equal(query("i.db", "select count(*) from runs where status='interrupted'"), 1);
-  assert_int_equal(query("i.db", "select count(*) from results"), 2);
-  int64_t first_ids = query("i.db", "select max(id) from results");
+  assert_int_equal(ru_query("i.db", "select count(*) from runs where status='interrupted'"), 1);
+  assert_int_equal(ru_query("i.db", "select count(*) from results"), 2);
+  int64_t first_ids = ru_query("i.db", "select max(id) from results");
 
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db i.db --resume 1 corpus"), 0);
-  assert_true(output_contains("2 programs done already"));
-  assert_int_equal(query("i.db", "select count(*) from runs"), 1);
-  assert_int_equal(query("i.db", "select count(*) from runs where status='complete'"), 1);
-  assert_int_equal(query("i.db", "select count(*) from programs"), 3);
-  assert_int_equal(query("i.db", "select count(*) from results"), 3);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db i.db --resume 1 corpus"), 0);
+  assert_true(ru_file_contains("out.txt", "2 programs done already"));
+  assert_int_equal(ru_query("i.db", "select count(*) from runs"), 1);
+  assert_int_equal(ru_query("i.db", "select count(*) from runs where status='complete'"), 1);
+  assert_int_equal(ru_query("i.db", "select count(*) from programs"), 3);
+  assert_int_equal(ru_query("i.db", "select count(*) from results"), 3);
   /* finished programs were not redone: their rows are the first ones */
-  assert_int_equal(query("i.db", "select count(*) from results where id <= 2"), first_ids);
+  assert_int_equal(ru_query("i.db", "select count(*) from results where id <= 2"), first_ids);
   /* a complete run cannot be resumed; another corpus cannot either */
-  assert_int_equal(run(NULL, "--backend opencl --db i.db --resume 1 corpus"), VC_EXIT_USAGE);
-  assert_true(output_contains("complete"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --db i.db --resume 1 corpus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "complete"));
 }
 
 /* Valid by the race rules (atomics never race), yet its bytes depend on the
    order invocations run in: other oracle orders across repeats expose it. */
 static void oracle_order_flags_scheduling_dependence(void **state) {
   (void)state;
-  write_file("order_dep.vyre", "(program order_dep (workgroup 4) (grid 2)\n"
+  ru_write_file("order_dep.vyre", "(program order_dep (workgroup 4) (grid 2)\n"
                                "  (buffer x u32 1 read_write) (buffer o u32 8 write)\n"
                                "  (entry (store o (global_id x) (atomic exchange x 0u (global_id x)))))\n");
-  run(NULL, "--backend opencl --mode host-split --db o.db --repeat 3 --oracle-order shuffle:7 "
+  ru_run(NULL, "--backend opencl --mode host-split --db o.db --repeat 3 --oracle-order shuffle:7 "
             "order_dep.vyre");
-  assert_true(query("o.db", "select count(*) from results where nondeterministic=1") >= 1);
-  assert_true(query("o.db", "select count(*) from results where reason like '%depends on scheduling%'") >= 1);
+  assert_true(ru_query("o.db", "select count(*) from results where nondeterministic=1") >= 1);
+  assert_true(ru_query("o.db", "select count(*) from results where reason like '%depends on scheduling%'") >= 1);
   /* an order-independent program is not flagged, in any order */
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db o2.db --repeat 3 "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db o2.db --repeat 3 "
                              "--oracle-order shuffle:7 corpus/spill.vyre"), 0);
-  assert_int_equal(query("o2.db", "select count(*) from results where nondeterministic=1"), 0);
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db o2.db --repeat 2 "
+  assert_int_equal(ru_query("o2.db", "select count(*) from results where nondeterministic=1"), 0);
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db o2.db --repeat 2 "
                              "--oracle-order reverse corpus/spill.vyre"), 0);
 }
 
@@ -597,9 +504,9 @@ static void oracle_order_flags_scheduling_dependence(void **state) {
    device allocation. */
 static void buffer_budget_refuses_clearly(void **state) {
   (void)state;
-  assert_int_equal(run(NULL, "--backend opencl --mode host-split --db l.db "
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db l.db "
                              "--max-buffer-bytes 200 corpus/spill.vyre"), 0);
-  assert_int_equal(query("l.db", "select count(*) from results where status='unsupported' and "
+  assert_int_equal(ru_query("l.db", "select count(*) from results where status='unsupported' and "
                                  "reason like '%256 bytes%budget of 200%'"), 1);
 }
 

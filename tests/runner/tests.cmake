@@ -1,18 +1,18 @@
 # End-to-end runs of the vyre-conform program on the OpenCL backend (PoCL).
 if(TARGET vc-backend-opencl)
   find_package(SQLite3 REQUIRED)
-  vc_add_test(test_runner SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner.c
+  vc_add_test(test_runner SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_runner.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
     LIBS vc_exec SQLite::SQLite3 LABELS integration)
   add_dependencies(test_runner vyre-conform vc-backend-opencl)
   set_tests_properties(test_runner PROPERTIES TIMEOUT 600)
   # Several workers: the same database as one, the device token, interrupts,
   # the plain heartbeat, flake reruns.
-  vc_add_test(runner_jobs_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_jobs.c
+  vc_add_test(runner_jobs_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_jobs.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(runner_jobs_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_jobs_pocl PROPERTIES TIMEOUT 600)
   # Rows of a crashed or timed-out worker keep its last words (results.stderr).
-  vc_add_test(runner_last_words_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_last_words.c
+  vc_add_test(runner_last_words_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_last_words.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(runner_last_words_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_last_words_pocl PROPERTIES TIMEOUT 300)
@@ -31,8 +31,8 @@ if(TARGET vc-backend-opencl)
   add_dependencies(runner_kcache_pocl_wg vyre-conform vc-backend-opencl)
   set_tests_properties(runner_kcache_pocl_wg PROPERTIES TIMEOUT 300)
   # Workers get jobs once ready; --device-lock keeps two runs' device phases apart.
-  vc_add_test(runner_device_lock_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_lock.c
-    LIBS vc_base LABELS "integration;opencl")
+  vc_add_test(runner_device_lock_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_lock.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
   add_dependencies(runner_device_lock_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_device_lock_pocl PROPERTIES TIMEOUT 600)
 endif()
@@ -44,7 +44,7 @@ vc_add_test(test_verdict SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_verdict.c LIBS v
 # The run's exit status against expectations: skip on PoCL, the project's
 # expectations on lavapipe (only lavapipe, whatever else the machine has).
 find_package(SQLite3 REQUIRED)
-add_executable(test_gate_run ${CMAKE_CURRENT_LIST_DIR}/test_gate_run.c)
+add_executable(test_gate_run ${CMAKE_CURRENT_LIST_DIR}/test_gate_run.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c)
 target_include_directories(test_gate_run PRIVATE ${CMOCKA_INCLUDE_DIR} ${CMAKE_SOURCE_DIR})
 target_link_libraries(test_gate_run PRIVATE SQLite::SQLite3 ${CMOCKA_LIBRARY} vc_warnings)
 target_compile_options(test_gate_run PRIVATE -Wno-cast-qual)
@@ -89,7 +89,7 @@ set_tests_properties(runner_nightly_promote PROPERTIES LABELS "runner;ci")
 
 # The kernel cache end to end: warm hits, a corrupted entry rewritten, two
 # runs sharing a cache, --no-cache, the default folder.
-add_executable(test_kcache_run ${CMAKE_CURRENT_LIST_DIR}/test_kcache_run.c)
+add_executable(test_kcache_run ${CMAKE_CURRENT_LIST_DIR}/test_kcache_run.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c)
 target_include_directories(test_kcache_run PRIVATE ${CMOCKA_INCLUDE_DIR} ${CMAKE_SOURCE_DIR})
 target_link_libraries(test_kcache_run PRIVATE SQLite::SQLite3 ${CMOCKA_LIBRARY} vc_warnings)
 target_compile_options(test_kcache_run PRIVATE -Wno-cast-qual)
