@@ -23,7 +23,7 @@ typedef struct raw_chain {
   CUmodule *mods;
   CUfunction *fns;
   CUdeviceptr *bufs;  /* per plan buffer */
-  CUdeviceptr *ptrs;  /* per segment: its bound buffers' addresses */
+  CUdeviceptr *ptrs;  /* per segment: its bound buffers' addresses, then 0 (no stamp) */
   void **params;      /* pointing into ptrs */
   uint32_t *first;    /* segment k's first entry in ptrs and params */
   CUevent *events;    /* 2 n */
@@ -72,7 +72,7 @@ static int raw_setup(bench *b, const vc_split *s, raw_chain *r, vc_error *err) {
   memset(r, 0, sizeof *r);
   r->n = s->nsegs;
   uint32_t nptrs = 0;
-  for (uint32_t k = 0; k < s->nsegs; k++) nptrs += s->segs[k].nbind;
+  for (uint32_t k = 0; k < s->nsegs; k++) nptrs += s->segs[k].nbind + 1;
   r->mods = calloc(r->n, sizeof *r->mods);
   r->fns = calloc(r->n, sizeof *r->fns);
   r->bufs = calloc(s->nbuffers, sizeof *r->bufs);
@@ -96,6 +96,10 @@ static int raw_setup(bench *b, const vc_split *s, raw_chain *r, vc_error *err) {
       r->ptrs[at] = r->bufs[s->segs[k].bind[j]];
       r->params[at] = &r->ptrs[at];
     }
+    /* the kernel's stamp slot (its last parameter): none, the kernel skips it */
+    r->ptrs[at] = 0;
+    r->params[at] = &r->ptrs[at];
+    at++;
   }
   return 0;
 }
