@@ -313,6 +313,45 @@ static void stamps_missing(void **state) {
   }
 }
 
+/* The stamps' own driver calls failing: finish names them, the batch is
+   dropped, nothing is left behind and the next batch has its times. */
+static void stamp_failures(void **state) {
+  (void)state;
+  static const struct {
+    const char *call, *says;
+  } cases[] = {
+      {"cuModuleLoadDataEx", "finish: timing=stamps: cuModuleLoadDataEx(the stamp kernel) on Fake "
+                             "GPU (CUDA device 0): CUDA_ERROR_OUT_OF_MEMORY"},
+      {"cuMemHostGetDevicePointer",
+       "finish: timing=stamps: cuMemHostGetDevicePointer(2048 bytes of stamp slots, mapped host "
+       "memory) on Fake GPU (CUDA device 0): CUDA_ERROR_OUT_OF_MEMORY"},
+      {"cuMemAlloc", "finish: timing=stamps: cuMemAlloc(2048 bytes of stamp slots, device memory) "
+                     "on Fake GPU (CUDA device 0): CUDA_ERROR_OUT_OF_MEMORY"},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    rig r;
+    rig_open(&r, c == 2 ? "stamp-memory=device" : NULL);
+    fake_cuda_stats a, b;
+    stats_of(&a);
+    uint64_t ns[8];
+    uint32_t count = 9;
+    vc_error e;
+    launch_all(&r, "abab", 0);
+    fail_next(cases[c].call, 1, CUDA_ERROR_OUT_OF_MEMORY);
+    assert_int_equal(be->finish(r.dev, ns, 8, &count, &e), VC_ERR_LIMIT);
+    assert_int_equal(count, 0);
+    if (!strstr(e.msg, cases[c].says)) fail_msg("%s: %s", cases[c].call, e.msg);
+    assert_int_equal(nseen, 0);
+    stats_of(&b);
+    assert_int_equal(b.host_allocs, a.host_allocs);
+    assert_int_equal(b.device_allocs, a.device_allocs);
+    launch_all(&r, "abab", 0);
+    finish_all(&r, 4);
+    ran("abab");
+    rig_close(&r);
+  }
+}
+
 /* The stamp kernel is PTX the plugin holds (loaded at the first stamped
    batch, the driver's JIT compiling it): one entry with one parameter, a
    %globaltimer read and a 64-bit store, which ptxas assembles for sm_90. */
@@ -647,7 +686,8 @@ int main(void) {
       cmocka_unit_test(copy_forces_batch_out), cmocka_unit_test(small_batches),
       cmocka_unit_test(graph_without_timing), cmocka_unit_test(graph_failures),
       cmocka_unit_test(graph_deadline), cmocka_unit_test(stamps_per_launch),
-      cmocka_unit_test(stamps_missing), cmocka_unit_test(stamp_kernel_ptx),
+      cmocka_unit_test(stamps_missing), cmocka_unit_test(stamp_failures),
+      cmocka_unit_test(stamp_kernel_ptx),
       cmocka_unit_test(graph_with_events),
       cmocka_unit_test(graph_given_back),
   };
