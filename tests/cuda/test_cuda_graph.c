@@ -313,6 +313,37 @@ static void stamps_missing(void **state) {
   }
 }
 
+/* A launch that hangs after launch 2 ran: with the stamps in host memory
+   finish names the first launch whose next stamp has not come (launch 3
+   of 5: the fourth never started), with device memory, which it cannot
+   read before the batch ends, the batch's first. */
+static void hang_after_two(const fake_cuda_launch *l, uint32_t i) {
+  (void)l;
+  if (i == 2) set_hang(1);
+}
+
+static void stamps_deadline(void **state) {
+  (void)state;
+  static const char *const options[] = {"deadline=1", "deadline=1,stamp-memory=device"};
+  static const char *const says[] = {"kernel ga (seg a) (launch 3 of 5) did not finish within 1 s",
+                                     "kernel ga (seg a) (launch 1 of 5) did not finish within 1 s"};
+  for (int o = 0; o < 2; o++) {
+    rig r;
+    rig_open(&r, options[o]);
+    also = hang_after_two;
+    launch_all(&r, "ababa", 0);
+    uint64_t ns[8];
+    uint32_t count = 9;
+    vc_error e;
+    assert_int_equal(be->finish(r.dev, ns, 8, &count, &e), VC_ERR_TIMEOUT);
+    assert_int_equal(count, 0);
+    if (!strstr(e.msg, says[o])) fail_msg("%s", e.msg);
+    set_hang(0);
+    also = NULL;
+    rig_close(&r);
+  }
+}
+
 /* The stamps' own driver calls failing: finish names them, the batch is
    dropped, nothing is left behind and the next batch has its times. */
 static void stamp_failures(void **state) {
@@ -686,7 +717,8 @@ int main(void) {
       cmocka_unit_test(copy_forces_batch_out), cmocka_unit_test(small_batches),
       cmocka_unit_test(graph_without_timing), cmocka_unit_test(graph_failures),
       cmocka_unit_test(graph_deadline), cmocka_unit_test(stamps_per_launch),
-      cmocka_unit_test(stamps_missing), cmocka_unit_test(stamp_failures),
+      cmocka_unit_test(stamps_missing), cmocka_unit_test(stamps_deadline),
+      cmocka_unit_test(stamp_failures),
       cmocka_unit_test(stamp_kernel_ptx),
       cmocka_unit_test(graph_with_events),
       cmocka_unit_test(graph_given_back),
