@@ -83,7 +83,8 @@ static uint32_t event_nodes(int timing, uint32_t n) {
 /* Event node j of the batch. timing=launch: before launch 0 (j = 0), after
    launch j - 1; stamps: the one after the stamp kernel, every launch's end. */
 static CUevent batch_event(const vc_dev *dev, int timing, uint32_t n, uint32_t j) {
-  if (timing == VC_CUDA_TIMING_STAMPS) return dev->events[dev->timings[dev->batch_first + n - 1].end];
+  if (timing == VC_CUDA_TIMING_STAMPS)
+    return dev->events[dev->timings[dev->batch_first + n - 1].end];
   const vc_cuda_timing *t = &dev->timings[dev->batch_first + (j ? j - 1 : 0)];
   return dev->events[j ? t->end : t->start];
 }
@@ -148,7 +149,8 @@ static int add_stamp(vc_dev *dev, CUdeviceptr sslot, CUgraphNode *dep, uint32_t 
   g->sslot = sslot;
   stamp_params(dev, &g->sslot, params, &kp);
   CUresult r = dev->cu->cuGraphAddKernelNode(&g->snode, g->graph, dep, dep ? 1 : 0, &kp);
-  if (r != CUDA_SUCCESS) return batch_fail(dev, err, r, n, "cuGraphAddKernelNode(the stamp kernel)");
+  if (r != CUDA_SUCCESS)
+    return batch_fail(dev, err, r, n, "cuGraphAddKernelNode(the stamp kernel)");
   return add_event(dev, 0, &g->snode, n, err);
 }
 

@@ -118,14 +118,14 @@ typedef struct vc_cuda_graph {
    since the last finish, each a 64-bit %globaltimer value (ns), 0 until
    written, and the one-thread kernel that stamps a batch's end. */
 typedef struct vc_cuda_stamps {
-  uint64_t *host;      /* what the host reads: the mapped slots, or the copy (device) */
-  CUdeviceptr dptr;    /* what the kernels write */
-  CUdeviceptr dmem;    /* stamp-memory=device: the device memory (dptr); else 0 */
-  uint32_t cap, used;  /* slots; used since the last finish */
-  uint32_t read;       /* stamp-memory=device: slots already copied into host */
-  CUmodule mod;        /* the stamp kernel, loaded at the first stamped batch */
+  uint64_t *host;     /* what the host reads: the mapped slots, or the copy (device) */
+  CUdeviceptr dptr;   /* what the kernels write */
+  CUdeviceptr dmem;   /* stamp-memory=device: the device memory (dptr); else 0 */
+  uint32_t cap, used; /* slots; used since the last finish */
+  uint32_t read;      /* stamp-memory=device: slots already copied into host */
+  CUmodule mod;       /* the stamp kernel, loaded at the first stamped batch */
   CUfunction fn;
-  uint64_t untimed;    /* launches given no time: a stamp missing or going backwards */
+  uint64_t untimed; /* launches given no time: a stamp missing or going backwards */
 } vc_cuda_stamps;
 
 /* What the graph path did since open, for tests and the bench. */
@@ -273,7 +273,9 @@ uint64_t vc_cuda_stamp_ns(vc_dev *dev, const vc_cuda_timing *t);
    stamp written); false when they cannot tell. */
 bool vc_cuda_stamp_done(const vc_dev *dev, const vc_cuda_timing *t);
 /* The slots free again (finish). */
-static inline void vc_cuda_stamps_reset(vc_dev *dev) { dev->stamps.used = dev->stamps.read = 0; }
+static inline void vc_cuda_stamps_reset(vc_dev *dev) {
+  dev->stamps.used = dev->stamps.read = 0;
+}
 /* At close, in the device's context, the stream synchronised. */
 void vc_cuda_stamps_free(vc_dev *dev);
 

@@ -107,8 +107,8 @@ static int launch_segment(vc_dev *dev, const vc_cuda_node *nd, const char *label
   ptrs[nd->nbufs] = nd->stamp; /* the stamp slot, last: 0 on the stream */
   for (uint32_t i = 0; i <= nd->nbufs; i++) params[i] = &ptrs[i];
   const uint32_t *g = nd->grid, *b = nd->block;
-  CUresult r = dev->cu->cuLaunchKernel(nd->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                       dev->stream, params, NULL);
+  CUresult r = dev->cu->cuLaunchKernel(nd->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, dev->stream,
+                                       params, NULL);
   if (r != CUDA_SUCCESS)
     return vc_cu_fail(dev->cu, err, r,
                       "%s: cuLaunchKernel (grid %ux%ux%u, block %ux%ux%u) on %s", label, g[0],
@@ -277,8 +277,7 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
     float ms = 0;
     r = cu->cuEventElapsedTime(&ms, dev->events[t->start], dev->events[t->end]);
     if (r != CUDA_SUCCESS) {
-      rc = vc_cu_fail(cu, err, r, "finish: cuEventElapsedTime of launch %u on %s", i,
-                      dev->label);
+      rc = vc_cu_fail(cu, err, r, "finish: cuEventElapsedTime of launch %u on %s", i, dev->label);
       break;
     }
     device_ns[i] = ms > 0 ? (uint64_t)((double)ms * 1e6 + 0.5) : 0;

@@ -48,8 +48,8 @@ static uint32_t nend;
 static void (*also)(const fake_cuda_launch *l, uint32_t i);
 
 static bool stamp_kernel(const fake_cuda_launch *l) {
-  return l->grid[0] * l->grid[1] * l->grid[2] == 1 && l->block[0] * l->block[1] * l->block[2] == 1 &&
-         l->nparams == 1;
+  return l->grid[0] * l->grid[1] * l->grid[2] == 1 &&
+         l->block[0] * l->block[1] * l->block[2] == 1 && l->nparams == 1;
 }
 
 static void play(const fake_cuda_launch *l) {

@@ -98,7 +98,8 @@ static void start_stamp(void **state) {
                 "threadIdx.y |\n                   threadIdx.z) == 0u) {\n");
   contains(src, "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(vc_t));\n"
                 "    *vc_stamp = vc_t;\n");
-  const char *stamp = strstr(src, "%%globaltimer"), *body = strstr(src, "  vc_seg0(b0, b1, b2, s0,");
+  const char *stamp = strstr(src, "%%globaltimer");
+  const char *body = strstr(src, "  vc_seg0(b0, b1, b2, s0,");
   const char *kernel = strstr(src, "\nvc_main(");
   assert_non_null(stamp);
   assert_non_null(body);

@@ -39,13 +39,13 @@ static void kernel_begin(const vc_cgen_layout *l, vc_strbuf *out) {
   /* timing=stamps (docs/backend-cuda.md): the launch's start on the device
      clock, read by its first block before the body, so an early return of
      the body does not matter; the next launch's stamp ends it */
-  vc_sb_puts(out,
-             "  if (vc_stamp && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y |\n"
-             "                   threadIdx.z) == 0u) {\n"
-             "    unsigned long long vc_t;\n"
-             "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(vc_t));\n"
-             "    *vc_stamp = vc_t;\n"
-             "  }\n");
+  vc_sb_puts(out, "  if (vc_stamp && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | "
+                  "threadIdx.y |\n"
+                  "                   threadIdx.z) == 0u) {\n"
+                  "    unsigned long long vc_t;\n"
+                  "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(vc_t));\n"
+                  "    *vc_stamp = vc_t;\n"
+                  "  }\n");
 }
 
 static void builtin(vc_builtin b, unsigned axis, vc_strbuf *out) {

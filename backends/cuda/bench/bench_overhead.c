@@ -347,8 +347,10 @@ static void report(const samples *s, uint32_t runs, uint32_t n, const vc_cuda_op
   snprintf(def, sizeof def,
            "median wall of vc_exec_run(resident-split) / segments (upload, launches, finish, "
            "download), %s, timing=%s",
-           mine, o->timing == VC_CUDA_TIMING_STAMPS ? "stamps"
-                 : o->timing == VC_CUDA_TIMING_LAUNCH ? "launch" : "none");
+           mine,
+           o->timing == VC_CUDA_TIMING_STAMPS   ? "stamps"
+           : o->timing == VC_CUDA_TIMING_LAUNCH ? "launch"
+                                                : "none");
   bench_figure("a.harness_us_per_segment", hw * us, "us", def);
   snprintf(def, sizeof def, "the same with %s (a second device, same run)", other);
   bench_figure(stream ? "a.graph_us_per_segment" : "a.stream_us_per_segment",
@@ -369,11 +371,11 @@ static void report(const samples *s, uint32_t runs, uint32_t n, const vc_cuda_op
   snprintf(def, sizeof def,
            "the same with launch=graph,timing=stamps,stamp-memory=%s (a second device, same run)",
            other_stamp_memory(o));
-  bench_figure("a.stamp_alt_us_per_segment", med(s->alt_wall[ALT_STAMP_MEMORY], runs) * us,
-               "us", def);
-  snprintf(def, sizeof def, "harness with stamp-memory=%s / raw per segment", other_stamp_memory(o));
-  bench_figure("a.stamp_alt_ratio", med(s->alt_wall[ALT_STAMP_MEMORY], runs) / rw, "",
+  bench_figure("a.stamp_alt_us_per_segment", med(s->alt_wall[ALT_STAMP_MEMORY], runs) * us, "us",
                def);
+  snprintf(def, sizeof def, "harness with stamp-memory=%s / raw per segment",
+           other_stamp_memory(o));
+  bench_figure("a.stamp_alt_ratio", med(s->alt_wall[ALT_STAMP_MEMORY], runs) / rw, "", def);
   bench_figure("a.harness_marginal_us", hm, "us",
                "(harness wall of this program - of a 1-segment program) / (segments - 1)");
   bench_figure("a.raw_marginal_us", rm, "us", "the same for the raw loop");
