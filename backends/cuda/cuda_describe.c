@@ -118,7 +118,24 @@ static void extra_lines(vc_dev *dev, vc_device_info *info) {
     vc_sb_puts(&sb, "native_include=absent\n");
   if (dev->opts.native_blocks) vc_sb_printf(&sb, "native_blocks=%u\n", dev->opts.native_blocks);
   vc_sb_printf(&sb, "deadline_s=%u\n", dev->opts.deadline_ms / 1000u);
-  vc_sb_printf(&sb, "timing=%s\n", dev->opts.no_timing ? "none" : "launch");
+  /* what each path records (docs/backend-cuda.md, Graphs) */
+  static const char *const timing[] = {
+#define TIMING_NAME(n, s) [VC_CUDA_TIMING_##n] = s,
+      VC_CUDA_TIMING_LIST(TIMING_NAME)
+#undef TIMING_NAME
+  };
+  static const char *const stamp_memory[] = {
+#define STAMP_MEMORY_NAME(n, s) [VC_CUDA_STAMP_##n] = s,
+      VC_CUDA_STAMP_MEMORY_LIST(STAMP_MEMORY_NAME)
+#undef STAMP_MEMORY_NAME
+  };
+  if (dev->opts.timing == VC_CUDA_TIMING_STAMPS)
+    vc_sb_printf(&sb,
+                 "timing=stamps stamp_memory=%s (graph batches: %%globaltimer at each launch's "
+                 "start, from one launch to the next; other launches: events)\n",
+                 stamp_memory[dev->opts.stamp_memory]);
+  else
+    vc_sb_printf(&sb, "timing=%s\n", timing[dev->opts.timing]);
   /* how launches reach the device: a driver without graphs runs stream */
   if (dev->use_graph)
     vc_sb_printf(&sb, "launch=graph graph_min=%u graph_update=%s\n", dev->opts.graph_min,
@@ -167,7 +184,7 @@ static int limits(vc_dev *dev, vc_device_info *info, vc_error *err) {
   info->max_buffer_bytes = total; /* cuMemAlloc has no per-allocation limit below this */
   info->global_mem_bytes = total;
   info->cooperative = coop != 0;
-  info->timestamps = true; /* cuEventElapsedTime around every launch */
+  info->timestamps = true; /* events around launches, or stamps in graph batches */
   return 0;
 }
 

@@ -10,7 +10,16 @@
 #include "harness/base/kvopts.h"
 
 static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
-static const vc_kv_choice timing[] = {{"launch", 0}, {"none", 1}, {NULL, 0}};
+static const vc_kv_choice timing[] = {
+#define TIMING_CHOICE(n, s) {s, VC_CUDA_TIMING_##n},
+    VC_CUDA_TIMING_LIST(TIMING_CHOICE)
+#undef TIMING_CHOICE
+    {NULL, 0}};
+static const vc_kv_choice stamp_memory[] = {
+#define STAMP_MEMORY_CHOICE(n, s) {s, VC_CUDA_STAMP_##n},
+    VC_CUDA_STAMP_MEMORY_LIST(STAMP_MEMORY_CHOICE)
+#undef STAMP_MEMORY_CHOICE
+    {NULL, 0}};
 static const vc_kv_choice barrier[] = {{"cg", 0}, {"inline", 1}, {NULL, 0}};
 static const vc_kv_choice launch[] = {{"graph", 0}, {"stream", 1}, {NULL, 0}};
 static const vc_kv_choice module[] = {{"cubin", 0}, {"ptx", 1}, {NULL, 0}};
@@ -31,7 +40,7 @@ static const vc_kv_key keys[] = {
      NULL, 0, 0},
     {"include", VC_KV_TEXT, offsetof(vc_cuda_options, include), 1,
      sizeof(((vc_cuda_options *)0)->include) - 1, "DIR", NULL, 0, 0},
-    {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, no_timing), 0, 0, NULL, timing, 0, 0},
+    {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, timing), 0, 0, NULL, timing, 0, 0},
     {"barrier", VC_KV_CHOICE, offsetof(vc_cuda_options, inline_barrier), 0, 0, NULL, barrier, 0,
      0},
     {"host-memory", VC_KV_CHOICE, offsetof(vc_cuda_options, malloc_host), 0, 0, NULL,
@@ -45,6 +54,8 @@ static const vc_kv_key keys[] = {
     {"graph-update", VC_KV_CHOICE, offsetof(vc_cuda_options, graph_instantiate), 0, 0, NULL,
      graph_update, 0, 0},
     {"module", VC_KV_CHOICE, offsetof(vc_cuda_options, module_ptx), 0, 0, NULL, module, 0, 0},
+    {"stamp-memory", VC_KV_CHOICE, offsetof(vc_cuda_options, stamp_memory), 0, 0, NULL,
+     stamp_memory, 0, 0},
 };
 
 int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err) {
@@ -54,6 +65,8 @@ int vc_cuda_parse_options(const char *text, vc_cuda_options *opts, vc_error *err
   opts->graph_min = VC_CUDA_DEFAULT_GRAPH_MIN;
   opts->inline_barrier = VC_CUDA_DEFAULT_INLINE_BARRIER;
   opts->inline_order = VC_CUDA_DEFAULT_INLINE_ORDER;
+  opts->timing = VC_CUDA_DEFAULT_TIMING;
+  opts->stamp_memory = VC_CUDA_DEFAULT_STAMP_MEMORY;
   int rc = vc_kv_parse("CUDA", text, keys, sizeof keys / sizeof keys[0], opts, err);
   vc_kcache_option_done(opts->cache_dir);
   return rc;
@@ -197,6 +210,7 @@ void vc_cuda_close(vc_dev *dev) {
       cu->cuStreamSynchronize(dev->stream);
     }
     vc_cuda_graph_forget(dev, NULL);
+    vc_cuda_stamps_free(dev);
     for (uint32_t i = 0; i < dev->created_events; i++) cu->cuEventDestroy(dev->events[i]);
     vc_cuda_host_free_all(dev);
     for (int h = 0; h < 2; h++)

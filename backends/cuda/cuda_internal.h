@@ -25,6 +25,29 @@
 #define VC_CUDA_DEFAULT_INLINE_BARRIER 1
 #define VC_CUDA_DEFAULT_INLINE_ORDER VC_CUDA_INLINE_RELEASE
 
+/* "timing=...": how launches get their device times (docs/backend-cuda.md).
+   stamps: graph batches from the device clock each segment kernel reads
+   at its start (cuda_stamps.c), other launches from events; launch: an
+   event after every launch; none: no device times. */
+#define VC_CUDA_TIMING_LIST(X) X(STAMPS, "stamps") X(LAUNCH, "launch") X(NONE, "none")
+typedef enum vc_cuda_timing_mode {
+#define VC_CUDA_TIMING_ENUM(n, s) VC_CUDA_TIMING_##n,
+  VC_CUDA_TIMING_LIST(VC_CUDA_TIMING_ENUM)
+#undef VC_CUDA_TIMING_ENUM
+} vc_cuda_timing_mode;
+#define VC_CUDA_DEFAULT_TIMING VC_CUDA_TIMING_STAMPS
+/* "stamp-memory=...": where the kernels write their stamps. host: pinned
+   host memory mapped for the device, read in place; device: device
+   memory, copied back once per finish. */
+#define VC_CUDA_STAMP_MEMORY_LIST(X) X(HOST, "host") X(DEVICE, "device")
+typedef enum vc_cuda_stamp_memory {
+#define VC_CUDA_STAMP_MEMORY_ENUM(n, s) VC_CUDA_STAMP_##n,
+  VC_CUDA_STAMP_MEMORY_LIST(VC_CUDA_STAMP_MEMORY_ENUM)
+#undef VC_CUDA_STAMP_MEMORY_ENUM
+} vc_cuda_stamp_memory;
+#define VC_CUDA_DEFAULT_STAMP_MEMORY VC_CUDA_STAMP_HOST
+#define VC_CUDA_NO_SLOT UINT32_MAX
+
 /* open's options ("key=value,..."). */
 typedef struct vc_cuda_options {
   uint64_t staging;       /* "staging=BYTES": the pinned staging buffer */
@@ -33,7 +56,8 @@ typedef struct vc_cuda_options {
   uint32_t deadline_ms;   /* "deadline=SECONDS": how long finish waits */
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
-  int no_timing;          /* "timing=none": no event per launch, no device times */
+  int timing;             /* "timing=...": vc_cuda_timing_mode */
+  int stamp_memory;       /* "stamp-memory=...": vc_cuda_stamp_memory */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* "cache=DIR": cubins or PTX from NVRTC; "" = none */
   int inline_barrier;     /* "barrier=inline" (default) or "cg": without cooperative_groups.h */
   int launch_stream;      /* "launch=stream": each launch on the stream as it comes, no graph */
@@ -50,35 +74,59 @@ typedef struct vc_cuda_host {
   bool pinned; /* cuMemHostAlloc, else malloc (host-memory=malloc) */
 } vc_cuda_host;
 
-/* One launch: its bracketing events (indices into the device's pool) and
-   its kernel, named when finish gives up. */
+/* One launch: its bracketing events (indices into the device's pool), or
+   its stamp slots (stamp, the start, and stamp + 1, the next launch's
+   start or the batch's end; VC_CUDA_NO_SLOT on the stream), and its
+   kernel, named when finish gives up. A launch of a stamped batch has no
+   start event; its end is the batch's one event. */
 typedef struct vc_cuda_timing {
   uint32_t start, end;
+  uint32_t stamp;
   char label[128];
 } vc_cuda_timing;
 
 /* A segment launch held back for the next batch (launch=graph): all a
-   kernel node needs, by value. */
+   kernel node needs, by value. stamp: the address of its stamp slot, the
+   kernel's last parameter (0: no stamp). */
 typedef struct vc_cuda_node {
   CUfunction fn;
   uint32_t grid[3], block[3];
   uint32_t nbufs;
   CUdeviceptr ptrs[VC_MAX_BUFFERS];
+  CUdeviceptr stamp;
 } vc_cuda_node;
 
 /* The instantiated graph of the last batch sent as one (cuda_graph.c),
-   kept for the next batch of the same shape: n kernel nodes in a chain,
-   with an event node before the first and after each when timed. */
+   kept for the next batch of the same shape: n kernel nodes in a chain;
+   timing=launch, an event node before the first and after each;
+   timing=stamps, the stamp kernel's node and one event node after the
+   last; timing=none, nothing else. */
 typedef struct vc_cuda_graph {
   CUgraph graph;
   CUgraphExec exec;
   uint32_t n;
-  bool timed;
+  int timing;            /* vc_cuda_timing_mode */
   vc_cuda_node *nodes;   /* n: the parameters the exec holds */
   CUgraphNode *knodes;   /* n */
-  CUgraphNode *enodes;   /* n + 1 when timed */
-  CUevent *events;       /* n + 1 when timed: the events the exec records */
+  CUgraphNode *enodes;   /* launch: n + 1; stamps: 1 */
+  CUevent *events;       /* the events the exec records, as enodes */
+  CUgraphNode snode;     /* stamps: the stamp kernel after the last launch */
+  CUdeviceptr sslot;     /* the slot it writes */
 } vc_cuda_graph;
+
+/* timing=stamps (cuda_stamps.c): the slots of the graph batches sent
+   since the last finish, each a 64-bit %globaltimer value (ns), 0 until
+   written, and the one-thread kernel that stamps a batch's end. */
+typedef struct vc_cuda_stamps {
+  uint64_t *host;     /* what the host reads: the mapped slots, or the copy (device) */
+  CUdeviceptr dptr;   /* what the kernels write */
+  CUdeviceptr dmem;   /* stamp-memory=device: the device memory (dptr); else 0 */
+  uint32_t cap, used; /* slots; used since the last finish */
+  uint32_t read;      /* stamp-memory=device: slots already copied into host */
+  CUmodule mod;       /* the stamp kernel, loaded at the first stamped batch */
+  CUfunction fn;
+  uint64_t untimed; /* launches given no time: a stamp missing or going backwards */
+} vc_cuda_stamps;
 
 /* What the graph path did since open, for tests and the bench. */
 typedef struct vc_cuda_graph_stats {
@@ -124,6 +172,7 @@ struct vc_dev {
   uint32_t nbatch, batch_cap, batch_first;
   vc_cuda_graph graph;
   vc_cuda_graph_stats gstats;
+  vc_cuda_stamps stamps;
 };
 
 struct vc_buf {
@@ -199,6 +248,36 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
 int vc_cuda_stream_node(vc_dev *dev, const vc_cuda_node *nd, vc_cuda_timing *t, vc_error *err);
 /* The next event of the device's pool (index into dev->events). */
 int vc_cuda_next_event(vc_dev *dev, uint32_t *index, vc_error *err);
+/* The device times of graph batches: timing=stamps (the option) and a
+   batch big enough to be a graph. */
+static inline bool vc_cuda_stamped(const vc_dev *dev) {
+  return dev->opts.timing == VC_CUDA_TIMING_STAMPS;
+}
+
+/* cuda_stamps.c: timing=stamps, the stamp slots and the stamp kernel */
+/* n fresh slots for a batch (zeroed: 0 is "not written"), the first in
+   *first, their device addresses from vc_cuda_stamp_addr; loads the stamp
+   kernel the first time. Growing the slots waits for the stream (what was
+   stamped is kept). The context is current. */
+int vc_cuda_stamps_take(vc_dev *dev, uint32_t n, uint32_t *first, vc_error *err);
+static inline CUdeviceptr vc_cuda_stamp_addr(const vc_dev *dev, uint32_t slot) {
+  return dev->stamps.dptr + 8u * (CUdeviceptr)slot;
+}
+/* After the stream is synchronised: the slots made readable (device: one
+   copy of those not yet read). */
+int vc_cuda_stamps_collect(vc_dev *dev, vc_error *err);
+/* Launch t's device time from its slots: 0 when a stamp is missing (0) or
+   the next one is not later (counted in stamps.untimed). */
+uint64_t vc_cuda_stamp_ns(vc_dev *dev, const vc_cuda_timing *t);
+/* Launch t done, as far as its stamps tell (host memory only: the next
+   stamp written); false when they cannot tell. */
+bool vc_cuda_stamp_done(const vc_dev *dev, const vc_cuda_timing *t);
+/* The slots free again (finish). */
+static inline void vc_cuda_stamps_reset(vc_dev *dev) {
+  dev->stamps.used = dev->stamps.read = 0;
+}
+/* At close, in the device's context, the stream synchronised. */
+void vc_cuda_stamps_free(vc_dev *dev);
 
 /* cuda_graph.c: batches of segment launches as one CUDA graph */
 /* Sends the held-back launches: on the stream when fewer than graph-min,

@@ -1,6 +1,7 @@
 /* Launches on the device's stream, each bracketed by a pair of events, and
  * finish, which waits (up to the deadline) and reads each launch's device
- * time. With launch=graph a segment launch is only noted here; the batch
+ * time: from its events, or from its stamps (timing=stamps, cuda_stamps.c).
+ * With launch=graph a segment launch is only noted here; the batch
  * goes out as a graph (cuda_graph.c) at finish or before any other
  * operation, and small batches come back here through vc_cuda_stream_node.
  *
@@ -57,6 +58,7 @@ static int new_timing(vc_dev *dev, const char *label, vc_cuda_timing **out, vc_e
   vc_cuda_timing *t = &dev->timings[dev->pending];
   memcpy(t->label, label, sizeof t->label);
   t->start = t->end = UINT32_MAX;
+  t->stamp = VC_CUDA_NO_SLOT;
   *out = t;
   return 0;
 }
@@ -94,19 +96,19 @@ static void fill_node(vc_cuda_node *nd, const vc_kern *kern, vc_buf *const *bufs
   memcpy(nd->block, kern->shape.block, sizeof nd->block);
   nd->nbufs = nbufs;
   for (uint32_t i = 0; i < nbufs; i++) nd->ptrs[i] = bufs[i]->ptr;
+  nd->stamp = 0; /* a graph batch with stamps sets it when it goes out */
 }
 
 static int launch_segment(vc_dev *dev, const vc_cuda_node *nd, const char *label,
                           vc_error *err) {
-  CUdeviceptr ptrs[VC_MAX_BUFFERS];
-  void *params[VC_MAX_BUFFERS];
-  for (uint32_t i = 0; i < nd->nbufs; i++) {
-    ptrs[i] = nd->ptrs[i];
-    params[i] = &ptrs[i];
-  }
+  CUdeviceptr ptrs[VC_MAX_BUFFERS + 1];
+  void *params[VC_MAX_BUFFERS + 1];
+  for (uint32_t i = 0; i < nd->nbufs; i++) ptrs[i] = nd->ptrs[i];
+  ptrs[nd->nbufs] = nd->stamp; /* the stamp slot, last: 0 on the stream */
+  for (uint32_t i = 0; i <= nd->nbufs; i++) params[i] = &ptrs[i];
   const uint32_t *g = nd->grid, *b = nd->block;
-  CUresult r = dev->cu->cuLaunchKernel(nd->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0,
-                                       dev->stream, nd->nbufs ? params : NULL, NULL);
+  CUresult r = dev->cu->cuLaunchKernel(nd->fn, g[0], g[1], g[2], b[0], b[1], b[2], 0, dev->stream,
+                                       params, NULL);
   if (r != CUDA_SUCCESS)
     return vc_cu_fail(dev->cu, err, r,
                       "%s: cuLaunchKernel (grid %ux%ux%u, block %ux%ux%u) on %s", label, g[0],
@@ -115,7 +117,7 @@ static int launch_segment(vc_dev *dev, const vc_cuda_node *nd, const char *label
 }
 
 int vc_cuda_stream_node(vc_dev *dev, const vc_cuda_node *nd, vc_cuda_timing *t, vc_error *err) {
-  bool timed = !dev->opts.no_timing;
+  bool timed = dev->opts.timing != VC_CUDA_TIMING_NONE;
   int rc = timed ? start_event(dev, t, err) : 0;
   if (rc == 0) rc = launch_segment(dev, nd, t->label, err);
   if (rc == 0 && timed) rc = end_event(dev, t, err);
@@ -167,7 +169,7 @@ int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbu
   /* the control words are reset before the start event: not device time */
   if (rc == 0 && kern->native) rc = vc_cuda_native_prepare(dev, kern, bufs, err);
   vc_cuda_timing *t = NULL;
-  bool timed = !dev->opts.no_timing;
+  bool timed = dev->opts.timing != VC_CUDA_TIMING_NONE;
   if (rc == 0) rc = new_timing(dev, kern->label, &t, err);
   if (rc == 0 && kern->native) {
     if (timed) rc = start_event(dev, t, err);
@@ -186,10 +188,18 @@ int vc_cuda_launch(vc_dev *dev, vc_kern *kern, vc_buf *const *bufs, uint32_t nbu
   return rc;
 }
 
+/* Launch t done, as its end event or its stamps tell; false when neither
+   can. */
+static bool launch_done(const vc_dev *dev, const vc_cuda_timing *t) {
+  if (t->stamp != VC_CUDA_NO_SLOT) return vc_cuda_stamp_done(dev, t);
+  return t->end != UINT32_MAX && dev->cu->cuEventQuery(dev->events[t->end]) == CUDA_SUCCESS;
+}
+
 /* Polls `last`, an event after the n launches: the first 2 ms by yielding
    (a short kernel is seen within microseconds), then every 100 us.
    VC_ERR_TIMEOUT names the first launch not yet done (with per-launch
-   events; else the first of the n). */
+   events or stamps in host memory; else the first of those that cannot
+   tell). */
 static int wait_deadline(vc_dev *dev, uint32_t n, CUevent last, vc_error *err) {
   const vc_cu *cu = dev->cu;
   uint64_t start = vc_now_ns(), limit = (uint64_t)dev->opts.deadline_ms * 1000000u;
@@ -209,9 +219,7 @@ static int wait_deadline(vc_dev *dev, uint32_t n, CUevent last, vc_error *err) {
     }
   }
   uint32_t first = 0;
-  while (!dev->opts.no_timing && first + 1 < n &&
-         cu->cuEventQuery(dev->events[dev->timings[first].end]) == CUDA_SUCCESS)
-    first++;
+  while (first + 1 < n && launch_done(dev, &dev->timings[first])) first++;
   return vc_fail(err, VC_ERR_TIMEOUT,
                  "%s: %s (launch %u of %u) did not finish within %u s (the deadline option); it "
                  "may still be running",
@@ -231,9 +239,10 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
   dev->used_events = 0;
   vc_cuda_unchain(dev);
   const vc_cu *cu = dev->cu;
+  bool no_timing = dev->opts.timing == VC_CUDA_TIMING_NONE;
   if (rc == 0 && n) {
     uint32_t last = 0;
-    if (dev->opts.no_timing) {
+    if (no_timing) {
       /* one event after the launches, for the deadline only */
       rc = vc_cuda_next_event(dev, &last, err);
       CUresult r = rc ? CUDA_SUCCESS : cu->cuEventRecord(dev->events[last], dev->stream);
@@ -245,21 +254,35 @@ int vc_cuda_finish(vc_dev *dev, uint64_t *device_ns, uint32_t cap, uint32_t *cou
     }
     if (rc == 0) rc = wait_deadline(dev, n, dev->events[last], err);
   }
-  if (rc != 0) return rc;
+  if (rc != 0) {
+    vc_cuda_stamps_reset(dev);
+    return rc;
+  }
   /* returns at once after the wait; reports what the launches left */
   CUresult r = cu->cuStreamSynchronize(dev->stream);
-  if (r != CUDA_SUCCESS)
+  if (r != CUDA_SUCCESS) {
+    vc_cuda_stamps_reset(dev);
     return vc_cu_fail(cu, err, r, "finish: cuStreamSynchronize after %u launches on %s", n,
                       dev->label);
-  for (uint32_t i = 0; i < n && i < cap && !dev->opts.no_timing; i++) {
+  }
+  rc = vc_cuda_stamps_collect(dev, err);
+  for (uint32_t i = 0; rc == 0 && i < n && i < cap && !no_timing; i++) {
     const vc_cuda_timing *t = &dev->timings[i];
+    if (t->stamp != VC_CUDA_NO_SLOT) {
+      /* a stamp missing or going backwards: no time, never a made-up one */
+      device_ns[i] = vc_cuda_stamp_ns(dev, t);
+      *count = i + 1;
+      continue;
+    }
     float ms = 0;
     r = cu->cuEventElapsedTime(&ms, dev->events[t->start], dev->events[t->end]);
-    if (r != CUDA_SUCCESS)
-      return vc_cu_fail(cu, err, r, "finish: cuEventElapsedTime of launch %u on %s", i,
-                        dev->label);
+    if (r != CUDA_SUCCESS) {
+      rc = vc_cu_fail(cu, err, r, "finish: cuEventElapsedTime of launch %u on %s", i, dev->label);
+      break;
+    }
     device_ns[i] = ms > 0 ? (uint64_t)((double)ms * 1e6 + 0.5) : 0;
     *count = i + 1;
   }
-  return 0;
+  vc_cuda_stamps_reset(dev);
+  return rc;
 }

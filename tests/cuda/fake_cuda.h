@@ -10,11 +10,17 @@
  * whose copy engine is slow. Each executed launch advances a fake clock by
  * 0.25 ms, which cuEventElapsedTime reports. Kernels are not executed; a
  * test may play one (fake_cuda_set_kernel), e.g. write the control words a
- * native kernel would; another process may ask, through FAKE_CUDA_PLAY_ENV,
+ * native kernel would; every launch that is not cooperative plays the stamp
+ * of the generated segment kernels (timing=stamps): the fake clock at its
+ * start stored to the slot its last parameter names, when not 0 (the
+ * played kernel runs after, and may overwrite it or advance the clock);
+ * another process may ask, through FAKE_CUDA_PLAY_ENV,
  * for vc-cuda-bench's chain segment ("chain": every launch but a
  * cooperative one adds 1 to the first 1024 words of its first parameter).
  * A test may also make launches hang (they never complete while the hang
- * is set: cuEventQuery says not ready).
+ * is set: cuEventQuery says not ready). Kernel parameters are device
+ * addresses or mapped host memory (CU_MEMHOSTALLOC_DEVICEMAP, whose device
+ * pointer is its host address).
  *
  * Graphs: chains of kernel and event record nodes, instantiated by copy;
  * cuGraphLaunch queues the nodes on the stream in their order, so event
@@ -33,6 +39,7 @@
 #include <stdint.h>
 
 #define FAKE_CUDA_LAUNCH_MS 0.25f
+#define FAKE_CUDA_LAUNCH_NS 250000u
 #define FAKE_CUDA_PLAY_ENV "VC_FAKE_CUDA_PLAY"
 
 typedef struct fake_cuda_stats {
@@ -58,6 +65,7 @@ typedef struct fake_cuda_stats {
   uint32_t graph_instantiations;       /* cuGraphInstantiateWithParams that succeeded */
   uint32_t graph_node_sets;            /* nodes set in an exec, kernel or event */
   uint32_t graph_launches;             /* cuGraphLaunch that succeeded */
+  uint32_t stamps;                     /* stamp slots written by executed launches */
 } fake_cuda_stats;
 
 /* What a played kernel sees when its launch executes. */
@@ -66,6 +74,7 @@ typedef struct fake_cuda_launch {
   int cooperative;
   uint32_t nparams;
   void *params[64]; /* the device memory each parameter points to */
+  uint64_t stamp_ns; /* the stamp written to the last parameter's slot, 0: none */
 } fake_cuda_launch;
 typedef void (*fake_cuda_kernel_fn)(const fake_cuda_launch *l);
 
@@ -88,6 +97,8 @@ typedef void (*fake_cuda_set_kernel_fn)(fake_cuda_kernel_fn fn);
 /* The next graph instantiation fails, blaming kernel node k (0 = the
    first kernel node added). */
 typedef void (*fake_cuda_fail_node_fn)(int k);
+/* Moves the device clock on (a played kernel that takes longer). */
+typedef void (*fake_cuda_advance_ns_fn)(uint64_t ns);
 
 /* The controls, by these names. */
 void fake_cuda_stats_get(fake_cuda_stats *out);
@@ -99,5 +110,6 @@ void fake_cuda_set_occupancy(int per_sm);
 void fake_cuda_set_hang(int on);
 void fake_cuda_set_kernel(fake_cuda_kernel_fn fn);
 void fake_cuda_fail_node(int k);
+void fake_cuda_advance_ns(uint64_t ns);
 
 #endif

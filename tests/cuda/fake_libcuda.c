@@ -27,7 +27,7 @@ struct CUctx_st {
 
 struct CUevent_st {
   bool done;
-  float t_ms;
+  uint64_t t_ns;
   CUstream stream; /* of its last record */
 };
 
@@ -63,6 +63,7 @@ typedef struct alloc {
   char *base;
   size_t size;
   bool host;
+  bool mapped; /* host memory of CU_MEMHOSTALLOC_DEVICEMAP: a kernel may write it */
 } alloc;
 
 typedef struct fail {
@@ -76,7 +77,9 @@ static CUcontext current;
 static alloc allocs[MAX_ALLOCS];
 static fail fails[MAX_FAILS];
 static fake_cuda_stats st;
-static float clock_ms;
+/* the device clock (ns since an arbitrary start, never 0: a stamp of 0 is one
+   not written): events and stamps read it */
+static uint64_t clock_ns = 1000000u;
 static int attr_override[256];
 static bool attr_set[256];
 static int kernel_threads = 1024, device_count = 1, occupancy = -1;
@@ -113,6 +116,7 @@ void fake_cuda_set_devices(int count) { device_count = count; }
 void fake_cuda_set_occupancy(int per_sm) { occupancy = per_sm; }
 void fake_cuda_set_hang(int on) { hang = on != 0; }
 void fake_cuda_set_kernel(fake_cuda_kernel_fn fn) { played = fn; }
+void fake_cuda_advance_ns(uint64_t ns) { clock_ns += ns; }
 
 /* An injected failure for this call of name, or CUDA_SUCCESS. */
 static CUresult injected(const char *name) {
@@ -151,6 +155,7 @@ static CUresult add_alloc(void **p, size_t n, bool host) {
       if (!allocs[i].base) return CUDA_ERROR_OUT_OF_MEMORY;
       allocs[i].size = n;
       allocs[i].host = host;
+      allocs[i].mapped = false;
       *p = allocs[i].base;
       if (host) st.host_allocs++;
       else st.device_allocs++;
@@ -197,6 +202,35 @@ static void chain_step(const fake_cuda_launch *l) {
   for (size_t i = 0; i < room && i < 1024; i++) w[i]++;
 }
 
+/* A kernel parameter's allocation: device memory or mapped host memory;
+   NULL for anything else. */
+static const alloc *param_alloc(const void *p) {
+  const alloc *a = find(p, 1, false);
+  if (!a) a = find(p, 1, true);
+  return a && (!a->host || a->mapped) ? a : NULL;
+}
+
+/* Parameter i of n: a device address; the last of a segment kernel (not
+   cooperative) is its stamp slot, which may be 0 (no stamp). */
+static bool param_ok(const void *p, uint32_t i, uint32_t n, int cooperative) {
+  if (!p && i + 1 == n && !cooperative) return true;
+  return param_alloc(p) != NULL;
+}
+
+/* The generated segment kernels' stamp (docs/backend-cuda.md, timing=stamps):
+   the first thread stores the device clock at its start to the slot its
+   last parameter names, as does the one-parameter stamp kernel. Not
+   cooperative launches: native kernels have no slot. */
+static uint64_t play_stamp(const fake_cuda_launch *l) {
+  if (l->cooperative || l->nparams == 0 || !l->params[l->nparams - 1]) return 0;
+  void *slot = l->params[l->nparams - 1];
+  const alloc *a = param_alloc(slot);
+  if (!a || (char *)slot + 8 > a->base + a->size) return 0;
+  memcpy(slot, &clock_ns, 8);
+  st.stamps++;
+  return clock_ns;
+}
+
 static void execute(const op *o) {
   switch (o->kind) {
   case OP_HTOD: memcpy((void *)(uintptr_t)o->dev, o->host, o->n); break;
@@ -205,16 +239,19 @@ static void execute(const op *o) {
   case OP_MEMSET32:
     for (size_t i = 0; i < o->n; i++) memcpy((char *)(uintptr_t)o->dev + 4 * i, &o->value, 4);
     break;
-  case OP_LAUNCH:
-    clock_ms += FAKE_CUDA_LAUNCH_MS;
+  case OP_LAUNCH: {
+    fake_cuda_launch l = o->launch;
+    l.stamp_ns = play_stamp(&l);
+    clock_ns += FAKE_CUDA_LAUNCH_NS;
     st.launches++;
-    if (o->launch.cooperative) st.cooperative_launches++;
-    if (played) played(&o->launch);
-    else if (play_chain && !o->launch.cooperative) chain_step(&o->launch);
+    if (l.cooperative) st.cooperative_launches++;
+    if (played) played(&l);
+    else if (play_chain && !l.cooperative) chain_step(&l);
     break;
+  }
   case OP_RECORD:
     o->ev->done = true;
-    o->ev->t_ms = clock_ms;
+    o->ev->t_ns = clock_ns;
     break;
   }
 }
@@ -440,7 +477,7 @@ CUresult CUDAAPI cuEventQuery(CUevent e) {
 
 CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
   if (!a->done || !b->done) return CUDA_ERROR_NOT_READY;
-  *ms = b->t_ms - a->t_ms;
+  *ms = (float)(((double)b->t_ns - (double)a->t_ns) / 1e6);
   return CUDA_SUCCESS;
 }
 
@@ -466,10 +503,24 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr p) {
 }
 
 CUresult CUDAAPI cuMemHostAlloc(void **p, size_t n, unsigned int flags) {
-  (void)flags;
   ENTER("cuMemHostAlloc");
   NEED_CONTEXT();
-  return add_alloc(p, n, true);
+  CUresult r = add_alloc(p, n, true);
+  if (r == CUDA_SUCCESS && (flags & CU_MEMHOSTALLOC_DEVICEMAP)) {
+    alloc *a = find(*p, 1, true);
+    a->mapped = true;
+  }
+  return r;
+}
+
+/* Mapped host memory has one address on both sides (unified addressing). */
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned int flags) {
+  ENTER("cuMemHostGetDevicePointer");
+  NEED_CONTEXT();
+  const alloc *a = find(p, 1, true);
+  if (flags || !a || !a->mapped) return CUDA_ERROR_INVALID_VALUE;
+  *d = (CUdeviceptr)(uintptr_t)p;
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuMemFreeHost(void *p) {
@@ -675,9 +726,10 @@ static CUresult launch(CUfunction f, const unsigned g[3], const unsigned b[3], u
   for (uint32_t i = 0; i < n && i < 64; i++) {
     CUdeviceptr d;
     memcpy(&d, params[i], sizeof d);
-    const alloc *a = find((void *)(uintptr_t)d, 1, false);
-    if (!a) return CUDA_ERROR_INVALID_VALUE;
-    st.param_bytes[i] = a->size;
+    const void *p = (void *)(uintptr_t)d;
+    if (!param_ok(p, i, n, cooperative)) return CUDA_ERROR_INVALID_VALUE;
+    const alloc *a = param_alloc(p);
+    st.param_bytes[i] = a ? a->size : 0;
     o.launch.params[i] = (void *)(uintptr_t)d;
   }
   return push(s, o);
@@ -768,7 +820,7 @@ static CUresult kernel_node(const CUDA_KERNEL_NODE_PARAMS *p, gnode *g) {
   for (uint32_t i = 0; i < n && i < 64; i++) {
     CUdeviceptr d;
     memcpy(&d, p->kernelParams[i], sizeof d);
-    if (!find((void *)(uintptr_t)d, 1, false)) return CUDA_ERROR_INVALID_VALUE;
+    if (!param_ok((void *)(uintptr_t)d, i, n, 0)) return CUDA_ERROR_INVALID_VALUE;
     g->launch.params[i] = (void *)(uintptr_t)d;
   }
   return CUDA_SUCCESS;
@@ -910,7 +962,7 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec x, CUstream s) {
     const gnode *n = &x->nodes[i];
     if (n->dep >= i) return CUDA_ERROR_INVALID_VALUE;
     for (uint32_t k = 0; n->kernel && k < n->launch.nparams; k++)
-      if (!find(n->launch.params[k], 1, false)) return CUDA_ERROR_INVALID_VALUE;
+      if (!param_ok(n->launch.params[k], k, n->launch.nparams, 0)) return CUDA_ERROR_INVALID_VALUE;
   }
   for (int i = 0; i < x->n; i++) {
     const gnode *n = &x->nodes[i];

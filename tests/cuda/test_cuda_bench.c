@@ -62,7 +62,9 @@ static void no_driver(void **state) {
 }
 
 /* Part a with the chain segment played: every figure, the device time
-   per segment from the plugin's events and from the raw loop's. */
+   per segment from the plugin's stamps (the default), its events
+   (timing=launch, side by side) and from the raw loop's; the stamps'
+   resolution, which the fake cannot give (its kernels do not run). */
 static void overhead_figures(void **state) {
   (void)state;
   int rc = run(FAKE FAKE_CUDA_PLAY_ENV "=chain", "--only a --segments 5 --repeat 2");
@@ -71,7 +73,12 @@ static void overhead_figures(void **state) {
   has("5 segments of trivial work, grid 1056 x 256 threads; 2 runs of each");
   const char *keys[] = {"a.harness_us_per_segment", "a.raw_us_per_segment", "a.ratio ",
                         "a.stream_us_per_segment", "a.instantiate_us_per_segment",
-                        "a.other_ratio", "download), launch=graph\n",
+                        "a.other_ratio", "download), launch=graph, timing=stamps\n",
+                        "a.events_us_per_segment", "a.events_ratio ",
+                        "a.stamp_alt_us_per_segment", "a.stamp_alt_ratio ",
+                        "the same with launch=graph,timing=stamps,stamp-memory=device (a second",
+                        "a.stamp_resolution_ns                 0.000 ns    smallest nonzero step",
+                        "no resolution measured: ",
                         "the same with launch=stream (a second device, same run)",
                         "a.harness_marginal_us", "a.raw_marginal_us", "a.marginal_ratio",
                         "a.raw_chained_us_per_segment", "a.raw_paired_us_per_segment",
@@ -80,16 +87,23 @@ static void overhead_figures(void **state) {
   has("a.harness_device_us                 250.000 us");
   has("a.raw_device_us                     250.000 us");
   has("a.harness_other_device_us           250.000 us    the same with launch=stream");
+  has("a.events_device_us                  250.000 us    device time per segment with "
+      "timing=launch");
   /* 3 runs of the 5-segment program as graphs (one instantiated), of the
      1-segment one on the stream; a new graph every run with instantiate */
   has("the bench's device (launch=graph): 6 batches, 3 sent as graphs, 1 instantiated, ");
   has("the other (launch=stream): 0 batches, 0 sent as graphs");
   has("instantiate (launch=graph): 3 batches, 3 sent as graphs, 3 instantiated, 0 nodes");
+  has("events (launch=graph): 3 batches, 3 sent as graphs, 1 instantiated, ");
+  has("the other stamp memory (launch=graph): 3 batches, 3 sent as graphs, 1 instantiated, ");
+  /* every stamped launch timed */
+  assert_null(strstr(out, "set in place, 1"));
+  has(", 0 launches without a time (a stamp missing or out of order)");
   assert_null(strstr(out, "FAILED"));
   /* the bench's device on the stream: the other side is the graph */
   rc = run(FAKE FAKE_CUDA_PLAY_ENV "=chain", "--only a --segments 5 --repeat 1 --options launch=stream");
   if (rc != VC_EXIT_OK) fail_msg("exit status %d:\n%s", rc, out);
-  has("download), launch=stream\n");
+  has("download), launch=stream, timing=stamps\n");
   has("a.graph_us_per_segment");
   has("the same with launch=graph (a second device, same run)");
   assert_null(strstr(out, "FAILED"));

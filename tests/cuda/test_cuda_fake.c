@@ -405,12 +405,14 @@ static void compile_launch_finish(void **state) {
   assert_int_equal(st.grid[1], 1);
   assert_int_equal(st.block[0], 64);
   assert_int_equal(st.block[2], 1);
-  /* parameter k is buffer k: the allocations' sizes say which */
-  assert_int_equal(st.nparams, 4);
+  /* parameter k is buffer k: the allocations' sizes say which; the last,
+     the stamp slot, is 0 on the stream (no stamp) */
+  assert_int_equal(st.nparams, 5);
   assert_int_equal(st.param_bytes[0], 1024);
   assert_int_equal(st.param_bytes[1], 1024);
   assert_int_equal(st.param_bytes[2], 32);
   assert_int_equal(st.param_bytes[3], 16384);
+  assert_int_equal(st.param_bytes[4], 0);
   uint64_t ns[4] = {0};
   uint32_t count = 0;
   assert_int_equal(be->finish(dev, ns, 4, &count, &e), 0);
@@ -710,12 +712,14 @@ static void native_launch(void **state) {
   be->close(dev);
 }
 
-/* The order launches executed in: 's' a segment, 'n' a cooperative one. */
+/* The order launches executed in: 's' a segment, 't' the stamp kernel
+   (one thread), 'n' a cooperative one. */
 static char order[16];
 static size_t norder;
 
 static void play_order(const fake_cuda_launch *l) {
-  if (norder + 1 < sizeof order) order[norder++] = l->cooperative ? 'n' : 's';
+  char c = l->cooperative ? 'n' : l->grid[0] == 1 && l->block[0] == 1 ? 't' : 's';
+  if (norder + 1 < sizeof order) order[norder++] = c;
   order[norder] = '\0';
   play_native(l);
 }
@@ -748,7 +752,7 @@ static void native_after_graph(void **state) {
   set_kernel(NULL);
   assert_int_equal(count, 4);
   for (int i = 0; i < 4; i++) assert_int_equal(t[i], 250000);
-  assert_string_equal(order, "sssn");
+  assert_string_equal(order, "ssstn"); /* the batch's end stamp, then the native launch */
   stats_of(&b);
   assert_int_equal(b.graph_launches, a.graph_launches + 1);
   assert_int_equal(b.cooperative_launches, a.cooperative_launches + 1);

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -123,7 +124,8 @@ static void each_ptx(void (*fn)(const char *label, const char *ptx, uint32_t nbu
       char label[64];
       snprintf(label, sizeof label, "segment %u", g);
       vc_kernel_desc k = {.kind = VC_KERNEL_SEGMENT, .prog = s->segs[g].prog, .label = label};
-      offline(&k, paths[i], s->segs[g].prog->nbuffers, fn);
+      /* the buffers, then the stamp slot */
+      offline(&k, paths[i], s->segs[g].prog->nbuffers + 1, fn);
     }
     /* the plan buffers, then the control buffer */
     vc_native_desc nd;
@@ -146,10 +148,16 @@ static unsigned kernels;
 static void check_ptx(const char *where, const char *ptx, uint32_t nbufs) {
   if (!strstr(ptx, ".visible .entry vc_main(")) fail_msg("%s: no vc_main entry", where);
   if (!strstr(ptx, ".target sm_90")) fail_msg("%s: not for sm_90", where);
-  /* one 64-bit address parameter per bound buffer */
+  /* one 64-bit address parameter per bound buffer, then the stamp slot
+     (segment kernels) or the control buffer (native) */
   if (count_of(ptx, ".param .u64 vc_main_param_") != nbufs)
-    fail_msg("%s: %u kernel parameters, %u buffers", where,
+    fail_msg("%s: %u kernel parameters, %u expected", where,
              count_of(ptx, ".param .u64 vc_main_param_"), nbufs);
+  /* segment kernels read the clock once, native kernels never */
+  size_t len = strlen(where);
+  bool native = len >= 8 && strcmp(where + len - 8, ", native") == 0;
+  if (count_of(ptx, "%globaltimer") != (native ? 0u : 1u))
+    fail_msg("%s: %u reads of %%globaltimer", where, count_of(ptx, "%globaltimer"));
   /* the core never asks for a fused multiply-add: any would be contraction.
      Without --fmad=false NVRTC writes mul.f32/add.f32, which ptxas may
      fuse; an explicit .rn forbids that. */

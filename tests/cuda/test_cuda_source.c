@@ -79,13 +79,33 @@ static void kernel_signature(void **state) {
   const char *src = ((fixture *)*state)->src;
   contains(src, "extern \"C\" __global__ void __launch_bounds__(64)\nvc_main(");
   /* element types by buffer type, in buffer order */
-  contains(src, "vc_main(unsigned int *b0 /* in */, int *b1 /* vals */, float *b2 /* fl */)");
+  contains(src, "vc_main(unsigned int *b0 /* in */, int *b1 /* vals */, float *b2 /* fl */, "
+                "unsigned long long *vc_stamp)");
   contains(src, "__shared__ unsigned int s0[64]; /* tile */");
   contains(src, "static __device__ void vc_seg0(unsigned int *b0, int *b1, float *b2, "
                 "unsigned int *s0,");
   contains(src, "unsigned int global_id_x, ");
   /* the segment runs with the hardware ids, shared arrays passed down */
   contains(src, "  vc_seg0(b0, b1, b2, s0,");
+}
+
+/* timing=stamps: the first thread of the first block stores the device
+   clock to the launch's slot (when it has one) before the body runs, so
+   that an early return in the body cannot skip it. */
+static void start_stamp(void **state) {
+  const char *src = ((fixture *)*state)->src;
+  contains(src, "  if (vc_stamp && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | "
+                "threadIdx.y |\n                   threadIdx.z) == 0u) {\n");
+  contains(src, "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(vc_t));\n"
+                "    *vc_stamp = vc_t;\n");
+  const char *stamp = strstr(src, "%%globaltimer");
+  const char *body = strstr(src, "  vc_seg0(b0, b1, b2, s0,");
+  const char *kernel = strstr(src, "\nvc_main(");
+  assert_non_null(stamp);
+  assert_non_null(body);
+  assert_true(kernel < stamp && stamp < body);
+  /* once: not in the segment function */
+  assert_null(strstr(stamp + 1, "%%globaltimer"));
 }
 
 static void builtins_from_cuda(void **state) {
@@ -176,6 +196,9 @@ static void native_source(void **state) {
   snprintf(ctrl, sizeof ctrl, "b%u /* ", n.split->nbuffers - 1);
   contains(src, ctrl); /* the last plan buffer (a spill) */
   contains(src, "unsigned int *ctrl)");
+  /* one launch per run, timed by its events: no stamp slot, no clock read */
+  lacks(src, "vc_stamp");
+  lacks(src, "globaltimer");
   contains(src, "static __device__ void vc_seg0(");
   contains(src, "static __device__ void vc_seg1(");
   lacks(src, "vc_seg2(");
@@ -272,7 +295,8 @@ static void offline_targets(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(kernel_signature),      cmocka_unit_test(builtins_from_cuda),
+      cmocka_unit_test(kernel_signature),      cmocka_unit_test(start_stamp),
+      cmocka_unit_test(builtins_from_cuda),
       cmocka_unit_test(guards),                cmocka_unit_test(helpers_and_spellings),
       cmocka_unit_test(native_source),         cmocka_unit_test(native_offline),
       cmocka_unit_test(native_refused),        cmocka_unit_test(offline_targets),

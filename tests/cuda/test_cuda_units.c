@@ -59,11 +59,16 @@ static void options_native(void **state) {
   assert_int_equal(o.staging, VC_CUDA_DEFAULT_STAGING);
   assert_int_equal(vc_cuda_parse_options("deadline=86400", &o, &e), 0);
   assert_int_equal(o.deadline_ms, 86400000u);
-  assert_false(o.no_timing);
+  /* stamps by default, in mapped host memory */
+  assert_int_equal(o.timing, VC_CUDA_TIMING_STAMPS);
+  assert_int_equal(o.stamp_memory, VC_CUDA_STAMP_HOST);
   assert_int_equal(vc_cuda_parse_options("timing=none", &o, &e), 0);
-  assert_true(o.no_timing);
+  assert_int_equal(o.timing, VC_CUDA_TIMING_NONE);
   assert_int_equal(vc_cuda_parse_options("timing=none,timing=launch", &o, &e), 0);
-  assert_false(o.no_timing);
+  assert_int_equal(o.timing, VC_CUDA_TIMING_LAUNCH);
+  assert_int_equal(vc_cuda_parse_options("timing=stamps,stamp-memory=device", &o, &e), 0);
+  assert_int_equal(o.timing, VC_CUDA_TIMING_STAMPS);
+  assert_int_equal(o.stamp_memory, VC_CUDA_STAMP_DEVICE);
   /* graphs by default, batches of 3 or more, kept and set in place */
   assert_false(o.launch_stream);
   assert_int_equal(o.graph_min, VC_CUDA_DEFAULT_GRAPH_MIN);
@@ -78,7 +83,7 @@ static void options_native(void **state) {
                    0);
   assert_false(o.launch_stream);
   assert_false(o.graph_instantiate);
-  const char *bad[] = {"timing=some",      "timing=",
+  const char *bad[] = {"timing=some",      "timing=",       "stamp-memory=pinned", "stamp-memory=",
                        "launch=capture",   "launch=",       "graph-min=0",  "graph-min=x",
                        "graph-update=all",
                        "deadline=0",       "deadline=86401", "deadline=1s",  "deadline=",
@@ -97,7 +102,9 @@ static void options_refused(void **state) {
   assert_int_equal(vc_cuda_parse_options("stagin=5", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "unknown CUDA option 'stagin=5'"));
   assert_non_null(strstr(e.msg, "staging=BYTES"));
-  assert_non_null(strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR, timing=launch|none"));
+  assert_non_null(
+      strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR, timing=stamps|launch|none"));
+  assert_non_null(strstr(e.msg, "stamp-memory=host|device"));
   assert_non_null(strstr(e.msg, "launch=graph|stream, graph-min=N, graph-update=nodes|instantiate"));
   assert_int_equal(vc_cuda_parse_options("staging=12x", &o, &e), VC_ERR_USAGE);
   assert_non_null(strstr(e.msg, "CUDA option staging=12x: expected a byte count"));

@@ -62,7 +62,8 @@ vc_add_test(test_cuda_graph SOURCES ${VC_CUDA_TESTS}/test_cuda_graph.c ${VC_CUDA
   LIBS vc_exec ${CMAKE_DL_LIBS} LABELS cuda unit)
 target_include_directories(test_cuda_graph SYSTEM PRIVATE
   $<TARGET_PROPERTY:vc_cuda_core,INTERFACE_INCLUDE_DIRECTORIES>)
-target_compile_definitions(test_cuda_graph PRIVATE VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>")
+target_compile_definitions(test_cuda_graph PRIVATE VC_FAKE_LIBCUDA="$<TARGET_FILE:vc-fake-libcuda>"
+  VC_PTXAS="${VC_PTXAS}")
 
 # vc-cuda-smoke: built here, run on the GPU machine by hand.
 add_executable(vc-cuda-smoke ${VC_CUDA_TESTS}/smoke_main.c ${VC_CUDA_TESTS}/smoke_program.c

@@ -23,19 +23,29 @@ static void seg_params(const vc_cgen_layout *l, vc_strbuf *out) {
   vc_cgen_pointer_params(l, &vc_cgen_dialect_cuda, "", "", out);
 }
 
-/* Parameter k is buffer k's device address, in the kernel table's order.
+/* Parameter k is buffer k's device address, in the kernel table's order;
+   one more, the last, is the launch's stamp slot (NULL: no stamp).
    __launch_bounds__ makes the compiler keep the register use low enough for
    the program's workgroup to launch as one block. */
 static void kernel_begin(const vc_cgen_layout *l, vc_strbuf *out) {
   uint32_t threads = l->workgroup[0] * l->workgroup[1] * l->workgroup[2];
   vc_sb_printf(out, "extern \"C\" __global__ void __launch_bounds__(%u)\nvc_main(", threads);
   for (uint32_t k = 0; k < l->nbuffers; k++)
-    vc_sb_printf(out, "%s%s *b%u /* %s */", k ? ", " : "", types[l->buffers[k].type], k,
-                 l->buffers[k].name);
-  vc_sb_puts(out, ") {\n");
+    vc_sb_printf(out, "%s *b%u /* %s */, ", types[l->buffers[k].type], k, l->buffers[k].name);
+  vc_sb_puts(out, "unsigned long long *vc_stamp) {\n");
   for (uint32_t k = 0; k < l->nshared; k++)
     vc_sb_printf(out, "  __shared__ %s s%u[%u]; /* %s */\n", types[l->shared[k].type], k,
                  l->shared[k].count, l->shared[k].name);
+  /* timing=stamps (docs/backend-cuda.md): the launch's start on the device
+     clock, read by its first block before the body, so an early return of
+     the body does not matter; the next launch's stamp ends it */
+  vc_sb_puts(out, "  if (vc_stamp && (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | "
+                  "threadIdx.y |\n"
+                  "                   threadIdx.z) == 0u) {\n"
+                  "    unsigned long long vc_t;\n"
+                  "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(vc_t));\n"
+                  "    *vc_stamp = vc_t;\n"
+                  "  }\n");
 }
 
 static void builtin(vc_builtin b, unsigned axis, vc_strbuf *out) {

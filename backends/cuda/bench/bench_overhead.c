@@ -1,17 +1,20 @@
 /* a: what resident-split costs per segment over a raw loop of
  * cuLaunchKernel launching the same kernels (the plugin's own PTX through
  * compile_offline, the same grid) on one stream, then one synchronise.
- * The harness runs on the bench's device (its options: launch=graph by
- * default) and on two more devices opened with the other launch path and
- * with graph-update=instantiate, so that the graph, the stream and a graph
- * instantiated for every batch are measured side by side. Runs of all
- * interleave, so that clock and cache drift hit each. */
+ * The harness runs on the bench's device (its options: launch=graph,
+ * timing=stamps by default) and on more devices opened with the other
+ * launch path, with graph-update=instantiate, with timing=launch (an event
+ * node per launch) and with the other stamp memory, so that each is
+ * measured side by side. Runs of all interleave, so that clock and cache
+ * drift hit each. Last, what the stamps can resolve: the smallest step of
+ * %globaltimer one thread sees. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cuda/bench/bench.h"
 #include "backends/cuda/cuda_internal.h"
+#include "backends/cuda/cuda_nvrtc.h"
 #include "harness/base/clock.h"
 
 /* Timing in a raw run: none, one event after each launch (the first
@@ -23,7 +26,7 @@ typedef struct raw_chain {
   CUmodule *mods;
   CUfunction *fns;
   CUdeviceptr *bufs;  /* per plan buffer */
-  CUdeviceptr *ptrs;  /* per segment: its bound buffers' addresses */
+  CUdeviceptr *ptrs;  /* per segment: its bound buffers' addresses, then 0 (no stamp) */
   void **params;      /* pointing into ptrs */
   uint32_t *first;    /* segment k's first entry in ptrs and params */
   CUevent *events;    /* 2 n */
@@ -72,7 +75,7 @@ static int raw_setup(bench *b, const vc_split *s, raw_chain *r, vc_error *err) {
   memset(r, 0, sizeof *r);
   r->n = s->nsegs;
   uint32_t nptrs = 0;
-  for (uint32_t k = 0; k < s->nsegs; k++) nptrs += s->segs[k].nbind;
+  for (uint32_t k = 0; k < s->nsegs; k++) nptrs += s->segs[k].nbind + 1;
   r->mods = calloc(r->n, sizeof *r->mods);
   r->fns = calloc(r->n, sizeof *r->fns);
   r->bufs = calloc(s->nbuffers, sizeof *r->bufs);
@@ -96,6 +99,10 @@ static int raw_setup(bench *b, const vc_split *s, raw_chain *r, vc_error *err) {
       r->ptrs[at] = r->bufs[s->segs[k].bind[j]];
       r->params[at] = &r->ptrs[at];
     }
+    /* the kernel's stamp slot (its last parameter): none, the kernel skips it */
+    r->ptrs[at] = 0;
+    r->params[at] = &r->ptrs[at];
+    at++;
   }
   return 0;
 }
@@ -187,9 +194,9 @@ static int harness_run(bench_prog *bp, harness_time *t, vc_error *err) {
   return rc;
 }
 
-/* The harness's other sides: the other launch path, and a graph
-   instantiated for every batch. */
-enum { ALT_OTHER, ALT_INSTANTIATE, ALTS };
+/* The harness's other sides: the other launch path, a graph instantiated
+   for every batch, event nodes instead of stamps, the other stamp memory. */
+enum { ALT_OTHER, ALT_INSTANTIATE, ALT_EVENTS, ALT_STAMP_MEMORY, ALTS };
 
 /* Both sides of one program: the mode driver and the raw loop; the
    alternatives of the many-segment program only. */
@@ -208,14 +215,25 @@ static int side_open(bench *b, uint32_t segments, side *sd, vc_error *err) {
   return raw_setup(b, sd->bp.split, &sd->raw, err);
 }
 
-/* The bench's options, then the alternative's key (a key given twice
+/* The stamp memory the alternative uses: the one the bench's device does
+   not. */
+static const char *other_stamp_memory(const vc_cuda_options *o) {
+  return o->stamp_memory == VC_CUDA_STAMP_DEVICE ? "host" : "device";
+}
+
+/* The bench's options, then the alternative's keys (a key given twice
    keeps the last value). */
 static void alt_options(const bench *b, int alt, char *out, size_t n) {
   vc_cuda_options o;
   vc_error e;
-  bool stream = vc_cuda_parse_options(b->options, &o, &e) == 0 && o.launch_stream;
-  const char *key = alt == ALT_OTHER ? (stream ? "launch=graph" : "launch=stream")
-                                     : "launch=graph,graph-update=instantiate";
+  if (vc_cuda_parse_options(b->options, &o, &e) != 0) vc_cuda_parse_options(NULL, &o, &e);
+  char memory[64];
+  snprintf(memory, sizeof memory, "launch=graph,timing=stamps,stamp-memory=%s",
+           other_stamp_memory(&o));
+  const char *key = alt == ALT_OTHER         ? (o.launch_stream ? "launch=graph" : "launch=stream")
+                    : alt == ALT_INSTANTIATE ? "launch=graph,graph-update=instantiate"
+                    : alt == ALT_EVENTS      ? "launch=graph,timing=launch"
+                                             : memory;
   snprintf(out, n, "%s%s%s", b->options ? b->options : "", b->options && *b->options ? "," : "",
            key);
 }
@@ -252,25 +270,39 @@ typedef struct samples {
   double *alt_wall[ALTS], *alt_dev[ALTS];
 } samples;
 
-static double *column(uint32_t n) { return calloc(n ? n : 1, sizeof(double)); }
+#define SAMPLE_COLUMNS (8 + RAW_KINDS + 2 * ALTS)
+
+/* Every column of s, for allocating and freeing them alike. */
+static void columns(samples *s, double ***out) {
+  size_t k = 0;
+  out[k++] = &s->h_wall;
+  out[k++] = &s->h_enq;
+  out[k++] = &s->h_dev;
+  out[k++] = &s->h1_wall;
+  for (int i = 0; i < RAW_KINDS; i++) out[k++] = &s->r_wall[i];
+  out[k++] = &s->r_enq;
+  out[k++] = &s->r_dev;
+  out[k++] = &s->r1_wall;
+  for (int a = 0; a < ALTS; a++) {
+    out[k++] = &s->alt_wall[a];
+    out[k++] = &s->alt_dev[a];
+  }
+  out[k++] = NULL;
+}
 
 static int samples_alloc(samples *s, uint32_t n) {
   memset(s, 0, sizeof *s);
-  double **all[] = {&s->h_wall,     &s->h_enq,      &s->h_dev,      &s->h1_wall,
-                    &s->r_wall[0],   &s->r_wall[1],  &s->r_wall[2],  &s->r_enq,
-                    &s->r_dev,       &s->r1_wall,    &s->alt_wall[0], &s->alt_wall[1],
-                    &s->alt_dev[0],  &s->alt_dev[1]};
+  double **all[SAMPLE_COLUMNS + 1];
+  columns(s, all);
   int ok = 1;
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ok &= (*all[i] = column(n)) != NULL;
+  for (size_t i = 0; all[i]; i++) ok &= (*all[i] = calloc(n ? n : 1, sizeof(double))) != NULL;
   return ok ? 0 : -1;
 }
 
 static void samples_free(samples *s) {
-  double *all[] = {s->h_wall,     s->h_enq,      s->h_dev,       s->h1_wall,
-                   s->r_wall[0],   s->r_wall[1],  s->r_wall[2],   s->r_enq,
-                   s->r_dev,       s->r1_wall,    s->alt_wall[0], s->alt_wall[1],
-                   s->alt_dev[0],  s->alt_dev[1]};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]);
+  double **all[SAMPLE_COLUMNS + 1];
+  columns(s, all);
+  for (size_t i = 0; all[i]; i++) free(*all[i]);
 }
 
 /* Run i of every series, interleaved. */
@@ -303,7 +335,8 @@ static int one_round(bench *b, side *many, side *one, samples *s, uint32_t i, vc
 /* Median of runs 1..runs (run 0 warmed up). */
 static double med(double *v, uint32_t runs) { return bench_median(v + 1, runs); }
 
-static void report(const samples *s, uint32_t runs, uint32_t n, bool stream) {
+static void report(const samples *s, uint32_t runs, uint32_t n, const vc_cuda_options *o) {
+  bool stream = o->launch_stream;
   double us = 1e-3 / n, marginal = 1e-3 / (n > 1 ? n - 1 : 1);
   double hw = med(s->h_wall, runs), rw = med(s->r_wall[RAW_PLAIN], runs);
   double h1 = med(s->h1_wall, runs), r1 = med(s->r1_wall, runs);
@@ -312,9 +345,12 @@ static void report(const samples *s, uint32_t runs, uint32_t n, bool stream) {
       stream ? "launch=graph" : "launch=stream";
   char def[256];
   snprintf(def, sizeof def,
-           "median wall of vc_exec_run(resident-split) / segments (upload, launches with "
-           "events, finish, download), %s",
-           mine);
+           "median wall of vc_exec_run(resident-split) / segments (upload, launches, finish, "
+           "download), %s, timing=%s",
+           mine,
+           o->timing == VC_CUDA_TIMING_STAMPS   ? "stamps"
+           : o->timing == VC_CUDA_TIMING_LAUNCH ? "launch"
+                                                : "none");
   bench_figure("a.harness_us_per_segment", hw * us, "us", def);
   snprintf(def, sizeof def, "the same with %s (a second device, same run)", other);
   bench_figure(stream ? "a.graph_us_per_segment" : "a.stream_us_per_segment",
@@ -327,6 +363,19 @@ static void report(const samples *s, uint32_t runs, uint32_t n, bool stream) {
   bench_figure("a.ratio", hw / rw, "", "harness / raw per segment (goal <= 1.1)");
   snprintf(def, sizeof def, "harness with %s / raw per segment", other);
   bench_figure("a.other_ratio", med(s->alt_wall[ALT_OTHER], runs) / rw, "", def);
+  bench_figure("a.events_us_per_segment", med(s->alt_wall[ALT_EVENTS], runs) * us, "us",
+               "the same with launch=graph,timing=launch: an event node after every launch "
+               "instead of stamps (a second device, same run)");
+  bench_figure("a.events_ratio", med(s->alt_wall[ALT_EVENTS], runs) / rw, "",
+               "harness with timing=launch / raw per segment");
+  snprintf(def, sizeof def,
+           "the same with launch=graph,timing=stamps,stamp-memory=%s (a second device, same run)",
+           other_stamp_memory(o));
+  bench_figure("a.stamp_alt_us_per_segment", med(s->alt_wall[ALT_STAMP_MEMORY], runs) * us, "us",
+               def);
+  snprintf(def, sizeof def, "harness with stamp-memory=%s / raw per segment",
+           other_stamp_memory(o));
+  bench_figure("a.stamp_alt_ratio", med(s->alt_wall[ALT_STAMP_MEMORY], runs) / rw, "", def);
   bench_figure("a.harness_marginal_us", hm, "us",
                "(harness wall of this program - of a 1-segment program) / (segments - 1)");
   bench_figure("a.raw_marginal_us", rm, "us", "the same for the raw loop");
@@ -341,12 +390,70 @@ static void report(const samples *s, uint32_t runs, uint32_t n, bool stream) {
   bench_figure("a.raw_enqueue_us", med(s->r_enq, runs) * us, "us",
                "host time of cuLaunchKernel per segment in the raw loop");
   bench_figure("a.harness_device_us", med(s->h_dev, runs) * us, "us",
-               "device time per segment, the plugin's events");
+               "device time per segment the plugin recorded (stamps: from one launch's start "
+               "to the next; events: between the event nodes)");
   snprintf(def, sizeof def, "the same with %s", other);
   bench_figure("a.harness_other_device_us", med(s->alt_dev[ALT_OTHER], runs) * us, "us", def);
+  bench_figure("a.events_device_us", med(s->alt_dev[ALT_EVENTS], runs) * us, "us",
+               "device time per segment with timing=launch (between event nodes)");
   bench_figure("a.raw_device_us", med(s->r_dev, runs) * us, "us",
                "device time per segment, first to last event of the chained raw loop");
   bench_goal("a.ratio", hw / rw, true, 1.1);
+}
+
+/* One thread reading %globaltimer in a tight loop: the smallest step it
+   sees between two reads, over the first 64 steps (out[1]), and how many
+   steps it saw (out[0]) in 4M reads. */
+static const char resolution_source[] =
+    "extern \"C\" __global__ void vc_resolution(unsigned long long *out) {\n"
+    "  unsigned long long prev, best = 0, steps = 0;\n"
+    "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(prev));\n"
+    "  for (unsigned int i = 0; i < (1u << 22) && steps < 64u; i++) {\n"
+    "    unsigned long long t;\n"
+    "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n"
+    "    if (t != prev) {\n"
+    "      if (best == 0 || t - prev < best) best = t - prev;\n"
+    "      prev = t;\n"
+    "      steps++;\n"
+    "    }\n"
+    "  }\n"
+    "  out[0] = steps;\n"
+    "  out[1] = best;\n"
+    "}\n";
+
+static int stamp_resolution(bench *b, vc_error *err) {
+  char *ptx = NULL, *log = NULL;
+  CUmodule mod = NULL;
+  CUfunction fn = NULL;
+  CUdeviceptr out = 0;
+  uint64_t got[2] = {0, 0};
+  int rc = vc_nvrtc_compile(resolution_source, b->arch, NULL, "vc_resolution", &ptx, &log, err);
+  free(log);
+  if (rc == 0) rc = bench_raw_module(b, ptx, "vc_resolution", &mod, &fn, err);
+  free(ptx);
+  CUresult cr = CUDA_SUCCESS;
+  if (rc == 0) {
+    cr = b->cu->cuMemAlloc(&out, sizeof got);
+    if (cr == CUDA_SUCCESS) cr = b->cu->cuMemsetD8Async(out, 0, sizeof got, b->stream);
+    void *params[] = {&out};
+    if (cr == CUDA_SUCCESS)
+      cr = b->cu->cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, b->stream, params, NULL);
+    if (cr != CUDA_SUCCESS) rc = bench_raw_fail(b, err, cr, "the %globaltimer resolution kernel");
+  }
+  if (rc == 0) rc = bench_raw_read(b, out, got, sizeof got, err);
+  if (out) b->cu->cuMemFree(out);
+  if (mod) b->cu->cuModuleUnload(mod);
+  if (rc != 0) return rc;
+  /* a device that did not run the kernel (a fake driver) leaves no such pair */
+  bool whole = got[0] > 0 && got[0] <= 64 && got[1] > 0;
+  bench_figure("a.stamp_resolution_ns", whole ? (double)got[1] : 0, "ns",
+               "smallest nonzero step between consecutive %globaltimer reads of one thread in a "
+               "tight loop (over its first 64 steps): what a stamp resolves");
+  if (!whole)
+    bench_note("no resolution measured: %llu steps of %%globaltimer seen in 4M reads, smallest "
+               "%llu ns",
+               (unsigned long long)got[0], (unsigned long long)got[1]);
+  return 0;
 }
 
 int bench_overhead(bench *b, uint32_t segments, vc_error *err) {
@@ -369,20 +476,23 @@ int bench_overhead(bench *b, uint32_t segments, vc_error *err) {
   /* run 0 warms up (and compiles the plugin's kernels); it is not counted */
   for (uint32_t i = 0; rc == 0 && i <= b->repeat; i++) rc = one_round(b, &many, &one, &s, i, err);
   vc_cuda_options o;
-  bool stream = vc_cuda_parse_options(b->options, &o, err) == 0 && o.launch_stream;
-  if (rc == 0) report(&s, b->repeat, segments, stream);
+  if (vc_cuda_parse_options(b->options, &o, err) != 0) vc_cuda_parse_options(NULL, &o, err);
+  if (rc == 0) report(&s, b->repeat, segments, &o);
   /* what the graph path did on each device (the plugin's own counters:
      the bench is built with the plugin's struct, cuda_internal.h) */
-  vc_dev *devs[1 + ALTS] = {b->dev, many.alt_dev[ALT_OTHER], many.alt_dev[ALT_INSTANTIATE]};
-  static const char *const names[1 + ALTS] = {"the bench's device", "the other", "instantiate"};
+  vc_dev *devs[1 + ALTS] = {b->dev, many.alt_dev[ALT_OTHER], many.alt_dev[ALT_INSTANTIATE],
+                            many.alt_dev[ALT_EVENTS], many.alt_dev[ALT_STAMP_MEMORY]};
+  static const char *const names[1 + ALTS] = {"the bench's device", "the other", "instantiate",
+                                              "events", "the other stamp memory"};
   for (int d = 0; rc == 0 && d < 1 + ALTS; d++) {
     const vc_cuda_graph_stats *g = &devs[d]->gstats;
     bench_note("%s (launch=%s): %llu batches, %llu sent as graphs, %llu instantiated, %llu nodes "
-               "set in place",
+               "set in place, %llu launches without a time (a stamp missing or out of order)",
                names[d], devs[d]->use_graph ? "graph" : "stream", (unsigned long long)g->batches,
                (unsigned long long)g->graphs, (unsigned long long)g->instantiated,
-               (unsigned long long)g->node_updates);
+               (unsigned long long)g->node_updates, (unsigned long long)devs[d]->stamps.untimed);
   }
+  if (rc == 0) rc = stamp_resolution(b, err);
   samples_free(&s);
   side_close(b, &one);
   side_close(b, &many);
