@@ -206,9 +206,9 @@ static int measure(const rb_api *api, void *ctx, const rb_opts *o, vc_error *err
       }
       snprintf(def, sizeof def,
                "pass: all %u runs right (every word below 1024 that an invocation has = %u "
-               "segments, the counter %u x %u, no wait gave up)",
-               o->repeat + 1, v == RB_NONE ? 1 : o->barriers + 1, v == RB_NONE ? 0 : o->barriers,
-               o->grid);
+               "segment%s, the counter %u x %u, no wait gave up)",
+               o->repeat + 1, v == RB_NONE ? 1 : o->barriers + 1, v == RB_NONE ? "" : "s",
+               v == RB_NONE ? 0 : o->barriers, o->grid);
       char ck[64];
       snprintf(ck, sizeof ck, "%s.%s.check", api->name, key);
       printf("%-32s %12s %-5s %s\n", ck, "pass", "", def);

@@ -1,5 +1,6 @@
-# vc-raw-barrier-bench (bench/) on the devices here: PoCL through OpenCL
-# and lavapipe through Vulkan, small grids, few runs; correctness only.
+# The benchmark programs of bench/ on the devices here, correctness only:
+# vc-raw-barrier-bench on PoCL (OpenCL) and lavapipe (Vulkan), small grids
+# and few runs; vc-native-option-bench on PoCL.
 if(TARGET vc-raw-barrier-bench)
   vc_add_test(test_raw_barrier SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_raw_barrier.c
     LABELS bench opencl pocl vulkan lavapipe)
@@ -14,4 +15,10 @@ if(TARGET vc-raw-barrier-bench)
     target_compile_definitions(test_raw_barrier PRIVATE VC_RB_HAS_OPENCL=1)
   endif()
   set_tests_properties(test_raw_barrier PROPERTIES TIMEOUT 300)
+endif()
+
+if(TARGET vc-backend-opencl)
+  vc_add_test(test_native_option_bench SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_native_option_bench.c
+    LABELS bench native opencl pocl)
+  add_dependencies(test_native_option_bench vc-native-option-bench vc-backend-opencl)
 endif()
