@@ -292,7 +292,10 @@ static void vk_close(void *p) {
     }
     vkDestroyDevice(c->dev, NULL);
   }
-  if (c->inst) vkDestroyInstance(c->inst, NULL);
+  /* The instance lives until exit, on purpose: lavapipe 22.3 leaks 128
+     bytes when its last instance goes and the loader unloads it, which
+     LeakSanitizer can neither attribute (an unloaded module) nor suppress;
+     alive, the driver's memory stays reachable. One instance a process. */
   if (c->glslang) glslang_finalize_process();
   free(c);
 }
