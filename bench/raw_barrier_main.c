@@ -252,10 +252,16 @@ int main(int argc, char **argv) {
     char ident[512] = "";
     if (api->open(&a.o, &ctx, ident, sizeof ident, &err) != 0) {
       printf("%-8s not measured: %s\n", api->name, err.msg);
-      if (strcmp(a.api, "all") != 0 ||
-          (err.code != VC_ERR_NO_DRIVER && err.code != VC_ERR_NO_DEVICE))
-        status = err.code == VC_ERR_NO_DRIVER || err.code == VC_ERR_NO_DEVICE ? VC_EXIT_NO_BACKEND
-                                                                              : VC_EXIT_FAIL;
+      /* no driver, no such device, or one that cannot run the kernels: a
+         note with --api all, status 3 when this API was asked for; any
+         other failure (a build, a call) is status 1 */
+      bool absent = err.code == VC_ERR_NO_DRIVER || err.code == VC_ERR_NO_DEVICE ||
+                    err.code == VC_ERR_UNSUPPORTED;
+      if (!absent)
+        status = VC_EXIT_FAIL;
+      else if (strcmp(a.api, "all") != 0 && status == VC_EXIT_OK)
+        status = VC_EXIT_NO_BACKEND;
+      fflush(stdout);
       continue;
     }
     printf("%-8s %s\n", api->name, ident);
