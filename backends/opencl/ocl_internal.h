@@ -32,6 +32,7 @@ typedef struct vc_ocl_native_cfg {
   bool spin_given;       /* native-spin was set; else a default by ordering */
   int atomics;           /* VC_OCL_ATOMICS_* */
   int gridbar;           /* vc_gridbar: the grid barrier (gridbar option) */
+  int join_slot;         /* native-join=slot: barrier-free kernels join through the slots */
 } vc_ocl_native_cfg;
 
 enum { VC_OCL_ATOMICS_AUTO = 0, VC_OCL_ATOMICS_CL12, VC_OCL_ATOMICS_DEVICE };

@@ -87,6 +87,9 @@ void vc_ocl_native_caps(vc_dev *d) {
 void vc_ocl_native_opts(const vc_dev *d, vc_native_opts *o) {
   vc_native_opts_default(VC_DIALECT_OPENCL_C, o);
   if (d) o->gridbar = (vc_gridbar)d->native.gridbar;
+  /* a kernel without a grid barrier: no slot, no workgroup barrier at the
+     join, which in the 1.2 ordering is two mem_fence per invocation */
+  o->join_direct = d ? !d->native.join_slot : true;
   if (d && d->native_device_scope) {
     o->opencl_device_scope = true;
     o->opencl_c_version = d->scope_c_version;

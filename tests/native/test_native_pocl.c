@@ -246,16 +246,21 @@ static void poll_closes_at_expect(void **state) {
    threads. */
 static void barrier_free_kernel_all_participate(void **state) {
   (void)state;
-  vc_dev *dev = open_dev(NULL);
-  uint32_t cu = compute_units(dev);
   native_case c;
   native_case_load(&c, CASES "/no_barrier.vyre"); /* 40 workgroups */
-  uint32_t launched = 40 < cu * 16 ? 40 : cu * 16;
-  assert_int_equal(check_case(dev, &c), launched);
-  be->close(dev);
-  dev = open_dev("native-cap=3"); /* the cap still holds */
-  assert_int_equal(check_case(dev, &c), 3);
-  be->close(dev);
+  /* both joins: every invocation by itself (the default) and the slot's */
+  static const char *const joins[][2] = {{NULL, "native-cap=3"},
+                                         {"native-join=slot", "native-join=slot,native-cap=3"}};
+  for (int j = 0; j < 2; j++) {
+    vc_dev *dev = open_dev(joins[j][0]);
+    uint32_t cu = compute_units(dev);
+    uint32_t launched = 40 < cu * 16 ? 40 : cu * 16;
+    assert_int_equal(check_case(dev, &c), launched);
+    be->close(dev);
+    dev = open_dev(joins[j][1]); /* the cap still holds */
+    assert_int_equal(check_case(dev, &c), 3);
+    be->close(dev);
+  }
   native_case_free(&c);
 }
 
@@ -373,8 +378,9 @@ static void stats_refusals_and_options(void **state) {
   be->close(dev);
   native_case_free(&c);
   static const char *const bad[] = {"native-atomics=fast", "deadline=0", "native-cap=-1",
-                                    "native-spin=99999999999", "gridbar=ticket", "gridbar="};
-  for (int i = 0; i < 6; i++) {
+                                    "native-spin=99999999999", "gridbar=ticket", "gridbar=",
+                                    "native-join=lead"};
+  for (int i = 0; i < 7; i++) {
     vc_dev *d = NULL;
     assert_int_equal(be->open(0, bad[i], &d, &err), VC_ERR_USAGE);
     assert_null(d);
@@ -387,6 +393,13 @@ static void stats_refusals_and_options(void **state) {
   vc_device_info ci;
   assert_int_equal(be->describe(d, &ci, &err), 0);
   assert_non_null(strstr(ci.extra, "native_gridbar=counter\n"));
+  assert_non_null(strstr(ci.extra, "native_join=direct\n"));
+  be->close(d);
+  assert_int_equal(be->open(0, "native-join=lead", &d, &err), VC_ERR_USAGE);
+  assert_non_null(strstr(err.msg, "expected direct or slot"));
+  d = open_dev("native-join=slot");
+  assert_int_equal(be->describe(d, &ci, &err), 0);
+  assert_non_null(strstr(ci.extra, "native_join=slot\n"));
   be->close(d);
 }
 

@@ -257,6 +257,53 @@ static void discovery_only_where_something_waits(void **state) {
   }
 }
 
+/* join_direct (the OpenCL plugin's default, native-join=direct): a kernel
+   without a grid barrier joins with no slot, no workgroup barrier and no
+   read-modify-write (every invocation peeks POLL and CAP itself); a kernel
+   with one is exactly as without it. Both OpenCL orderings and both GLSL
+   ones. */
+static void direct_join_only_without_grid_barrier(void **state) {
+  (void)state;
+  native_case free_c, spin_c;
+  native_case_load(&free_c, CASES "no_barrier.vyre");
+  native_case_load(&spin_c, CASES "spin_barriers.vyre");
+  for (int v = 0; v < 4; v++) {
+    vc_native_opts o;
+    if (v == 1) {
+      o = device_scope();
+    } else {
+      vc_native_opts_default(v < 2 ? VC_DIALECT_OPENCL_C : VC_DIALECT_GLSL, &o);
+      o.vulkan_memory_model = v == 3;
+    }
+    char *slot = gen(&free_c, &o);
+    assert_non_null(strstr(slot, "vc_nat_publish("));
+    o.join_direct = true;
+    char *direct = gen(&free_c, &o);
+    const char *body = strstr(direct, v < 2 ? "void vc_main(" : "void main()");
+    assert_non_null(body);
+    if (strstr(direct, "vc_nat_publish") || strstr(direct, "vc_nat_ticket") ||
+        strstr(body, "vc_nc_sync();") || strstr(direct, "vc_nc_load(ctrl, ") ||
+        strstr(direct, "vc_nc_load(VC_NC_"))
+      fail_msg("variant %d: a slot, a join barrier or a load in:\n%s", v, direct);
+    assert_non_null(strstr(body, "  p = vc_nat_discover("));
+    assert_non_null(strstr(body, "if (lin == 0u && p == VC_NC_NONE) vc_nc_add("));
+    assert_non_null(strstr(direct, "vc_nc_peek(ctrl, VC_NC_POLL)")
+                        ? direct
+                        : strstr(direct, "vc_nc_peek(VC_NC_POLL)"));
+    o.join_direct = false;
+    char *spin_slot = gen(&spin_c, &o);
+    o.join_direct = true;
+    char *spin_direct = gen(&spin_c, &o);
+    assert_string_equal(spin_slot, spin_direct);
+    free(slot);
+    free(direct);
+    free(spin_slot);
+    free(spin_direct);
+  }
+  native_case_free(&free_c);
+  native_case_free(&spin_c);
+}
+
 static void glsl_text(void **state) {
   (void)state;
   native_case c;
@@ -727,6 +774,7 @@ int main(void) {
       cmocka_unit_test(no_early_return),
       cmocka_unit_test(no_workgroup_memory_of_its_own),
       cmocka_unit_test(discovery_only_where_something_waits),
+      cmocka_unit_test(direct_join_only_without_grid_barrier),
       cmocka_unit_test(glsl_text),
       cmocka_unit_test(cuda_text),
       cmocka_unit_test(flip_barrier_shape),

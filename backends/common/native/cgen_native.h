@@ -87,6 +87,12 @@ typedef struct vc_native_opts {
   vc_cuda_inline cuda_inline; /* its orders (with cuda_inline_barrier) */
   /* OpenCL C and GLSL: which grid barrier (default FLIP). */
   vc_gridbar gridbar;
+  /* OpenCL C and GLSL, a kernel without a grid barrier: every invocation
+     works out its own participant number from the words written before
+     the launch, instead of the lead invocation handing it on through its
+     slot and a workgroup barrier (docs/native.md, "Participants"). Off by
+     default; the OpenCL plugin turns it on (native-join=direct). */
+  bool join_direct;
 } vc_native_opts;
 
 /* The option text of a grid barrier ("flip", "counter", "lead"; "?" out of

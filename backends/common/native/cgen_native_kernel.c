@@ -74,6 +74,37 @@ static const char discover_free_text[] =
     "  return VC_NC_NONE;\n"
     "}\n\n";
 
+/* The same, when every invocation joins by itself (join_direct): POLL and
+   CAP are written before the launch and never change during a kernel
+   without a grid barrier, so each invocation reads them with a relaxed
+   load and comes to the same answer as the rest of its workgroup; no slot,
+   no workgroup barrier, no read-modify-write. */
+static const char discover_direct_text[] =
+    "/* No grid barrier, and every invocation joins by itself: the poll and\n"
+    "   the cap are written before the launch and do not change during it,\n"
+    "   so each invocation of a workgroup reads the same words and takes the\n"
+    "   same participant number (or none), without the lead handing it on. */\n"
+    "$F$U vc_nat_count($p) {\n"
+    "  $U cap = vc_nc_peek($AVC_NC_CAP);\n"
+    "  $U n = $N;\n"
+    "  if (cap != 0u && n > cap) n = cap;\n"
+    "  return n;\n"
+    "}\n\n"
+    "$F$U vc_nat_discover($p) {\n"
+    "  if ((vc_nc_peek($AVC_NC_POLL) & VC_NC_CLOSED) == 0u && $G < vc_nat_count($a)) return $G;\n"
+    "  return VC_NC_NONE;\n"
+    "}\n\n";
+
+/* ... and its join: each invocation takes its own participant number;
+   the lead invocation of a late workgroup counts it. */
+static const char join_direct_text[] =
+    "  p = vc_nat_discover($a);\n"
+    "  np = vc_nat_count($a);\n"
+    "  if (p == VC_NC_NONE) np = 1u;\n"
+    "  if (lin == 0u && p == VC_NC_NONE) vc_nc_add($AVC_NC_LATE, 1u);\n"
+    "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
+    "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n";
+
 /* The ticket to the whole workgroup without workgroup memory (a program
    may use all of it): the lead invocation stores it in its workgroup's
    slot of the control buffer; after vc_nc_sync every invocation reads it.
@@ -214,9 +245,20 @@ bool vc_native_counts_barriers(const vc_native_layout *nl) {
   return nl->sp->counts_barriers || vc_native_flip(nl);
 }
 
+/* Every invocation joins by itself: asked for, and possible (nothing
+   waits, and the language has the shared runtime). */
+static bool joins_direct(const vc_native_layout *nl) {
+  return nl->o->join_direct && !nl->sp->runtime && !vc_native_has_grid_barrier(nl->d);
+}
+
 void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
-  vc_native_put(nl, out, vc_native_has_grid_barrier(nl->d) ? discover_text : discover_free_text);
-  vc_native_put(nl, out, slot_text);
+  if (joins_direct(nl)) {
+    vc_native_put(nl, out, discover_direct_text);
+  } else {
+    vc_native_put(nl, out,
+                  vc_native_has_grid_barrier(nl->d) ? discover_text : discover_free_text);
+    vc_native_put(nl, out, slot_text);
+  }
   vc_native_put(nl, out, vc_native_flip(nl) ? flip_text : barrier_text);
 }
 
@@ -257,17 +299,20 @@ static void declarations(const vc_native_layout *nl, vc_strbuf *out) {
    `if (p != VC_NC_NONE)` made lavapipe cut the loops of a one-invocation
    workgroup short (corpus/structure/single_invocation diverged). */
 static void join(const vc_native_layout *nl, vc_strbuf *out) {
-  vc_native_put(nl, out,
-                "  if (lin == 0u) {\n"
-                "    t = vc_nat_discover($a);\n"
-                "    vc_nat_publish($At);\n"
-                "  }\n"
-                "  vc_nc_sync();\n"
-                "  p = vc_nat_ticket($a);\n"
-                "  np = vc_nat_count($a);\n"
-                "  if (p == VC_NC_NONE) np = 1u;\n"
-                "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
-                "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
+  if (joins_direct(nl))
+    vc_native_put(nl, out, join_direct_text);
+  else
+    vc_native_put(nl, out,
+                  "  if (lin == 0u) {\n"
+                  "    t = vc_nat_discover($a);\n"
+                  "    vc_nat_publish($At);\n"
+                  "  }\n"
+                  "  vc_nc_sync();\n"
+                  "  p = vc_nat_ticket($a);\n"
+                  "  np = vc_nat_count($a);\n"
+                  "  if (p == VC_NC_NONE) np = 1u;\n"
+                  "  if (p != VC_NC_NONE && lin == 0u) lead = 1u;\n"
+                  "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
   /* the flip barrier's settings, once per launch, in every invocation (no
      read under a branch: see above); written before the launch, so a
      relaxed load sees them */

@@ -1,0 +1,24 @@
+# The benchmark programs of bench/ on the devices here, correctness only:
+# vc-raw-barrier-bench on PoCL (OpenCL) and lavapipe (Vulkan), small grids
+# and few runs; vc-native-option-bench on PoCL.
+if(TARGET vc-raw-barrier-bench)
+  vc_add_test(test_raw_barrier SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_raw_barrier.c
+    LABELS bench opencl pocl vulkan lavapipe)
+  add_dependencies(test_raw_barrier vc-raw-barrier-bench)
+  file(GLOB VC_RB_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  get_target_property(vc_rb_defs vc-raw-barrier-bench COMPILE_DEFINITIONS)
+  if(VC_RB_LVP_ICD AND "VC_RB_VULKAN" IN_LIST vc_rb_defs)
+    list(GET VC_RB_LVP_ICD 0 VC_RB_LVP_ICD_FILE)
+    target_compile_definitions(test_raw_barrier PRIVATE VC_LVP_ICD="${VC_RB_LVP_ICD_FILE}")
+  endif()
+  if("VC_RB_OPENCL" IN_LIST vc_rb_defs)
+    target_compile_definitions(test_raw_barrier PRIVATE VC_RB_HAS_OPENCL=1)
+  endif()
+  set_tests_properties(test_raw_barrier PROPERTIES TIMEOUT 300)
+endif()
+
+if(TARGET vc-backend-opencl)
+  vc_add_test(test_native_option_bench SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_native_option_bench.c
+    LABELS bench native opencl pocl)
+  add_dependencies(test_native_option_bench vc-native-option-bench vc-backend-opencl)
+endif()
