@@ -32,7 +32,9 @@ typedef struct vc_ocl_native_cfg {
   bool spin_given;       /* native-spin was set; else a default by ordering */
   int atomics;           /* VC_OCL_ATOMICS_* */
   int gridbar;           /* vc_gridbar: the grid barrier (gridbar option) */
-  int join_slot;         /* native-join=slot: barrier-free kernels join through the slots */
+  int join_direct;       /* native-join=direct: barrier-free kernels join with no slot */
+  int loop_segments;     /* native-segments=loop: a pass as one loop over the segments */
+  int discover_cas;      /* native-discovery=cas: tickets by compare-and-swap, as at first */
 } vc_ocl_native_cfg;
 
 enum { VC_OCL_ATOMICS_AUTO = 0, VC_OCL_ATOMICS_CL12, VC_OCL_ATOMICS_DEVICE };

@@ -65,6 +65,8 @@ static int generate(const vc_kernel_desc *k, const vk_target *t, vc_strbuf *sb, 
   vc_native_opts_default(VC_DIALECT_GLSL, &o);
   o.vulkan_memory_model = t->memory_model;
   o.gridbar = (vc_gridbar)t->gridbar;
+  o.loop_segments = t->loop_segments;
+  o.discover_cas = t->discover_cas;
   return vc_cgen_native(k, &o, sb, err);
 }
 

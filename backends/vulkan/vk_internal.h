@@ -59,6 +59,8 @@ typedef struct vk_options {
   bool cap_given, window_given, spin_given, expect_given;
   int vmm;               /* vk_vmm_choice (an int, as the option parser stores it) */
   int gridbar;           /* vc_gridbar: native kernels' grid barrier (gridbar option) */
+  int loop_segments;     /* native-segments=loop: a pass as one loop over the segments */
+  int discover_cas;      /* native-discovery=cas: tickets by compare-and-swap, as at first */
   char cache_dir[VC_KCACHE_DIR_MAX]; /* cache=DIR: SPIR-V and the pipeline cache; "" = none */
   int malloc_host;       /* host-memory=malloc: host_alloc gives malloc memory, copied
                             through staging (the path of memory from elsewhere) */
@@ -100,6 +102,8 @@ typedef struct vk_target {
   bool denorm_preserve;   /* add DenormPreserve 32 (SPV_KHR_float_controls) */
   bool memory_model;      /* native kernels: the Vulkan memory model ordering */
   int gridbar;            /* native kernels: vc_gridbar */
+  bool loop_segments;     /* native kernels: the segments as one loop */
+  bool discover_cas;      /* native kernels: discovery's tickets by compare-and-swap */
 } vk_target;
 
 struct vc_buf {

@@ -16,7 +16,8 @@
    Native kernels: what the ordering needs (vk_native.c). */
 static vk_target device_target(const vc_dev *dev, const vc_kernel_desc *k) {
   if (k->kind == VC_KERNEL_NATIVE) return vk_native_target(dev);
-  vk_target t = {GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, dev->denorm_preserve, false, 0};
+  vk_target t = {GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, dev->denorm_preserve, false, 0,
+                 false, false};
   if (dev->props.apiVersion < VK_API_VERSION_1_1) {
     t.client = GLSLANG_TARGET_VULKAN_1_0;
     t.spirv = GLSLANG_TARGET_SPV_1_0;

@@ -39,7 +39,8 @@ void vk_native_caps(vc_dev *dev) {
    VK_KHR_vulkan_memory_model takes it in SPIR-V 1.3 with the extension. */
 vk_target vk_native_target(const vc_dev *dev) {
   vk_target t = {GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, dev->denorm_preserve,
-                 dev->native_vmm, dev->opt.gridbar};
+                 dev->native_vmm, dev->opt.gridbar, dev->opt.loop_segments != 0,
+                 dev->opt.discover_cas != 0};
   if (dev->native_vmm && dev->props.apiVersion >= VK_API_VERSION_1_2) {
     t.client = GLSLANG_TARGET_VULKAN_1_2;
     t.spirv = GLSLANG_TARGET_SPV_1_5;

@@ -44,7 +44,7 @@ static void usage(void **state) {
   assert_int_equal(run("--backend opencl --runs 0 --a x=1 --b y=1 " CHAIN), VC_EXIT_USAGE);
   assert_int_equal(run("--backend opencl --a native-join=lead --b native-join=slot " CHAIN),
                    VC_EXIT_USAGE);
-  has("expected direct or slot");
+  has("expected slot or direct");
   assert_int_equal(run("--backend opencl --a native-join=slot --b native-join=direct "
                        "/nonexistent.vyre"),
                    VC_EXIT_INPUT);

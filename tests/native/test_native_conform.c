@@ -138,7 +138,8 @@ static void cut_short_waits_are_untrustworthy(void **state) {
 }
 
 /* Every grid barrier (gridbar=flip, the default, gridbar=counter and
-   gridbar=lead) on both CPU devices: every native case and barrier-detection program passes
+   gridbar=lead), and discovery's first protocol with the segments looped
+   (native-discovery=cas, native-segments=loop), on both CPU devices: every native case and barrier-detection program passes
    with the barrier count its passes need. On PoCL two participants take
    part (a long discovery window), so barriers really wait; lavapipe keeps
    its cap of one participant, and its loop budget cuts the
@@ -154,7 +155,10 @@ static void both_barriers_pass_on_both_devices(void **state) {
       {"", "opencl", "native-window=67108864,gridbar=flip", 0},
       {"", "opencl", "native-window=67108864,gridbar=counter", 0},
       {"", "opencl", "native-window=67108864,gridbar=lead", 0},
+      {"", "opencl", "native-window=67108864,native-discovery=cas,native-segments=loop", 0},
 #ifdef VC_LVP_ICD
+      {"VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1", "vulkan",
+       "native-discovery=cas,native-segments=loop", 8},
       {"VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1", "vulkan",
        "gridbar=flip", 8},
       {"VK_DRIVER_FILES=" VC_LVP_ICD " MESA_VK_IGNORE_CONFORMANCE_WARNING=1", "vulkan",

@@ -175,6 +175,16 @@ static void cases_with_counter_barrier(void **state) {
   run_all_cases("gridbar=counter,native-atomics=cl12");
 }
 
+/* Discovery's first protocol, tickets by compare-and-swap on the poll
+   (native-discovery=cas), and the segments of a pass as one loop
+   (native-segments=loop) stay exact in both orderings. */
+static void cases_with_cas_discovery_and_looped_segments(void **state) {
+  (void)state;
+  run_all_cases("native-discovery=cas,native-atomics=device");
+  run_all_cases("native-discovery=cas,native-segments=loop,native-atomics=cl12");
+  run_all_cases("native-segments=loop,native-atomics=device");
+}
+
 /* gridbar=lead (work-group-scope barriers, device scope in the lead
    work-item only) stays exact in both orderings. */
 static void cases_with_lead_barrier(void **state) {
@@ -248,9 +258,9 @@ static void barrier_free_kernel_all_participate(void **state) {
   (void)state;
   native_case c;
   native_case_load(&c, CASES "/no_barrier.vyre"); /* 40 workgroups */
-  /* both joins: every invocation by itself (the default) and the slot's */
+  /* both joins: the slot's (the default) and every invocation by itself */
   static const char *const joins[][2] = {{NULL, "native-cap=3"},
-                                         {"native-join=slot", "native-join=slot,native-cap=3"}};
+                                         {"native-join=direct", "native-join=direct,native-cap=3"}};
   for (int j = 0; j < 2; j++) {
     vc_dev *dev = open_dev(joins[j][0]);
     uint32_t cu = compute_units(dev);
@@ -393,13 +403,15 @@ static void stats_refusals_and_options(void **state) {
   vc_device_info ci;
   assert_int_equal(be->describe(d, &ci, &err), 0);
   assert_non_null(strstr(ci.extra, "native_gridbar=counter\n"));
-  assert_non_null(strstr(ci.extra, "native_join=direct\n"));
+  assert_non_null(strstr(ci.extra, "native_join=slot\n"));
+  assert_non_null(strstr(ci.extra, "native_discovery=add\n"));
   be->close(d);
   assert_int_equal(be->open(0, "native-join=lead", &d, &err), VC_ERR_USAGE);
-  assert_non_null(strstr(err.msg, "expected direct or slot"));
-  d = open_dev("native-join=slot");
+  assert_non_null(strstr(err.msg, "expected slot or direct"));
+  d = open_dev("native-join=direct,native-discovery=cas");
   assert_int_equal(be->describe(d, &ci, &err), 0);
-  assert_non_null(strstr(ci.extra, "native_join=slot\n"));
+  assert_non_null(strstr(ci.extra, "native_join=direct\n"));
+  assert_non_null(strstr(ci.extra, "native_discovery=cas\n"));
   be->close(d);
 }
 
@@ -408,6 +420,7 @@ int main(void) {
       cmocka_unit_test(cases_with_device_scope_atomics),
       cmocka_unit_test(cases_with_opencl_1_2_atomics),
       cmocka_unit_test(cases_with_counter_barrier),
+      cmocka_unit_test(cases_with_cas_discovery_and_looped_segments),
       cmocka_unit_test(cases_with_lead_barrier),
       cmocka_unit_test(several_participants),
       cmocka_unit_test(caps_participants),

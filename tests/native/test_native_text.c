@@ -223,9 +223,11 @@ static void no_workgroup_memory_of_its_own(void **state) {
   }
 }
 
-/* Discovery where something waits: a ticket loop by compare-and-swap, and
-   a window that ends once the tickets reach EXPECT. A kernel without a
-   grid barrier takes none: every launched workgroup participates. */
+/* Discovery where something waits: tickets by one fetch-and-add each on
+   their own word (the default), or by a compare-and-swap loop on the poll
+   (native-discovery=cas), and a window that ends once the tickets reach
+   EXPECT. A kernel without a grid barrier takes none: every launched
+   workgroup participates. */
 static void discovery_only_where_something_waits(void **state) {
   (void)state;
   static const struct {
@@ -240,13 +242,29 @@ static void discovery_only_where_something_waits(void **state) {
     native_case_load(&c, path);
     assert_int_equal(vc_native_has_grid_barrier(&c.desc), want[i].discovers);
     for (vc_dialect d = VC_DIALECT_OPENCL_C; d <= VC_DIALECT_GLSL; d++) {
+      vc_native_opts o;
+      vc_native_opts_default(d, &o);
+      o.discover_cas = true;
+      char *old = gen(&c, &o);
       char *src = gen_default(&c, d);
-      bool cas = strstr(src, "vc_nc_cas_relaxed(ctrl, VC_NC_POLL") ||
-                 strstr(src, "vc_nc_cas_relaxed(VC_NC_POLL");
-      bool expect = strstr(src, "(expect != 0u && seen >= expect)") != NULL;
+      bool cas = strstr(old, "vc_nc_cas_relaxed(ctrl, VC_NC_POLL") ||
+                 strstr(old, "vc_nc_cas_relaxed(VC_NC_POLL");
+      bool expect = strstr(old, "(expect != 0u && seen >= expect)") != NULL;
       if (cas != want[i].discovers || expect != want[i].discovers)
         fail_msg("%s, dialect %d: ticket loop %d, EXPECT test %d", want[i].file, (int)d, cas,
                  expect);
+      /* the default: one add for the ticket, no compare-and-swap loop, the
+         window's EXPECT test on the tickets, one closing compare-and-swap */
+      bool add = strstr(src, "ticket = vc_nc_add(ctrl, VC_NC_TICKETS, 1u);") ||
+                 strstr(src, "ticket = vc_nc_add(VC_NC_TICKETS, 1u);");
+      bool add_expect = strstr(src, "VC_NC_TICKETS) >= expect) break;") != NULL;
+      bool closes = strstr(src, "VC_NC_POLL, 0u, VC_NC_CLOSED | seen);") != NULL;
+      if (add != want[i].discovers || add_expect != want[i].discovers ||
+          closes != want[i].discovers || strstr(src, "vc_nc_cas_relaxed(ctrl, VC_NC_POLL") ||
+          strstr(src, "vc_nc_cas_relaxed(VC_NC_POLL"))
+        fail_msg("%s, dialect %d: ticket add %d, EXPECT test %d, close %d", want[i].file, (int)d,
+                 add, add_expect, closes);
+      free(old);
       assert_int_equal(strstr(src, "return get_group_id") == NULL &&
                            strstr(src, "return ((uint)get_group_id(0))") == NULL &&
                            strstr(src, "return gl_WorkGroupID.x") == NULL,
@@ -257,7 +275,7 @@ static void discovery_only_where_something_waits(void **state) {
   }
 }
 
-/* join_direct (the OpenCL plugin's default, native-join=direct): a kernel
+/* join_direct (the OpenCL plugin's native-join=direct): a kernel
    without a grid barrier joins with no slot, no workgroup barrier and no
    read-modify-write (every invocation peeks POLL and CAP itself); a kernel
    with one is exactly as without it. Both OpenCL orderings and both GLSL

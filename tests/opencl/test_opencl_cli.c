@@ -251,7 +251,7 @@ static void bad_device_options_exit_2(void **state) {
                    VC_EXIT_USAGE);
   contains("unknown OpenCL option 'bogus=1' (known: cl-std=CLx.y, build=FLAGS, "
            "deadline=SECONDS, native-wgs=N");
-  contains("native-atomics=auto|cl12|device, host-memory=backend|malloc, gridbar=flip|counter|lead, native-join=direct|slot, cache=DIR)");
+  contains("native-atomics=auto|cl12|device, host-memory=backend|malloc, gridbar=flip|counter|lead, native-join=slot|direct, native-segments=unrolled|loop, native-discovery=add|cas, cache=DIR)");
   assert_int_equal(
       run(1, NULL, "--backend opencl --device-options native-wgs=4,deadline=0 --db o.db corpus"),
       VC_EXIT_USAGE);

@@ -193,6 +193,7 @@ static void defines(vc_strbuf *out) {
            {"LATE", VC_NC_LATE},         {"CAP", VC_NC_CAP},
            {"SPIN_LIMIT", VC_NC_SPIN_LIMIT}, {"WINDOW", VC_NC_WINDOW},
            {"PHANTOMS", VC_NC_PHANTOMS}, {"EXPECT", VC_NC_EXPECT},
+           {"TICKETS", VC_NC_TICKETS},
            {"SLOTS", VC_NC_SLOTS},       {"CLOSED", VC_NC_CLOSED},
            {"NONE", VC_NC_NONE},         {"WHY_WAIT", VC_NC_WHY_WAIT},
            {"WHY_VWG", VC_NC_WHY_VWG}};

@@ -93,6 +93,15 @@ typedef struct vc_native_opts {
      slot and a workgroup barrier (docs/native.md, "Participants"). Off by
      default; the OpenCL plugin turns it on (native-join=direct). */
   bool join_direct;
+  /* OpenCL C and GLSL: a pass is one loop over the segments with a switch
+     into their calls, so that the grid barrier's code is one copy (CUDA
+     always has it), instead of one straight block per segment, where every
+     barrier is followed by code never run before (native-segments=loop). */
+  bool loop_segments;
+  /* OpenCL C and GLSL: discovery's tickets by compare-and-swap on the poll
+     word, as at first, instead of by fetch-and-add on their own word
+     (native-discovery=cas). */
+  bool discover_cas;
 } vc_native_opts;
 
 /* The option text of a grid barrier ("flip", "counter", "lead"; "?" out of

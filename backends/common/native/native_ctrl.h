@@ -15,7 +15,8 @@
 #include "backends/backend.h"
 
 /* Words the kernel writes. */
-#define VC_NC_POLL 0u         /* discovery: VC_NC_CLOSED | tickets taken */
+#define VC_NC_POLL 0u         /* discovery: VC_NC_CLOSED | tickets taken (with cas), or
+                                 VC_NC_CLOSED | the participants once closed (add) */
 #define VC_NC_ARRIVE 1u       /* grid barrier: arrivals at the current barrier */
 #define VC_NC_GEN 2u          /* grid barrier: generation = barriers completed */
 #define VC_NC_UNTRUST 3u      /* VC_NC_WHY_* bits; 0 = every wait saw its condition */
@@ -30,6 +31,8 @@
 #define VC_NC_WINDOW 11u      /* polls a ticket holder makes before closing the poll */
 #define VC_NC_PHANTOMS 12u    /* tests only: arrivals a barrier waits for that never come */
 #define VC_NC_EXPECT 13u      /* tickets after which a ticket holder closes the poll; 0 = none */
+/* Written by the kernel again (native-discovery=add). */
+#define VC_NC_TICKETS 14u     /* discovery: tickets taken, by fetch-and-add */
 #define VC_NC_WORDS 16u       /* the words above, written before every launch */
 /* Then one word per launched workgroup, VC_NC_SLOTS + its group id: where
    the lead invocation leaves the workgroup's ticket for the others (no
