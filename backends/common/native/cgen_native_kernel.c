@@ -371,8 +371,9 @@ static void join(const vc_native_layout *nl, vc_strbuf *out) {
                   "  if (lead != 0u && p == 0u) vc_nc_store($AVC_NC_PARTICIPANTS, np);\n");
   /* the flip barrier's settings, once per launch, in every invocation (no
      read under a branch: see above); written before the launch, so a
-     relaxed load sees them */
-  if (vc_native_flip(nl))
+     relaxed load sees them; a kernel without a grid barrier needs none
+     (on NVIDIA's OpenCL every load of the control buffer is volatile) */
+  if (vc_native_flip(nl) && vc_native_has_grid_barrier(nl->d))
     vc_native_put(nl, out,
                   "  ph = vc_nc_peek($AVC_NC_PHANTOMS);\n"
                   "  spin = vc_nc_peek($AVC_NC_SPIN_LIMIT);\n");
