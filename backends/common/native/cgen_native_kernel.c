@@ -48,7 +48,11 @@ static const char discover_text[] =
     "  }\n"
     "  vc_nc_or($AVC_NC_POLL, VC_NC_CLOSED);\n"
     "  return ticket;\n"
-    "}\n\n"
+    "}\n\n";
+
+/* The participant count where discovery closed the poll (either way of
+   handing out tickets). */
+static const char count_text[] =
     "/* The participants: final once the poll is closed, which the lead\n"
     "   invocation has seen before any invocation asks. */\n"
     "$F$U vc_nat_count($p) {\n"
@@ -97,11 +101,6 @@ static const char discover_add_text[] =
     "  }\n"
     "  if (ticket == VC_NC_NONE) vc_nc_add($AVC_NC_LATE, 1u);\n"
     "  return ticket;\n"
-    "}\n\n"
-    "/* The participants: final once the poll is closed, which the lead\n"
-    "   invocation has seen before any invocation asks. */\n"
-    "$F$U vc_nat_count($p) {\n"
-    "  return $R($AVC_NC_POLL) & (VC_NC_CLOSED - 1u);\n"
     "}\n\n";
 
 /* A kernel without a grid barrier needs no co-residency, so no discovery:
@@ -304,10 +303,12 @@ void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
   if (joins_direct(nl)) {
     vc_native_put(nl, out, discover_direct_text);
   } else {
-    vc_native_put(nl, out,
-                  !vc_native_has_grid_barrier(nl->d) ? discover_free_text
-                  : nl->o->discover_cas              ? discover_text
-                                                     : discover_add_text);
+    if (!vc_native_has_grid_barrier(nl->d)) {
+      vc_native_put(nl, out, discover_free_text);
+    } else {
+      vc_native_put(nl, out, nl->o->discover_cas ? discover_text : discover_add_text);
+      vc_native_put(nl, out, count_text);
+    }
     vc_native_put(nl, out, slot_text);
   }
   vc_native_put(nl, out, vc_native_flip(nl) ? flip_text : barrier_text);
