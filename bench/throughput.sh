@@ -53,7 +53,18 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do paths="$paths $1"; shift; done
 [ -n "$paths" ] || paths=corpus/
 exe=$build/vyre-conform
 [ -x "$exe" ] || { echo "bench/throughput.sh: no $exe (--build DIR)" >&2; exit 2; }
-command -v sqlite3 >/dev/null || { echo "bench/throughput.sh: needs sqlite3" >&2; exit 2; }
+# the databases are read with the sqlite3 program, else with Python's
+# sqlite3 module (a GPU machine may have one and not the other)
+if command -v sqlite3 >/dev/null; then
+  q() { sqlite3 "$1" "$2"; }
+elif command -v python3 >/dev/null && python3 -c 'import sqlite3' 2>/dev/null; then
+  q() {
+    python3 -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(str, r)))' "$1" "$2"
+  }
+else
+  echo "bench/throughput.sh: needs sqlite3 or python3 with its sqlite3 module" >&2; exit 2
+fi
 for n in $jobs; do
   case $n in ''|*[!0-9]*|0) echo "bench/throughput.sh: --jobs: '$n' is not a count" >&2; exit 2 ;; esac
 done
@@ -65,7 +76,6 @@ has_jobs=0
 "$exe" run --help 2>&1 | grep -q -- '--jobs N' && has_jobs=1
 
 now() { date +%s.%N; }
-q() { sqlite3 "$1" "$2"; }
 
 printf '%-8s %4s %-5s %8s %9s %11s %10s %11s %10s %6s %3s\n' backend jobs cache programs wall_s \
   programs/s device_s wall/device compile_s hits rc
