@@ -79,20 +79,19 @@ static int dev_buf(vc_exec *x, dev_bufs *d, uint32_t i, vc_error *err) {
   return rc;
 }
 
-/* Every plan buffer that a segment binds (the native kernel and
-   resident-split bind them all), made before the device phase. */
+/* The mode's device buffers, made before the device phase: every plan
+   buffer (all), or those a segment binds (host-split). */
 static int alloc_bound(vc_exec *x, dev_bufs *d, bool all, vc_error *err) {
   const vc_split *s = x->split;
-  for (uint32_t k = 0; !all && k < s->nsegs; k++)
-    for (uint32_t j = 0; j < s->segs[k].nbind; j++) {
-      int rc = dev_buf(x, d, s->segs[k].bind[j], err);
-      if (rc) return rc;
-    }
-  for (uint32_t i = 0; all && i < s->nbuffers; i++) {
-    int rc = dev_buf(x, d, i, err);
-    if (rc) return rc;
+  int rc = 0;
+  if (all) {
+    for (uint32_t i = 0; i < s->nbuffers && !rc; i++) rc = dev_buf(x, d, i, err);
+    return rc;
   }
-  return 0;
+  for (uint32_t k = 0; k < s->nsegs && !rc; k++)
+    for (uint32_t j = 0; j < s->segs[k].nbind && !rc; j++)
+      rc = dev_buf(x, d, s->segs[k].bind[j], err);
+  return rc;
 }
 
 /* The device phase (vc_device_gate): entered once the mode's memory is
@@ -223,7 +222,6 @@ static int run_host_split(vc_exec *x, const uint32_t *const *inputs, vc_mode_out
       vc_segment_timing *row = &out->segs[out->nsegs - 1];
       for (uint32_t j = 0; j < g->nbind; j++) {
         uint32_t i = g->bind[j];
-        if ((rc = dev_buf(x, &d, i, err))) goto done;
         uint64_t bytes = vc_buffer_bytes(&s->buffers[i]);
         if (g->prog->buffers[j].access == VC_WRITE) {
           rc = be->zero(x->dev, d.b[i], err);
@@ -286,13 +284,13 @@ static uint32_t output_position(const vc_split *s, uint32_t i) {
   return k;
 }
 
-/* Uploads initial contents of user buffers, zeroes the rest. */
+/* Uploads initial contents of user buffers, zeroes the rest (every plan
+   buffer made already: alloc_bound). */
 static int upload_all(vc_exec *x, dev_bufs *d, const uint32_t *const *inputs, vc_mode_out *out,
                       vc_error *err) {
   const vc_split *s = x->split;
   for (uint32_t i = 0; i < s->nbuffers; i++) {
-    int rc = dev_buf(x, d, i, err);
-    if (rc) return rc;
+    int rc;
     const vc_buffer *b = &s->buffers[i];
     if (i < s->nuser && b->access != VC_WRITE && !(VC_MUTANT(RESIDENT_ZERO_UNBOUND) && !bound_by(&s->segs[0], i))) {
       rc = x->be->upload(x->dev, d->b[i], inputs[i], vc_buffer_bytes(b), err);
