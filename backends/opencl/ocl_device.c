@@ -286,8 +286,10 @@ int vc_ocl_describe(vc_dev *d, vc_device_info *info, vc_error *err) {
   extra_line(info, "native_ordering", d->native_device_scope ? "device-scope acquire/release"
                                                              : "opencl-1.2 atomics and fences");
   extra_line(info, "native_gridbar", vc_gridbar_name((vc_gridbar)d->native.gridbar));
-  extra_line(info, "native_segments", d->native.loop_segments ? "loop" : "unrolled");
-  extra_line(info, "native_discovery", d->native.discover_cas ? "cas" : "add");
+  extra_line(info, "native_segments",
+             vc_kv_choice_name(vc_native_segments_choices, d->native.loop_segments));
+  extra_line(info, "native_discovery",
+             vc_kv_choice_name(vc_native_discovery_choices, d->native.discover_cas));
   extra_line(info, "native_join", d->native.join_direct ? "direct" : "slot");
   extra_u64(info, "profiling_timer_resolution_ns",
             dev_size(d->device, CL_DEVICE_PROFILING_TIMER_RESOLUTION));

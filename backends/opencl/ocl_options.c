@@ -17,8 +17,6 @@ static const vc_kv_choice atomics[] = {{"auto", VC_OCL_ATOMICS_AUTO},
 /* barrier-free native kernels: every invocation joins by itself (the
    default) or through its workgroup's slot and a workgroup barrier */
 static const vc_kv_choice join[] = {{"slot", 0}, {"direct", 1}, {NULL, 0}};
-static const vc_kv_choice segments[] = {{"unrolled", 0}, {"loop", 1}, {NULL, 0}};
-static const vc_kv_choice discovery[] = {{"add", 0}, {"cas", 1}, {NULL, 0}};
 static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
 
 static const vc_kv_key keys[] = {
@@ -39,9 +37,9 @@ static const vc_kv_key keys[] = {
      0},
     {"native-join", VC_KV_CHOICE, offsetof(vc_dev, native.join_direct), 0, 0, NULL, join, 0, 0},
     {"native-segments", VC_KV_CHOICE, offsetof(vc_dev, native.loop_segments), 0, 0, NULL,
-     segments, 0, 0},
+     vc_native_segments_choices, 0, 0},
     {"native-discovery", VC_KV_CHOICE, offsetof(vc_dev, native.discover_cas), 0, 0, NULL,
-     discovery, 0, 0},
+     vc_native_discovery_choices, 0, 0},
     VC_KCACHE_KV_KEY(vc_dev, cache_dir),
 };
 

@@ -177,8 +177,10 @@ static void describe_native(const vc_dev *dev, vc_device_info *info) {
   extra(info, "vulkan_memory_model", "%s", dev->vmm_available ? "yes" : "no");
   extra(info, "native_ordering", "%s", vk_native_ordering(dev));
   extra(info, "native_gridbar", "%s", vc_gridbar_name((vc_gridbar)dev->opt.gridbar));
-  extra(info, "native_segments", "%s", dev->opt.loop_segments ? "loop" : "unrolled");
-  extra(info, "native_discovery", "%s", dev->opt.discover_cas ? "cas" : "add");
+  extra(info, "native_segments", "%s",
+        vc_kv_choice_name(vc_native_segments_choices, dev->opt.loop_segments));
+  extra(info, "native_discovery", "%s",
+        vc_kv_choice_name(vc_native_discovery_choices, dev->opt.discover_cas));
   extra(info, "native_spirv", "1.%u", (t.spirv >> 8) & 0xffu);
   extra(info, "native_wgs", "%u", o->native_wgs);
   extra(info, "native_cap", "%u", o->ctrl.cap);

@@ -14,8 +14,6 @@ static const vc_kv_choice float_controls[] = {{"auto", 1}, {"off", 0}, {NULL, 0}
 static const vc_kv_choice memory_model[] = {
     {"auto", VK_VMM_AUTO}, {"off", VK_VMM_OFF}, {"on", VK_VMM_ON}, {NULL, 0}};
 static const vc_kv_choice host_memory[] = {{"backend", 0}, {"malloc", 1}, {NULL, 0}};
-static const vc_kv_choice segments[] = {{"unrolled", 0}, {"loop", 1}, {NULL, 0}};
-static const vc_kv_choice discovery[] = {{"add", 0}, {"cas", 1}, {NULL, 0}};
 
 static const vc_kv_key keys[] = {
     {"float-controls", VC_KV_CHOICE, offsetof(vk_options, float_controls), 0, 0, NULL,
@@ -33,9 +31,11 @@ static const vc_kv_key keys[] = {
      0},
     {"gridbar", VC_KV_CHOICE, offsetof(vk_options, gridbar), 0, 0, NULL, vc_gridbar_choices, 0,
      0},
-    {"native-segments", VC_KV_CHOICE, offsetof(vk_options, loop_segments), 0, 0, NULL, segments,
+    {"native-segments", VC_KV_CHOICE, offsetof(vk_options, loop_segments), 0, 0, NULL,
+     vc_native_segments_choices,
      0, 0},
-    {"native-discovery", VC_KV_CHOICE, offsetof(vk_options, discover_cas), 0, 0, NULL, discovery,
+    {"native-discovery", VC_KV_CHOICE, offsetof(vk_options, discover_cas), 0, 0, NULL,
+     vc_native_discovery_choices,
      0, 0},
     VC_KCACHE_KV_KEY(vk_options, cache_dir),
 };

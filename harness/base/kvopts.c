@@ -143,3 +143,9 @@ int vc_kv_parse(const char *api, const char *text, const vc_kv_key *keys, size_t
   }
   return 0;
 }
+
+const char *vc_kv_choice_name(const vc_kv_choice *choices, int value) {
+  for (const vc_kv_choice *c = choices; c && c->name; c++)
+    if (c->value == value) return c->name;
+  return "?";
+}

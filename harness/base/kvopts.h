@@ -38,6 +38,10 @@ typedef struct vc_kv_key {
   size_t given;                  /* VC_KV_GIVEN(...) of a bool set when given; 0: none */
 } vc_kv_key;
 
+/* The name of value among choices (NULL-name terminated), "?" if none has it:
+   what a plugin's description writes for a choice option. */
+const char *vc_kv_choice_name(const vc_kv_choice *choices, int value);
+
 /* The `given` field: the offset of a bool, plus one so that 0 means none. */
 #define VC_KV_GIVEN(type, field) (offsetof(type, field) + 1)
 

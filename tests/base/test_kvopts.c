@@ -125,12 +125,23 @@ static void known_list(void **state) {
   assert_string_equal(small, "count=N, de"); /* cut, still terminated */
 }
 
+/* A choice's value back to its name, as descriptions write it. */
+static void choice_names(void **state) {
+  (void)state;
+  static const vc_kv_choice c[] = {{"add", 0}, {"cas", 1}, {NULL, 0}};
+  assert_string_equal(vc_kv_choice_name(c, 0), "add");
+  assert_string_equal(vc_kv_choice_name(c, 1), "cas");
+  assert_string_equal(vc_kv_choice_name(c, 2), "?");
+  assert_string_equal(vc_kv_choice_name(NULL, 0), "?");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(accepts_every_kind),
       cmocka_unit_test(refuses_bad_values),
       cmocka_unit_test(refusal_writes_nothing_else),
       cmocka_unit_test(known_list),
+      cmocka_unit_test(choice_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

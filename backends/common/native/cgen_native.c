@@ -30,6 +30,9 @@ const vc_kv_choice vc_gridbar_choices[] = {
 #undef VC_GRIDBAR_CHOICE
     {NULL, 0}};
 
+const vc_kv_choice vc_native_segments_choices[] = {{"unrolled", 0}, {"loop", 1}, {NULL, 0}};
+const vc_kv_choice vc_native_discovery_choices[] = {{"add", 0}, {"cas", 1}, {NULL, 0}};
+
 static const vc_native_spell *spell_of(vc_dialect d) {
   switch (d) {
   case VC_DIALECT_OPENCL_C: return &vc_native_spell_opencl;

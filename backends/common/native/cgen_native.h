@@ -111,6 +111,12 @@ const char *vc_gridbar_name(vc_gridbar g);
 /* The same names as a plugin option's choices (`gridbar=`), NULL-ended. */
 extern const vc_kv_choice vc_gridbar_choices[];
 
+/* The choices of `native-segments=` (unrolled 0, loop 1: loop_segments)
+   and `native-discovery=` (add 0, cas 1: discover_cas), for the OpenCL and
+   Vulkan plugins' options and descriptions. */
+extern const vc_kv_choice vc_native_segments_choices[];
+extern const vc_kv_choice vc_native_discovery_choices[];
+
 /* The most portable options for a dialect: OpenCL C 1.2, GLSL without the
    memory model. */
 void vc_native_opts_default(vc_dialect d, vc_native_opts *o);
