@@ -57,28 +57,28 @@ static void blocks_portable(uint32_t h[8], const uint8_t *p, size_t n) {
   for (; n; n--, p += 64) block(h, p);
 }
 
+typedef void blocks_fn(uint32_t h[8], const uint8_t *p, size_t n);
+
 /* The compression for this CPU, chosen at the first use. Several threads
    choosing at once store the same pointer. */
-static void (*blocks_fn)(uint32_t h[8], const uint8_t *p, size_t n);
-
-static void blocks(uint32_t h[8], const uint8_t *p, size_t n) {
-  if (!blocks_fn) {
-    void (*f)(uint32_t h[8], const uint8_t *p, size_t n) = blocks_portable;
+static blocks_fn *compression(void) {
+  static blocks_fn *chosen;
+  if (!chosen) {
+    blocks_fn *f = blocks_portable;
 #if VC_SHA256_X86
     const char *force = getenv("VYRE_CONFORM_SHA256");
     if (!(force && strcmp(force, "portable") == 0) && vc_sha256_x86_usable())
       f = vc_sha256_x86_blocks;
 #endif
-    blocks_fn = f;
+    chosen = f;
   }
-  blocks_fn(h, p, n);
+  return chosen;
 }
 
+static void blocks(uint32_t h[8], const uint8_t *p, size_t n) { compression()(h, p, n); }
+
 const char *vc_sha256_impl(void) {
-  uint32_t h[8] = {0};
-  uint8_t zero[64] = {0};
-  blocks(h, zero, 0);
-  return blocks_fn == blocks_portable ? "portable" : "sha-ni";
+  return compression() == blocks_portable ? "portable" : "sha-ni";
 }
 
 void vc_sha256_init(vc_sha256 *s) {
