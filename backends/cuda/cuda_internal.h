@@ -117,10 +117,15 @@ typedef struct vc_cuda_graph {
 /* timing=stamps (cuda_stamps.c): the slots of the graph batches sent
    since the last finish, each a 64-bit %globaltimer value (ns), 0 until
    written, and the one-thread kernel that stamps a batch's end. */
-typedef struct vc_cuda_stamps {
+/* The stamp slots' memory. */
+typedef struct vc_cuda_stamp_slots {
   uint64_t *host;     /* what the host reads: the mapped slots, or the copy (device) */
   CUdeviceptr dptr;   /* what the kernels write */
   CUdeviceptr dmem;   /* stamp-memory=device: the device memory (dptr); else 0 */
+} vc_cuda_stamp_slots;
+
+typedef struct vc_cuda_stamps {
+  vc_cuda_stamp_slots mem;
   uint32_t cap, used; /* slots; used since the last finish */
   uint32_t read;      /* stamp-memory=device: slots already copied into host */
   CUmodule mod;       /* the stamp kernel, loaded at the first stamped batch */
@@ -261,7 +266,7 @@ static inline bool vc_cuda_stamped(const vc_dev *dev) {
    stamped is kept). The context is current. */
 int vc_cuda_stamps_take(vc_dev *dev, uint32_t n, uint32_t *first, vc_error *err);
 static inline CUdeviceptr vc_cuda_stamp_addr(const vc_dev *dev, uint32_t slot) {
-  return dev->stamps.dptr + 8u * (CUdeviceptr)slot;
+  return dev->stamps.mem.dptr + 8u * (CUdeviceptr)slot;
 }
 /* After the stream is synchronised: the slots made readable (device: one
    copy of those not yet read). */

@@ -55,18 +55,13 @@ static int load_kernel(vc_dev *dev, vc_error *err) {
   return 0;
 }
 
-/* New slots of cap entries holding the first `keep` of the old ones. */
-typedef struct slots {
-  uint64_t *host;
-  CUdeviceptr dptr, dmem;
-} slots;
-
-static void free_slots(vc_dev *dev, const slots *m) {
+static void free_slots(vc_dev *dev, const vc_cuda_stamp_slots *m) {
   if (m->host) dev->cu->cuMemFreeHost(m->host);
   if (m->dmem) dev->cu->cuMemFree(m->dmem);
 }
 
-static int alloc_slots(vc_dev *dev, uint32_t cap, slots *m, vc_error *err) {
+/* New slots of cap entries, zeroed. */
+static int alloc_slots(vc_dev *dev, uint32_t cap, vc_cuda_stamp_slots *m, vc_error *err) {
   const vc_cu *cu = dev->cu;
   bool device = dev->opts.stamp_memory == VC_CUDA_STAMP_DEVICE;
   memset(m, 0, sizeof *m);
@@ -109,15 +104,12 @@ static int grow(vc_dev *dev, uint32_t need, vc_error *err) {
       return vc_cu_fail(dev->cu, err, r, "timing=stamps: cuStreamSynchronize on %s", dev->label);
     rc = vc_cuda_stamps_collect(dev, err);
   }
-  slots m;
+  vc_cuda_stamp_slots m;
   if (rc == 0) rc = alloc_slots(dev, cap, &m, err);
   if (rc != 0) return rc;
-  if (s->used) memcpy(m.host, s->host, (size_t)s->used * 8u);
-  slots old = {s->host, s->dptr, s->dmem};
-  free_slots(dev, &old);
-  s->host = m.host;
-  s->dptr = m.dptr;
-  s->dmem = m.dmem;
+  if (s->used) memcpy(m.host, s->mem.host, (size_t)s->used * 8u);
+  free_slots(dev, &s->mem);
+  s->mem = m;
   s->cap = cap;
   s->read = s->used; /* device: what was copied back is in host already */
   return 0;
@@ -129,14 +121,14 @@ int vc_cuda_stamps_take(vc_dev *dev, uint32_t n, uint32_t *first, vc_error *err)
   if (rc == 0) rc = grow(dev, n, err);
   if (rc != 0) return rc;
   *first = s->used;
-  if (s->dmem) {
+  if (s->mem.dmem) {
     CUresult r = dev->cu->cuMemsetD8Async(vc_cuda_stamp_addr(dev, s->used), 0, (size_t)n * 8u,
                                           dev->stream);
     if (r != CUDA_SUCCESS)
       return vc_cu_fail(dev->cu, err, r, "timing=stamps: cuMemsetD8Async on %s", dev->label);
   } else {
     /* these slots belong to no batch still in flight */
-    memset(s->host + s->used, 0, (size_t)n * 8u);
+    memset(s->mem.host + s->used, 0, (size_t)n * 8u);
   }
   s->used += n;
   return 0;
@@ -144,10 +136,10 @@ int vc_cuda_stamps_take(vc_dev *dev, uint32_t n, uint32_t *first, vc_error *err)
 
 int vc_cuda_stamps_collect(vc_dev *dev, vc_error *err) {
   vc_cuda_stamps *s = &dev->stamps;
-  if (!s->dmem || s->read == s->used) return 0;
+  if (!s->mem.dmem || s->read == s->used) return 0;
   const vc_cu *cu = dev->cu;
   uint32_t n = s->used - s->read;
-  CUresult r = cu->cuMemcpyDtoHAsync(s->host + s->read, vc_cuda_stamp_addr(dev, s->read),
+  CUresult r = cu->cuMemcpyDtoHAsync(s->mem.host + s->read, vc_cuda_stamp_addr(dev, s->read),
                                      (size_t)n * 8u, dev->stream);
   if (r == CUDA_SUCCESS) r = cu->cuStreamSynchronize(dev->stream);
   if (r != CUDA_SUCCESS)
@@ -162,7 +154,7 @@ int vc_cuda_stamps_collect(vc_dev *dev, vc_error *err) {
    order with its written neighbours: a stamp out of order cannot tell
    which of the two is wrong, so neither is used. */
 static bool trusted(const vc_cuda_stamps *s, uint32_t j) {
-  const uint64_t *v = s->host;
+  const uint64_t *v = s->mem.host;
   if (v[j] == 0) return false;
   if (j > 0 && v[j - 1] && v[j] <= v[j - 1]) return false;
   return !(j + 1 < s->used && v[j + 1] && v[j] >= v[j + 1]);
@@ -175,20 +167,19 @@ uint64_t vc_cuda_stamp_ns(vc_dev *dev, const vc_cuda_timing *t) {
     s->untimed++;
     return 0;
   }
-  return s->host[t->stamp + 1] - s->host[t->stamp];
+  return s->mem.host[t->stamp + 1] - s->mem.host[t->stamp];
 }
 
 bool vc_cuda_stamp_done(const vc_dev *dev, const vc_cuda_timing *t) {
   const vc_cuda_stamps *s = &dev->stamps;
-  if (s->dmem || t->stamp == VC_CUDA_NO_SLOT || t->stamp + 1 >= s->used) return false;
+  if (s->mem.dmem || t->stamp == VC_CUDA_NO_SLOT || t->stamp + 1 >= s->used) return false;
   /* the device writes it while the host looks */
-  return ((volatile const uint64_t *)s->host)[t->stamp + 1] != 0;
+  return ((volatile const uint64_t *)s->mem.host)[t->stamp + 1] != 0;
 }
 
 void vc_cuda_stamps_free(vc_dev *dev) {
   vc_cuda_stamps *s = &dev->stamps;
-  slots m = {s->host, s->dptr, s->dmem};
-  free_slots(dev, &m);
+  free_slots(dev, &s->mem);
   if (s->mod) dev->cu->cuModuleUnload(s->mod);
   memset(s, 0, sizeof *s);
 }
