@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/median.h"
+#include "bench/same_outputs.h"
 #include "harness/base/exitcodes.h"
 #include "harness/exec/modes.h"
 #include "harness/exec/plugin.h"
@@ -29,16 +31,6 @@ typedef struct side {
   double wall_ns[MAX_RUNS];
 } side;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, uint32_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One host-split run on s; its traffic against the plan, its outputs kept
    in *mo for the comparison. */
 static int run(side *s, const vc_split *sp, uint32_t *const *inputs, vc_mode_out *mo,
@@ -54,16 +46,6 @@ static int run(side *s, const vc_split *sp, uint32_t *const *inputs, vc_mode_out
   return 0;
 }
 
-static int same_outputs(const vc_split *sp, const vc_mode_out *a, const vc_mode_out *b,
-                        vc_error *err) {
-  for (uint32_t i = 0; i < sp->nuser; i++)
-    if (vc_split_is_output(sp, i) &&
-        memcmp(a->outputs[i], b->outputs[i], vc_buffer_bytes(&sp->buffers[i])) != 0)
-      return vc_fail(err, VC_ERR_INTERNAL, "the two sides' outputs differ in buffer %s",
-                     sp->buffers[i].name);
-  return 0;
-}
-
 static int measure(side *sides, const vc_split *sp, uint32_t *const *inputs,
                    uint32_t runs, uint64_t *moved, vc_error *err) {
   int rc = 0;
@@ -74,7 +56,7 @@ static int measure(side *sides, const vc_split *sp, uint32_t *const *inputs,
       rc = run(&sides[k], sp, inputs, &mo[k], err);
       if (rc == 0 && r > 0) sides[k].wall_ns[r - 1] = (double)mo[k].wall_ns;
     }
-    if (rc == 0) rc = same_outputs(sp, &mo[0], &mo[1], err);
+    if (rc == 0) rc = vc_bench_same_outputs(sp, &mo[0], &mo[1], err);
     *moved = mo[0].bytes_up + mo[0].bytes_down;
     vc_mode_out_free(&mo[0]);
     vc_mode_out_free(&mo[1]);
@@ -132,7 +114,7 @@ int main(int argc, char **argv) {
     status = VC_EXIT_FAIL;
   if (rc == 0) {
     double w[2];
-    for (int k = 0; k < 2; k++) w[k] = median(sides[k].wall_ns, (uint32_t)runs);
+    for (int k = 0; k < 2; k++) w[k] = vc_bench_median(sides[k].wall_ns, (uint32_t)runs);
     printf("%s: %s, %u segments, %.2f GiB moved a run (the plan's), %lu runs a side, "
            "alternating\n", backend, path, sp->nsegs, (double)moved / (1024.0 * 1024 * 1024),
            runs);

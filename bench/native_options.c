@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/median.h"
+#include "bench/same_outputs.h"
 #include "harness/base/exitcodes.h"
 #include "harness/exec/modes.h"
 #include "harness/exec/plugin.h"
@@ -30,16 +32,6 @@ typedef struct side {
   uint32_t participants;
 } side;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, uint32_t n) {
-  qsort(v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int run(side *s, uint32_t *const *inputs, vc_mode_out *mo, vc_error *err) {
   int rc = vc_exec_run(&s->x, VC_MODE_NATIVE, (const uint32_t *const *)inputs, mo, err);
   if (rc != 0) return vc_fail_wrap(err, "native with %s", s->options);
@@ -47,16 +39,6 @@ static int run(side *s, uint32_t *const *inputs, vc_mode_out *mo, vc_error *err)
     return vc_fail(err, VC_ERR_DEVICE, "native with %s: untrustworthy run: %s", s->options,
                    mo->native.note);
   s->participants = mo->native.participants;
-  return 0;
-}
-
-static int same_outputs(const vc_split *sp, const vc_mode_out *a, const vc_mode_out *b,
-                        vc_error *err) {
-  for (uint32_t i = 0; i < sp->nuser; i++)
-    if (vc_split_is_output(sp, i) &&
-        memcmp(a->outputs[i], b->outputs[i], vc_buffer_bytes(&sp->buffers[i])) != 0)
-      return vc_fail(err, VC_ERR_INTERNAL, "the two sides' outputs differ in buffer %s",
-                     sp->buffers[i].name);
   return 0;
 }
 
@@ -70,7 +52,7 @@ static int measure(side *sides, const vc_split *sp, uint32_t *const *inputs, uin
       rc = run(&sides[k], inputs, &mo[k], err);
       if (rc == 0 && r > 0) sides[k].device_ns[r - 1] = (double)mo[k].device_ns;
     }
-    if (rc == 0) rc = same_outputs(sp, &mo[0], &mo[1], err);
+    if (rc == 0) rc = vc_bench_same_outputs(sp, &mo[0], &mo[1], err);
     vc_mode_out_free(&mo[0]);
     vc_mode_out_free(&mo[1]);
   }
@@ -140,7 +122,7 @@ int main(int argc, char **argv) {
   if (rc == 0 && (rc = measure(sides, sp, inputs, (uint32_t)runs, &e)) != 0) status = VC_EXIT_FAIL;
   if (rc == 0) {
     double m[2];
-    for (int k = 0; k < 2; k++) m[k] = median(sides[k].device_ns, (uint32_t)runs);
+    for (int k = 0; k < 2; k++) m[k] = vc_bench_median(sides[k].device_ns, (uint32_t)runs);
     printf("%s device %lu: native mode of %s, %u segment%s, %lu runs a side, alternating\n",
            backend, device, path, sp->nsegs, sp->nsegs == 1 ? "" : "s", runs);
     for (int k = 0; k < 2; k++)

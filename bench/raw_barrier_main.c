@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/median.h"
 #include "bench/raw_barrier.h"
 #include "harness/base/exitcodes.h"
 
@@ -144,16 +145,6 @@ static int parse_args(int argc, char **argv, args *a) {
 
 /* ---- one API ---- */
 
-static int by_value(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static double median(double *v, uint32_t n) {
-  qsort(v, n, sizeof *v, by_value);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static void figure(const char *api, const char *name, const char *what, double value,
                    const char *unit, const char *def) {
   char key[64];
@@ -189,7 +180,8 @@ static int measure(const rb_api *api, void *ctx, const rb_opts *o, vc_error *err
     }
   if (rc == 0) {
     double med[RB_NVARIANTS];
-    for (uint32_t v = 0; v < RB_NVARIANTS; v++) med[v] = median(ns + v * o->repeat, o->repeat);
+    for (uint32_t v = 0; v < RB_NVARIANTS; v++)
+      med[v] = vc_bench_median(ns + v * o->repeat, o->repeat);
     char def[512];
     for (uint32_t v = 0; v < RB_NVARIANTS; v++) {
       const char *key = rb_variant_key((rb_variant)v);
