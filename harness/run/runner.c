@@ -1150,5 +1150,5 @@ int vc_run_corpus(const vc_runner_opts *o) {
   if (status == VC_EXIT_INTERRUPTED)
     fprintf(stderr, "vyre-conform: interrupted; run %lld is marked interrupted\n",
             (long long)s.run_id);
-  return status ? status : verdict;
+  return vc_exit_worst(status, verdict);
 }
