@@ -25,8 +25,9 @@ static const char usage[] =
     "At least one of them; `-` writes to standard output.\n"
     "  --expectations   judge by FILE (or none) instead of the file the run\n"
     "                   recorded; the verdict and the file go to standard error\n"
-    "Exit status: 0 written; 2 usage error; 4 a file cannot be written; 5 the\n"
-    "database cannot be read.";
+    "Exit status: 0 written, whatever the verdict; 2 usage error; 4 a file cannot\n"
+    "be written or the expectations given cannot be read; 5 the database cannot\n"
+    "be read.";
 
 static int write_out(const char *path, const vc_strbuf *sb, vc_error *err) {
   if (strcmp(path, "-") == 0) {
