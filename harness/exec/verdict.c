@@ -215,8 +215,8 @@ void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v) {
 }
 
 int vc_run_verdict_exit(const vc_run_verdict *rv) {
-  if (rv->failures) return VC_EXIT_FAIL;
-  if (rv->invalid) return VC_EXIT_INPUT;
-  if (rv->expired) return VC_EXIT_EXPIRED;
-  return VC_EXIT_OK;
+  int st = rv->failures ? VC_EXIT_FAIL : VC_EXIT_OK;
+  if (rv->invalid) st = vc_exit_worst(st, VC_EXIT_INPUT);
+  if (rv->expired) st = vc_exit_worst(st, VC_EXIT_EXPIRED);
+  return st;
 }

@@ -99,8 +99,9 @@ typedef struct vc_run_verdict {
 } vc_run_verdict;
 
 void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v);
-/* VC_EXIT_FAIL for any failure, else VC_EXIT_INPUT for invalid programs,
-   else VC_EXIT_EXPIRED for expired entries, else VC_EXIT_OK. */
+/* The first that applies in the one precedence (vc_exit_worst): VC_EXIT_INPUT
+   for invalid programs, VC_EXIT_EXPIRED for expired entries, VC_EXIT_FAIL
+   for any failure, else VC_EXIT_OK. */
 int vc_run_verdict_exit(const vc_run_verdict *rv);
 
 #endif

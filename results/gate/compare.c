@@ -186,7 +186,8 @@ int vc_compare_runs(const vc_run_data *base, const vc_run_data *cand, const vc_c
     return rc;
   }
   add_warnings(out);
-  out->exit_code = out->nexpired ? VC_EXIT_EXPIRED : out->ngating ? VC_EXIT_FAIL : VC_EXIT_OK;
+  out->exit_code = vc_exit_worst(out->nexpired ? VC_EXIT_EXPIRED : VC_EXIT_OK,
+                                 out->ngating ? VC_EXIT_FAIL : VC_EXIT_OK);
   return 0;
 }
 

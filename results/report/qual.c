@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "harness/exec/verdict.h"
+#include "results/gate/judged_by.h"
 
 const char *vc_verdict_word(vc_qual_verdict v) {
   static const char *const words[] = {
@@ -21,33 +22,7 @@ const char *vc_verdict_word(vc_qual_verdict v) {
 /* ---- the run's stored settings ---- */
 
 bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n) {
-  const char *p = r->info.options ? r->info.options : "";
-  size_t klen = strlen(key);
-  while (*p) {
-    while (*p == ' ') p++;
-    const char *eq = strchr(p, '=');
-    if (!eq) break;
-    bool match = (size_t)(eq - p) == klen && strncmp(p, key, klen) == 0;
-    const char *v = eq + 1;
-    size_t used = 0;
-    if (*v == '"') {
-      for (v++; *v && *v != '"'; v++) {
-        if (*v == '\\' && v[1]) v++;
-        if (match && used + 1 < n) out[used++] = *v;
-      }
-      if (*v == '"') v++;
-    } else {
-      for (; *v && *v != ' '; v++)
-        if (match && used + 1 < n) out[used++] = *v;
-    }
-    if (match) {
-      if (n) out[used] = '\0';
-      return true;
-    }
-    p = v;
-  }
-  if (n) out[0] = '\0';
-  return false;
+  return vc_run_option(r, key, out, n);
 }
 
 /* ---- provenance ---- */
@@ -157,35 +132,14 @@ static void device_line(const vc_run_data *r, char *out, size_t n) {
 
 /* ---- expectations ---- */
 
+/* By the one rule of every command (results/gate/judged_by.h). */
 static int load_expectations(vc_qrun *qr, const vc_report_opts *o, vc_error *err) {
-  char path[1024];
-  bool given = o && o->expectations;
-  if (given)
-    snprintf(path, sizeof path, "%s", o->expectations);
-  else if (!vc_qual_option(qr->run, "expectations", path, sizeof path))
-    path[0] = '\0';
-  if (!path[0] || !strcmp(path, "none")) {
-    snprintf(qr->exps_text, sizeof qr->exps_text,
-             given ? "none (report --expectations none)"
-                   : "none: the run judged every failure as new");
-    return 0;
-  }
-  vc_error e = {0};
-  if (vc_expectations_load(path, &qr->exps, &e)) {
-    if (given) {
-      *err = e;
-      return e.code ? e.code : VC_ERR_IO;
-    }
-    /* The run's file is gone or moved: its failures are judged without it,
-       and the report says so. */
-    snprintf(qr->exps_text, sizeof qr->exps_text,
-             "%s, recorded by the run, cannot be read here (%s): every failure is judged new", path,
-             e.msg);
-    return 0;
-  }
-  qr->has_exps = true;
-  snprintf(qr->exps_text, sizeof qr->exps_text, "%s (%u entries%s)", path, qr->exps.n,
-           given ? ", given to report" : ", as the run recorded it");
+  vc_judged_by j;
+  int rc = vc_judged_by_load(qr->run, o ? o->expectations : NULL, "report", &j, err);
+  if (rc) return rc;
+  qr->exps = j.exps; /* the run owns the entries from here on */
+  qr->has_exps = j.loaded;
+  snprintf(qr->exps_text, sizeof qr->exps_text, "%s", j.text);
   return 0;
 }
 
@@ -240,8 +194,29 @@ static void judge(vc_qrun *qr) {
       }
 }
 
+/* Entries for the run's device past their date on the day it ran: the
+   run exited 6 for them (harness/base/exitcodes.h), so the report fails. */
+static uint32_t expired_entries(const vc_qrun *qr) {
+  if (!qr->has_exps) return 0;
+  const vc_run_data *r = qr->run;
+  vc_exp_config cfg = {r->info.backend, r->device.device_name, r->device.driver_name,
+                       r->device.driver_version};
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < qr->exps.n; i++)
+    n += vc_expectation_applies(&qr->exps.items[i], &cfg) &&
+         vc_expectation_expired(&qr->exps.items[i], run_day(r));
+  return n;
+}
+
 static void decide(vc_qrun *qr) {
   const vc_run_data *r = qr->run;
+  uint32_t expired = expired_entries(qr);
+  if (expired && !qr->nnew) {
+    qr->verdict = VC_VERDICT_FAIL;
+    snprintf(qr->why, sizeof qr->why, "%u expectation%s expired", expired,
+             expired == 1 ? "" : "s");
+    return;
+  }
   if (qr->nnew) {
     qr->verdict = VC_VERDICT_FAIL;
     snprintf(qr->why, sizeof qr->why, "%u new failure%s", qr->nnew, qr->nnew == 1 ? "" : "s");
@@ -259,6 +234,11 @@ static void decide(vc_qrun *qr) {
   if (qr->nnew && strcmp(r->status, "complete") != 0) {
     size_t u = strlen(qr->why);
     snprintf(qr->why + u, sizeof qr->why - u, "; the run is %s", r->status);
+  }
+  if (qr->nnew && expired) {
+    size_t u = strlen(qr->why);
+    snprintf(qr->why + u, sizeof qr->why - u, "; %u expectation%s expired", expired,
+             expired == 1 ? "" : "s");
   }
 }
 
