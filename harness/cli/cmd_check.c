@@ -259,7 +259,7 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
   vc_error_clear(&e);
   const char *note = "";
   if (r.verdict == VC_CHECK_UNSUPPORTED) {
-    set(out, VC_EXIT_OK, "unsup %s: unsupported: %s", path, r.why);
+    set(out, VC_EXIT_OK, "unsup %s: not checked: unsupported: %s", path, r.why);
     out->unsupported = true;
   } else if (r.verdict == VC_CHECK_INVALID) {
     if (reject && strstr(r.why, reject->text))
@@ -375,9 +375,13 @@ int vc_cmd_check(int argc, char **argv) {
     bad_input += out.status == VC_EXIT_INPUT;
     unsupported += out.unsupported;
   }
-  printf("%u program%s checked, %u failed, %u unreadable or malformed", c.n, c.n == 1 ? "" : "s",
-         failed, bad_input);
-  if (unsupported) printf(", %u unsupported (not checked)", unsupported);
+  /* an unsupported program was not checked: it is not counted as checked */
+  const uint32_t checked = c.n - unsupported;
+  printf("%u %s checked, %u failed, %u unreadable or malformed", checked,
+         vc_plural(checked, "program", "programs"), failed, bad_input);
+  if (unsupported)
+    printf(", %u %s not checked (unsupported)", unsupported,
+           vc_plural(unsupported, "program", "programs"));
   printf("\n");
   vc_corpus_free(&c);
   vc_args_free(opts, nopts, &a);

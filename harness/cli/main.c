@@ -89,11 +89,7 @@ int main(int argc, char **argv) {
       break;
     }
   if (vc_mutants_check_env(stderr)) return VC_EXIT_USAGE;
-  if (strcmp(argv[1], "mutants") == 0) { /* --killers: the named killers, for ci/mutants --named */
-    if (argc > 2 && strcmp(argv[2], "--killers") == 0) return vc_mutants_list_killers(stdout), VC_EXIT_OK;
-    if (argc > 2) return fprintf(stderr, "usage: vyre-conform mutants [--killers]\n"), VC_EXIT_USAGE;
-    return vc_mutants_list(stdout), VC_EXIT_OK;
-  }
+  if (strcmp(argv[1], "mutants") == 0) return vc_cmd_mutants(argc - 1, argv + 1);
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return VC_EXIT_OK;

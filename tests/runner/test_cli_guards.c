@@ -1,6 +1,7 @@
 /* The command line as a user mistypes it, on PoCL: selections that match
  * nothing in part, an option's value forgotten, an output named over an
- * input, `-` for standard output. */
+ * input, `-` for standard output, the help of the results commands, counts
+ * and their nouns, and a results file in a folder that does not exist. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -175,12 +176,91 @@ static void dash_is_standard_output(void **state) {
   assert_false(exists("-"));
 }
 
+/* compare, merge, report and mutants --help: every option, the exit statuses. */
+static void help_describes_options_and_exit_statuses(void **state) {
+  (void)state;
+  static const struct {
+    const char *cmd;
+    const char *options[10];
+  } cmds[] = {
+      {"compare", {"--expectations", "--strict-expectations", "--threshold", "--min-delta-ms",
+                   "--no-timing", "--json", "6 an expectation has expired", NULL}},
+      {"merge", {"-o OUT", "--output", "1 the shards were refused", NULL}},
+      {"report", {"--run", "--baseline", "--expectations", "--html", "--md", "--junit ",
+                  "--junit-limit", "--junit-link", "5 a database cannot be read", NULL}},
+      {"export", {"--run", "--csv", "--failures", "5 the database cannot be read", NULL}},
+      {"mutants", {"--killers", "0 listed", NULL}},
+  };
+  for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+    assert_int_equal(ru_run(NULL, "%s --help", cmds[c].cmd), VC_EXIT_OK);
+    assert_true(ru_file_contains("out.txt", "Exit status: 0"));
+    assert_true(ru_file_contains("out.txt", "2 usage error"));
+    for (size_t o = 0; cmds[c].options[o]; o++) {
+      if (!ru_file_contains("out.txt", cmds[c].options[o]))
+        fail_msg("%s --help does not describe %s", cmds[c].cmd, cmds[c].options[o]);
+    }
+  }
+  /* a usage error shows the synopsis, not the whole help */
+  assert_int_equal(ru_run(NULL, "compare --bogus"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "usage: vyre-conform compare"));
+  assert_false(ru_file_contains("out.txt", "Exit status"));
+}
+
+/* One element, one program, one shard, one entry: singular. MISSING says
+   that no skip expectation allows it. */
+static void counts_agree_with_their_nouns(void **state) {
+  (void)state;
+  char reason[512];
+  ru_query_text("v.db", "select reason from results where status = 'diverge'", reason,
+                sizeof reason);
+  assert_string_equal(reason, "1 element differs in 1 buffer; first: o[1] (integer)");
+  assert_int_equal(ru_run(NULL, "report v.db --html r.html --md r.md"), VC_EXIT_OK);
+  assert_true(ru_file_contains("r.html", "1 element differs, first at 1"));
+  assert_true(ru_file_contains("r.html", "1 program in 1 folder;"));
+  assert_true(ru_file_contains("r.md", "1 of 1 program is listed"));
+  ru_write_file("one.txt", "fail plain host-split reason=\"known\"\n");
+  assert_int_equal(ru_run(NULL, "report v.db --expectations one.txt"), VC_EXIT_OK);
+  assert_true(ru_file_contains("out.txt", "one.txt (1 entry, given)"));
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db sh.db --shard 0/1 "
+                               "--filter plain corpus"),
+                   VC_EXIT_OK);
+  assert_int_equal(ru_run(NULL, "merge -o m.db sh.db"), VC_EXIT_OK);
+  assert_true(ru_file_contains("out.txt", "merged 1 shard into m.db run 1: complete, 1 program\n"));
+  /* the baseline has plain and other, the candidate plain only */
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db base.db corpus"),
+                   VC_EXIT_OK);
+  assert_int_equal(ru_run(NULL, "compare base.db sh.db --no-timing --expectations none"),
+                   VC_EXIT_FAIL);
+  assert_true(ru_file_contains("out.txt", "MISSING"));
+  assert_false(ru_file_contains("out.txt", "(a skip expectation allows that)"));
+  assert_true(ru_file_contains("out.txt", "judged by no expectations: only a skip expectation "
+                                          "would allow that"));
+  assert_int_equal(ru_run(NULL, "compare base.db sh.db --no-timing --expectations one.txt"),
+                   VC_EXIT_FAIL);
+  assert_false(ru_file_contains("out.txt", "(a skip expectation allows that)"));
+  assert_true(ru_file_contains("out.txt", "and no skip expectation covers it"));
+}
+
+/* --db in a folder that does not exist names the folder. */
+static void missing_directory_is_named(void **state) {
+  (void)state;
+  assert_int_equal(ru_run(NULL, "--backend opencl --mode host-split --db nodir/x.db corpus"),
+                   VC_EXIT_DB);
+  assert_true(ru_file_contains("out.txt", "no such directory: nodir"));
+  assert_int_equal(ru_run(NULL, "report nodir/x.db"), VC_EXIT_DB);
+  assert_true(ru_file_contains("out.txt", "no such directory: nodir"));
+  assert_false(exists("nodir"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(each_selection_entry_must_match),
       cmocka_unit_test(option_looking_values_are_refused),
       cmocka_unit_test(outputs_never_replace_inputs),
       cmocka_unit_test(dash_is_standard_output),
+      cmocka_unit_test(help_describes_options_and_exit_statuses),
+      cmocka_unit_test(counts_agree_with_their_nouns),
+      cmocka_unit_test(missing_directory_is_named),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
