@@ -7,6 +7,7 @@
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
+#include "harness/cli/outpath.h"
 #include "results/store/load.h"
 #include "results/gate/merge.h"
 
@@ -22,7 +23,7 @@ static const char help[] =
     "and an OUT that is one of the shards are refused, writing nothing.\n"
     "\n"
     "  -o OUT, --output OUT   the results file the merged run goes to (created\n"
-    "                         if absent; an existing one keeps its runs)\n"
+    "                         if absent; an existing one keeps its runs; not `-`)\n"
     "\n"
     "Exit status: 0 a complete run was written; 1 the shards were refused, or a\n"
     "shard was not complete (the merged run is then interrupted or failed);\n"
@@ -64,6 +65,9 @@ static int parse_args(int argc, char **argv, const char **out, const char **inpu
     }
   }
   if (!*out) return vc_cmd_usage_error("merge", usage, "the output file (-o OUT) is missing");
+  if (vc_out_is_stdout(*out))
+    return vc_cmd_usage_error("merge", usage,
+                              "-o -: a results database cannot go to standard output; name a file");
   if (!*n) return vc_cmd_usage_error("merge", usage, "no shard files given");
   return VC_EXIT_OK;
 }

@@ -171,6 +171,9 @@ static void dash_is_standard_output(void **state) {
   assert_true(ru_file_contains("red.vyre", "(program plain"));
   assert_false(ru_file_contains("red.vyre", "signature:"));
   assert_true(ru_file_contains("red.log", "signature: host-split diverge"));
+  /* a database is no text for standard output */
+  assert_int_equal(ru_run(NULL, "merge -o - v.db"), VC_EXIT_USAGE);
+  assert_true(ru_file_contains("out.txt", "a results database cannot go to standard output"));
   assert_int_equal(ru_run(NULL, "transform corpus/plain.vyre --seed 1 --out -"), VC_EXIT_OK);
   assert_true(ru_file_contains("out.txt", "(program plain"));
   assert_false(exists("-"));
