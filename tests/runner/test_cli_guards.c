@@ -117,8 +117,9 @@ static void outputs_never_replace_inputs(void **state) {
       "report v.db --html v.db",  "report v.db --md ./v.db", "report v.db --junit link.db",
       "report v.db --html v.db-wal", "report v.db --md v.db-journal",
       "report v.db --baseline v.db --md v.db", "export v.db --csv v.db",
-      "export v.db:1 --failures link.db"};
-  assert_int_equal(ru_sh("ln -s v.db link.db"), 0);
+      "export v.db:1 --failures link.db", "report v.db --md hard.db"};
+  /* the same file by another name: a symbolic and a hard link */
+  assert_int_equal(ru_sh("ln -s v.db link.db && ln v.db hard.db"), 0);
   for (size_t i = 0; i < sizeof over_db / sizeof over_db[0]; i++) {
     assert_int_equal(ru_run(NULL, "%s", over_db[i]), VC_EXIT_USAGE);
     assert_true(ru_file_contains("out.txt", "results database v.db, which this command reads"));
