@@ -44,7 +44,8 @@ static const char help[] =
     "                       the oracle runs workgroups and invocations (forward)\n"
     "  --resume RUN         continue an unfinished run with its own options and PATH\n"
     "                       (none needed; one given must equal the run's), skipping\n"
-    "                       the programs it finished\n"
+    "                       the programs it finished; refused (exit 2) while the\n"
+    "                       run's own process is alive\n"
     "  --jobs N             programs prepared and run at once, each in its own\n"
     "                       worker process (the CPUs it may use, as nproc counts)\n"
     "  --device-jobs M      programs in their device phase at once (1: a launch has\n"
@@ -77,7 +78,8 @@ static const char help[] =
     "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
     "error (also a selection of no program, or device options the backend\n"
     "refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
-    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n";
+    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted\n"
+    "(SIGINT, SIGTERM or SIGHUP; the run is marked interrupted).\n";
 
 enum {
   O_BACKEND,

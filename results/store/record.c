@@ -99,10 +99,12 @@ static void b_u64(binder *b, uint64_t v) { b_i64(b, v > INT64_MAX ? INT64_MAX : 
 static int b_run(vc_db *db, binder *b, const char *what, vc_error *err) {
   int rc = b->rc;
   if (rc == SQLITE_OK) rc = sqlite3_step(b->st);
+  /* the message before the reset, which forgets the system's reason */
+  int failed = rc != SQLITE_DONE && rc != SQLITE_OK && rc != SQLITE_ROW
+                   ? vc_sqlfail(err, db->sql, rc, db->path, db->busy_ms, what)
+                   : 0;
   sqlite3_reset(b->st);
-  if (rc != SQLITE_DONE && rc != SQLITE_OK && rc != SQLITE_ROW)
-    return vc_sqlfail(err, db->sql, rc, db->path, db->busy_ms, what);
-  return 0;
+  return failed;
 }
 
 static int exec(vc_db *db, const char *sql, vc_error *err) {

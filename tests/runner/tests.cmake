@@ -35,6 +35,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
   add_dependencies(runner_device_lock_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_device_lock_pocl PROPERTIES TIMEOUT 600)
+  # A run's lock, its workers, SIGHUP and a file-size limit live and die with its process.
+  vc_add_test(runner_lifetime_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lifetime.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_lifetime_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_lifetime_pocl PROPERTIES TIMEOUT 600)
 endif()
 
 # check --timeout inside one long phase of the oracle (no device).
