@@ -36,6 +36,9 @@ static const char help[] =
     "  --repeat N           run each mode N times; outputs that change are\n"
     "                       flagged nondeterministic (1)\n"
     "  --db FILE            results database (vyre-conform.db)\n"
+    "  --db-timeout S       seconds a write waits for the database's lock while\n"
+    "                       another process holds it, saying so, before the run\n"
+    "                       fails (exit 5; rows recorded before are kept) (60)\n"
     "  --shard K/N          run the programs i with i mod N = K (0 <= K < N)\n"
     "  --timeout S          seconds per program before its worker is killed, for\n"
     "                       programs without an (expect (timeout S)) of their own (60)\n"
@@ -107,6 +110,7 @@ enum {
   O_DEVJOBS,
   O_DEVLOCK,
   O_FLAKE,
+  O_DBTIMEOUT,
   O_COUNT
 };
 
@@ -181,7 +185,8 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_JOBS] = VC_OPT("jobs", true, false),
                           [O_DEVJOBS] = VC_OPT("device-jobs", true, false),
                           [O_DEVLOCK] = VC_OPT("device-lock", true, false),
-                          [O_FLAKE] = VC_OPT("flake-reruns", true, false)};
+                          [O_FLAKE] = VC_OPT("flake-reruns", true, false),
+                          [O_DBTIMEOUT] = VC_OPT("db-timeout", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -244,6 +249,10 @@ int vc_cmd_run(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "repeat")) && vc_args_u32(o, 1, 1000, &r.conform.repeat, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "db"))) r.db_path = o->value;
+  r.db_timeout_s = VC_RUN_DEFAULT_DB_TIMEOUT_S;
+  if ((o = vc_args_get(opts, O_COUNT, "db-timeout")) &&
+      vc_args_u32(o, 1, 86400, &r.db_timeout_s, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "shard"))) {
     unsigned k, n;
     char c;

@@ -1059,7 +1059,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
     vc_corpus_free(&c);
     return prepared;
   }
-  if (vc_db_open(o->db_path, 5000, &s.db, &e)) {
+  if (vc_db_open(o->db_path, vc_run_db_busy_ms(o), &s.db, &e)) {
     kill_all(&s);
     free(s.slots);
     if (s.expect) vc_expectations_free(s.expect);

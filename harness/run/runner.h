@@ -61,6 +61,8 @@ typedef struct vc_runner_opts {
   uint32_t device_jobs;         /* programs in their device phase at once (>= 1) */
   uint32_t flake_reruns;        /* reruns of a result that fails unexpectedly */
   const char *device_lock;      /* --device-lock FILE: flock'ed while a device token is out; NULL: none */
+  uint32_t db_timeout_s;        /* --db-timeout: the longest wait for the results file's lock
+                                   (not recorded: it changes no result) */
 } vc_runner_opts;
 
 /* Returns a process exit status (harness/base/exitcodes.h). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/store/busy.h"
 #include "results/store/db_internal.h"
 #include "results/store/schema.h"
 #include "results/store/sqlerr.h"
@@ -40,6 +41,7 @@ struct vc_db {
   sqlite3 *sql;
   char *path;
   int busy_ms;
+  vc_db_busy busy; /* the connection's busy handler's state */
   sqlite3_stmt *st[ST_COUNT];
 };
 
@@ -177,7 +179,7 @@ int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err) {
   if (src != SQLITE_OK) {
     rc = vc_sqlfail(err, db->sql, src, path, db->busy_ms, "opening");
   } else {
-    sqlite3_busy_timeout(db->sql, db->busy_ms);
+    vc_db_busy_install(db->sql, &db->busy, db->path, db->busy_ms);
     rc = prepare_file(db, version, err);
   }
   if (rc) {

@@ -40,6 +40,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
   add_dependencies(runner_lifetime_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_lifetime_pocl PROPERTIES TIMEOUT 600)
+  # A results file locked by another writer: the run waits, saying so, up to --db-timeout.
+  vc_add_test(runner_db_wait_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_db_wait.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_db_wait_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_db_wait_pocl PROPERTIES TIMEOUT 600)
 endif()
 
 # check --timeout inside one long phase of the oracle (no device).
