@@ -160,6 +160,11 @@ void vc_exec_fuse(vc_ins *code, uint32_t n) {
 /* Register field f of the instruction as a 32-bit value (the low word). */
 #define W(f) ((uint32_t)r[i->f])
 
+/* Back edges between looks at the clock (a power of two, less one): often
+   enough that --timeout holds inside one phase of a long loop, seldom
+   enough to cost nothing measurable. */
+#define DEADLINE_EVERY 0xffffu
+
 void vc_exec_phase(vc_machine *m, const vc_perm *order) {
 #ifdef VC_JUMP_TABLE
 #define VC_JUMP_ENTRY(sym, name, fmt) [VC_OP_##sym] = &&L_##sym,
@@ -252,12 +257,14 @@ next: /* the next runnable invocation in the order */
         ip = code + i->b;
         if (m->failed) goto stop; /* the checks ran out of memory: stop at a back edge */
         if (++*iters > VC_LOOP_BUDGET) goto budget;
+        if (!(*iters & DEADLINE_EVERY) && vc_machine_past_deadline(m)) goto stop;
         BREAK;
       }
       CASE(LOOP) {
         ip = code + i->a;
         if (m->failed) goto stop;
         if (++*iters > VC_LOOP_BUDGET) goto budget;
+        if (!(*iters & DEADLINE_EVERY) && vc_machine_past_deadline(m)) goto stop;
         BREAK;
       }
       CASE(K64) r[i->a] = (uint64_t)i->b | (uint64_t)i->c << 32; BREAK;

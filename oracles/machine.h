@@ -70,7 +70,13 @@ typedef struct vc_machine {
   uint32_t phase, seg_first, wg_first;
   vc_shadows shadow;
   uint64_t ops;
+  uint64_t deadline_ns;    /* vc_oracle_opts's; 0: none */
 } vc_machine;
+
+/* Whether the run is past its deadline; then m->failed is VC_ERR_TIMEOUT
+   (run.c). The interpreter asks at back edges too: one phase of a long loop
+   can outlast any limit checked only between phases. */
+bool vc_machine_past_deadline(vc_machine *m);
 
 /* One phase of the current workgroup: runs each runnable invocation, in
    `order` (over the workgroup's local ids), from its pc until it waits at a

@@ -26,7 +26,8 @@ typedef struct vc_oracle_opts {
   bool no_checks; /* skip race and uninitialised-shared tracking (faster; a reference
                      run of an already checked program) */
   uint64_t deadline_ns; /* vc_now_ns() after which a run stops with VC_ERR_TIMEOUT
-                           (checked at each workgroup and phase); 0: none */
+                           (checked at each workgroup and phase, and
+                           every 65536 loop iterations of an invocation); 0: none */
   uint64_t max_bytes;   /* memory budget of a check: a program whose oracle runs need
                            more is refused before they start (VC_ERR_LIMIT); 0: none */
 } vc_oracle_opts;

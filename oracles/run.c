@@ -49,6 +49,7 @@ static int machine_init(vc_machine *m, const vc_oracle *o, uint32_t *const *buff
   m->rep = rep;
   m->err = err;
   m->checks = !opts->no_checks;
+  m->deadline_ns = opts->deadline_ns;
   uint64_t wg_size = (uint64_t)o->workgroup[0] * o->workgroup[1] * o->workgroup[2];
   m->nwg = (uint64_t)o->grid[0] * o->grid[1] * o->grid[2];
   if (wg_size == 0 || m->nwg == 0 || wg_size > VC_MAX_WORKGROUP_INVOCATIONS ||
@@ -159,8 +160,8 @@ static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b) {
 
 /* A run past its deadline fails with VC_ERR_TIMEOUT; the caller's time limit
    (check --timeout) then holds without killing the process. */
-static bool past_deadline(vc_machine *m, const vc_oracle_opts *opts) {
-  if (!opts->deadline_ns || vc_now_ns() <= opts->deadline_ns) return false;
+bool vc_machine_past_deadline(vc_machine *m) {
+  if (!m->deadline_ns || vc_now_ns() <= m->deadline_ns) return false;
   if (!m->failed)
     m->failed = vc_fail(m->err, VC_ERR_TIMEOUT, "oracle: %s: not finished within the time limit",
                         m->o->name);
@@ -182,7 +183,7 @@ static void run_workgroup(vc_machine *m, const vc_oracle_opts *opts, uint32_t wg
     vc_perm perm;
     vc_perm_init(&perm, opts->order, m->wg_size, mix(opts->seed, 1, m->phase));
     vc_exec_phase(m, &perm);
-    if (m->failed || release_barrier(m) || next_phase(m) || past_deadline(m, opts)) break;
+    if (m->failed || release_barrier(m) || next_phase(m) || vc_machine_past_deadline(m)) break;
   }
   save_invocations(m);
 }
@@ -197,7 +198,7 @@ static void run_segment(vc_machine *m, const vc_oracle_opts *opts, uint32_t pass
   m->seg_first = m->phase + 1;
   vc_perm perm;
   vc_perm_init(&perm, opts->order, m->nwg, mix(opts->seed, 2, (uint64_t)pass << 32 | seg));
-  for (uint64_t k = 0; k < m->nwg && !m->failed && !past_deadline(m, opts); k++)
+  for (uint64_t k = 0; k < m->nwg && !m->failed && !vc_machine_past_deadline(m); k++)
     run_workgroup(m, opts, opts->order == VC_ORDER_FORWARD ? (uint32_t)k : (uint32_t)vc_perm_at(&perm, k));
 }
 

@@ -35,7 +35,8 @@ static const char help[] =
     "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --oracle-order O     forward, reverse or shuffle:SEED (forward)\n"
     "  --timeout S          seconds per program before its oracle runs are stopped\n"
-    "                       and it fails (600)\n"
+    "                       and it fails, reported TIME with the phase it was in;\n"
+    "                       the next programs are still checked (600)\n"
     "  --max-memory BYTES   refuse (unsupported) a program whose oracle runs need\n"
     "                       more memory than this (default: the memory free now,\n"
     "                       MemAvailable of /proc/meminfo; 0: no budget)\n"
@@ -68,6 +69,7 @@ typedef struct check_opts {
 typedef struct outcome {
   int status; /* VC_EXIT_OK, VC_EXIT_FAIL or VC_EXIT_INPUT */
   bool unsupported; /* not checked: over a limit of the harness or this machine */
+  bool timed_out;   /* stopped at --timeout (counted among the failed) */
   char line[2048];
 } outcome;
 
@@ -258,7 +260,13 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
   vc_error e;
   vc_error_clear(&e);
   const char *note = "";
-  if (r.verdict == VC_CHECK_UNSUPPORTED) {
+  if (r.verdict == VC_CHECK_TIMEOUT) {
+    /* the oracle stopped at the deadline: the next program gets its own */
+    set(out, VC_EXIT_FAIL,
+        "TIME  %s: program %s timed out in %s: not finished within the time limit (--timeout) "
+        "of %u s", path, p->name, r.why, co->timeout_s);
+    out->timed_out = true;
+  } else if (r.verdict == VC_CHECK_UNSUPPORTED) {
     set(out, VC_EXIT_OK, "unsup %s: not checked: unsupported: %s", path, r.why);
     out->unsupported = true;
   } else if (r.verdict == VC_CHECK_INVALID) {
@@ -364,7 +372,7 @@ int vc_cmd_check(int argc, char **argv) {
     vc_args_free(opts, nopts, &a);
     return VC_EXIT_USAGE;
   }
-  uint32_t failed = 0, bad_input = 0, unsupported = 0;
+  uint32_t failed = 0, bad_input = 0, unsupported = 0, timed_out = 0;
   for (uint32_t i = 0; i < c.n; i++) {
     outcome out;
     memset(&out, 0, sizeof out);
@@ -374,11 +382,13 @@ int vc_cmd_check(int argc, char **argv) {
     failed += out.status == VC_EXIT_FAIL;
     bad_input += out.status == VC_EXIT_INPUT;
     unsupported += out.unsupported;
+    timed_out += out.timed_out;
   }
   /* an unsupported program was not checked: it is not counted as checked */
   const uint32_t checked = c.n - unsupported;
   printf("%u %s checked, %u failed, %u unreadable or malformed", checked,
          vc_plural(checked, "program", "programs"), failed, bad_input);
+  if (timed_out) printf(" (%u of them timed out)", timed_out);
   if (unsupported)
     printf(", %u %s not checked (unsupported)", unsupported,
            vc_plural(unsupported, "program", "programs"));

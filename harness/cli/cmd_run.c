@@ -40,6 +40,9 @@ static const char help[] =
     "  --repeat N           run each mode N times; outputs that change are\n"
     "                       flagged nondeterministic (1)\n"
     "  --db FILE            results database (vyre-conform.db)\n"
+    "  --db-timeout S       seconds a write waits for the database's lock while\n"
+    "                       another process holds it, saying so, before the run\n"
+    "                       fails (exit 5; rows recorded before are kept) (60)\n"
     "  --shard K/N          run the programs i with i mod N = K (0 <= K < N)\n"
     "  --timeout S          seconds per program before its worker is killed, for\n"
     "                       programs without an (expect (timeout S)) of their own (60)\n"
@@ -48,7 +51,8 @@ static const char help[] =
     "                       the oracle runs workgroups and invocations (forward)\n"
     "  --resume RUN         continue an unfinished run with its own options and PATH\n"
     "                       (none needed; one given must equal the run's), skipping\n"
-    "                       the programs it finished\n"
+    "                       the programs it finished; refused (exit 2) while the\n"
+    "                       run's own process is alive\n"
     "  --jobs N             programs prepared and run at once, each in its own\n"
     "                       worker process (the CPUs it may use, as nproc counts)\n"
     "  --device-jobs M      programs in their device phase at once (1: a launch has\n"
@@ -85,7 +89,8 @@ static const char help[] =
     "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
     "error (also a selection of no program, or device options the backend\n"
     "refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
-    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n"
+    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted\n"
+    "(SIGINT, SIGTERM or SIGHUP; the run is marked interrupted).\n"
     "Where several apply: 130, 2, 3, 5, 7, 4, 6, 1, 9, 0 (docs/usage.md).\n";
 
 enum {
@@ -114,6 +119,7 @@ enum {
   O_DEVJOBS,
   O_DEVLOCK,
   O_FLAKE,
+  O_DBTIMEOUT,
   O_COUNT
 };
 
@@ -188,7 +194,8 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_JOBS] = VC_OPT("jobs", true, false),
                           [O_DEVJOBS] = VC_OPT("device-jobs", true, false),
                           [O_DEVLOCK] = VC_OPT("device-lock", true, false),
-                          [O_FLAKE] = VC_OPT("flake-reruns", true, false)};
+                          [O_FLAKE] = VC_OPT("flake-reruns", true, false),
+                          [O_DBTIMEOUT] = VC_OPT("db-timeout", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -253,6 +260,10 @@ int vc_cmd_run(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "repeat")) && vc_args_u32(o, 1, 1000, &r.conform.repeat, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "db"))) r.db_path = o->value;
+  r.db_timeout_s = VC_RUN_DEFAULT_DB_TIMEOUT_S;
+  if ((o = vc_args_get(opts, O_COUNT, "db-timeout")) &&
+      vc_args_u32(o, 1, 86400, &r.db_timeout_s, &e))
+    goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "shard"))) {
     unsigned k, n;
     char c;

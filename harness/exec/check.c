@@ -48,7 +48,10 @@ static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
   bool ok = false;
   vc_buffer_diff *diffs = NULL;
   if (vc_exec_run(&x, m, (const uint32_t *const *)inputs, &mo, &e)) {
-    fail(r, VC_CHECK_FAILED, "%s on the oracle: %s", mn, e.msg);
+    if (e.code == VC_ERR_TIMEOUT)
+      fail(r, VC_CHECK_TIMEOUT, "%s on the oracle", mn);
+    else
+      fail(r, VC_CHECK_FAILED, "%s on the oracle: %s", mn, e.msg);
     goto done;
   }
   vc_oracle_report rep;
@@ -208,7 +211,10 @@ static bool check_reference(const vc_program *p, const vc_oracle_opts *opts, vc_
   int rc = vc_reference_run(p, opts, ref, &e);
   r->report = ref->report;
   if (rc) {
-    fail(r, VC_CHECK_FAILED, "%s", e.msg);
+    if (e.code == VC_ERR_TIMEOUT)
+      fail(r, VC_CHECK_TIMEOUT, "the oracle's reference run");
+    else
+      fail(r, VC_CHECK_FAILED, "%s", e.msg);
     return false;
   }
   if (vc_oracle_invalid(p, &r->report, r->why, sizeof r->why)) {

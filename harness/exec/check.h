@@ -16,8 +16,10 @@ typedef enum vc_check_verdict {
   VC_CHECK_OK = 0,
   VC_CHECK_INVALID,  /* the oracle refuses the program: why says how */
   VC_CHECK_FAILED,   /* the splitter or a mode driver is wrong, or a harness fault */
-  VC_CHECK_UNSUPPORTED /* over a limit of the harness or of this machine, not of the
+  VC_CHECK_UNSUPPORTED, /* over a limit of the harness or of this machine, not of the
                           program (why names the limit); nothing was run */
+  VC_CHECK_TIMEOUT   /* an oracle run passed opts->deadline_ns: why names the phase
+                        (the reference run, or a split mode on the oracle) */
 } vc_check_verdict;
 
 typedef struct vc_check_result {

@@ -122,7 +122,9 @@ void vc_probe_oracle_run(const vc_program *p, const vc_reduce_opts *o, bool full
     return;
   }
   /* the oracle's deadline: a hang of the program, not a failure of the split */
-  bool late = out->r.verdict == VC_CHECK_FAILED && strstr(out->r.why, "not finished within the time limit") != NULL;
+  bool late = out->r.verdict == VC_CHECK_TIMEOUT ||
+              (out->r.verdict == VC_CHECK_FAILED &&
+               strstr(out->r.why, "not finished within the time limit") != NULL);
   if (out->r.verdict == VC_CHECK_INVALID || out->r.verdict == VC_CHECK_UNSUPPORTED || late ||
       (!full && out->r.verdict == VC_CHECK_FAILED))
     out->status = VC_PROBE_INVALID;

@@ -20,6 +20,7 @@
 #include "harness/run/capture.h"
 #include "harness/run/program_acc.h"
 #include "harness/run/progress.h"
+#include "harness/run/runlock.h"
 #include "harness/run/runopts.h"
 #include "harness/run/schedule.h"
 #include "harness/base/strbuf.h"
@@ -40,7 +41,11 @@ static void install_handlers(void) {
   sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns EINTR */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: as SIGTERM */
   signal(SIGPIPE, SIG_IGN);
+  /* a file-size limit (ulimit -f): write() fails with EFBIG, and the
+     database's error names the file, instead of a silent death */
+  signal(SIGXFSZ, SIG_IGN);
 }
 
 typedef struct worker {
@@ -62,18 +67,21 @@ static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w,
   vc_capture_file_open(&w->cap);
   w->last_words[0] = '\0';
   fflush(NULL);
+  pid_t runner = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     vc_capture_file_close(&w->cap);
     return vc_fail(err, VC_ERR_IO, "fork: %s", strerror(errno));
   }
   if (pid == 0) {
+    vc_worker_tie_to_runner(runner);
     close(down[1]);
     close(up[0]);
     for (uint32_t i = 0; i < nclose; i++) close(close_fds[i]);
     if (w->cap.read_fd >= 0) close(w->cap.read_fd);
     _exit(vc_worker_main(down[0], up[1], o, c, &w->cap));
   }
+  setpgid(pid, pid); /* as the worker does: whichever runs first */
   close(down[0]);
   close(up[1]);
   if (w->cap.fd >= 0) close(w->cap.fd); /* the worker's; the runner reads through read_fd */
@@ -90,7 +98,7 @@ static int start_worker(const vc_runner_opts *o, const vc_corpus *c, worker *w,
 static int stop_worker(worker *w, int how) {
   if (w->pid <= 0) return 0;
   if (how)
-    kill(w->pid, how);
+    vc_worker_kill(w->pid, how);
   else
     vc_msg_send(w->to, VC_MSG_QUIT, NULL);
   close(w->to);
@@ -151,6 +159,7 @@ typedef struct run_state {
   uint32_t nslots;
   uint32_t tokens_out; /* device tokens held, at most o->device_jobs */
   int lock_fd;         /* --device-lock: held (flock) while a token is out; -1: none */
+  vc_runlock runlock;  /* the run's own lock, held for the process's life (runlock.h) */
   bool lock_held;
   bool lock_busy;      /* the last try found it held by another process */
   bool have_device;
@@ -203,7 +212,7 @@ static int db_fail(run_state *s, const vc_error *e) {
 static int spawn_worker(run_state *s, slot *sl) {
   vc_error e;
   vc_error_clear(&e);
-  int *fds = malloc((3 * s->nslots + 1) * sizeof *fds);
+  int *fds = malloc((3 * s->nslots + 2) * sizeof *fds);
   if (!fds) abort();
   uint32_t nfds = 0;
   for (uint32_t k = 0; k < s->nslots; k++)
@@ -214,6 +223,7 @@ static int spawn_worker(run_state *s, slot *sl) {
     }
   /* the lock is the runner's: a worker left behind must not keep it */
   if (s->lock_fd >= 0) fds[nfds++] = s->lock_fd;
+  if (vc_runlock_fd(&s->runlock) >= 0) fds[nfds++] = vc_runlock_fd(&s->runlock);
   int started = start_worker(s->o, s->c, &sl->w, fds, nfds, &e);
   free(fds);
   if (started) {
@@ -1029,21 +1039,29 @@ int vc_run_corpus(const vc_runner_opts *o) {
   s.o = o;
   s.c = &c;
   s.lock_fd = -1;
+  vc_runlock_init(&s.runlock);
   s.today = vc_today_utc();
   s.nslots = o->jobs ? o->jobs : 1;
   s.slots = calloc(s.nslots, sizeof *s.slots);
   if (!s.slots) abort();
   vc_expectations expect;
   install_handlers();
+  /* before the device is opened: a run still running elsewhere is refused */
+  if (o->resume_run && vc_runlock_take(&s.runlock, o->db_path, o->resume_run, &e)) {
+    fprintf(stderr, "vyre-conform: --resume: %s\n", e.msg);
+    free(s.slots);
+    return e.code == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_DB;
+  }
   int prepared = prepare(&s, &c, &expect);
   if (prepared) {
+    vc_runlock_release(&s.runlock);
     kill_all(&s);
     free(s.slots);
     if (s.expect) vc_expectations_free(s.expect);
     vc_corpus_free(&c);
     return prepared;
   }
-  if (vc_db_open(o->db_path, 5000, &s.db, &e)) {
+  if (vc_db_open(o->db_path, vc_run_db_busy_ms(o), &s.db, &e)) {
     kill_all(&s);
     free(s.slots);
     if (s.expect) vc_expectations_free(s.expect);
@@ -1085,9 +1103,11 @@ int vc_run_corpus(const vc_runner_opts *o) {
   if (!done) abort();
   int opened =
       o->resume_run ? resume(&s, &c, done, &e) : vc_db_begin_run(s.db, &ri, &s.run_id, &e);
+  if (!opened && !o->resume_run) opened = vc_runlock_take(&s.runlock, o->db_path, s.run_id, &e);
   vc_sb_free(&opts);
   vc_sb_free(&sel);
   if (opened) {
+    vc_runlock_release(&s.runlock);
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     kill_all(&s);
     free(s.slots);
@@ -1139,6 +1159,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
     status = VC_EXIT_DB;
   }
   vc_db_close(s.db);
+  vc_runlock_release(&s.runlock);
   vc_progress_summary(&s.prog, &s.verdict, s.expect_file);
   vc_progress_free(&s.prog);
   if (s.expect) {

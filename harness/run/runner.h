@@ -11,7 +11,7 @@
  * exceeds --timeout is killed and recorded as `timeout`. A step before the
  * device modes (setup, reference, oracle) is recorded under its own name;
  * a device mode under the mode's, and the program's remaining modes run in
- * a fresh worker. SIGINT and SIGTERM end the run after the finished
+ * a fresh worker. SIGINT, SIGTERM and SIGHUP end the run after the finished
  * programs are written, marked `interrupted`.
  *
  * Up to --jobs workers run at once, each one program at a time; the device
@@ -64,6 +64,8 @@ typedef struct vc_runner_opts {
   uint32_t device_jobs;         /* programs in their device phase at once (>= 1) */
   uint32_t flake_reruns;        /* reruns of a result that fails unexpectedly */
   const char *device_lock;      /* --device-lock FILE: flock'ed while a device token is out; NULL: none */
+  uint32_t db_timeout_s;        /* --db-timeout: the longest wait for the results file's lock
+                                   (not recorded: it changes no result) */
 } vc_runner_opts;
 
 /* Returns a process exit status (harness/base/exitcodes.h). */
@@ -76,5 +78,13 @@ int vc_run_corpus(const vc_runner_opts *o);
 struct vc_capture_file;
 int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corpus *c,
                    const struct vc_capture_file *cap);
+/* lifeline.c: called first in a new worker (runner: the runner's pid). It
+   leads a process group of its own (the terminal's SIGINT is the runner's
+   to handle; the runner kills the whole group) and gets SIGKILL when the
+   runner dies, however it dies (kill -9 included). */
+void vc_worker_tie_to_runner(int runner);
+/* Sends sig to the worker's process group (the worker and what it
+   started), else to the worker alone. */
+void vc_worker_kill(int pid, int sig);
 
 #endif

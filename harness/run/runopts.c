@@ -238,7 +238,7 @@ int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *
     return vc_fail(err, VC_ERR_USAGE, "--resume %lld: there is no results file %s",
                    (long long)o->resume_run, o->db_path);
   vc_db *db;
-  if (vc_db_open(o->db_path, 5000, &db, err)) return err->code = VC_ERR_DB;
+  if (vc_db_open(o->db_path, vc_run_db_busy_ms(o), &db, err)) return err->code = VC_ERR_DB;
   vc_db_run_settings st;
   int rc = vc_db_read_run_settings(db, o->resume_run, &st, err);
   vc_db_close(db);
@@ -337,4 +337,9 @@ int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err) {
                    "--oracle-order: '%s' is not forward, reverse or shuffle:SEED", s);
   }
   return 0;
+}
+
+int vc_run_db_busy_ms(const vc_runner_opts *o) {
+  uint32_t s = o->db_timeout_s ? o->db_timeout_s : VC_RUN_DEFAULT_DB_TIMEOUT_S;
+  return (int)(s > 86400 ? 86400 : s) * 1000;
 }

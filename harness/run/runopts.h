@@ -13,6 +13,9 @@
 
 /* --timeout's default, seconds per program (a program may state its own). */
 #define VC_RUN_DEFAULT_TIMEOUT_S 60
+/* --db-timeout: how long a write waits for the results file's lock that
+   another process holds, before the run fails (exit 5). */
+#define VC_RUN_DEFAULT_DB_TIMEOUT_S 60
 
 /* X(ENUM, key): every setting a resumed run takes from the stored one. */
 #define VC_RUN_SETTING_TABLE(X)        \
@@ -63,6 +66,9 @@ void vc_run_restored_free(vc_run_restored *r);
    is found, so one given replaces the stored one. */
 int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *keep,
                             vc_error *err);
+
+/* o->db_timeout_s (the default when 0) in milliseconds, for vc_db_open. */
+int vc_run_db_busy_ms(const vc_runner_opts *o);
 
 /* "native,host-split": every item a known mode, none empty, none twice. */
 int vc_parse_modes(const char *list, vc_conform_opts *c, vc_error *err);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "results/store/busy.h"
 #include "results/store/db_internal.h"
 #include "results/store/schema.h"
 #include "results/store/sqlerr.h"
@@ -40,6 +41,7 @@ struct vc_db {
   sqlite3 *sql;
   char *path;
   int busy_ms;
+  vc_db_busy busy; /* the connection's busy handler's state */
   sqlite3_stmt *st[ST_COUNT];
 };
 
@@ -99,10 +101,12 @@ static void b_u64(binder *b, uint64_t v) { b_i64(b, v > INT64_MAX ? INT64_MAX : 
 static int b_run(vc_db *db, binder *b, const char *what, vc_error *err) {
   int rc = b->rc;
   if (rc == SQLITE_OK) rc = sqlite3_step(b->st);
+  /* the message before the reset, which forgets the system's reason */
+  int failed = rc != SQLITE_DONE && rc != SQLITE_OK && rc != SQLITE_ROW
+                   ? vc_sqlfail(err, db->sql, rc, db->path, db->busy_ms, what)
+                   : 0;
   sqlite3_reset(b->st);
-  if (rc != SQLITE_DONE && rc != SQLITE_OK && rc != SQLITE_ROW)
-    return vc_sqlfail(err, db->sql, rc, db->path, db->busy_ms, what);
-  return 0;
+  return failed;
 }
 
 static int exec(vc_db *db, const char *sql, vc_error *err) {
@@ -175,7 +179,7 @@ int vc_db_open(const char *path, int busy_ms, vc_db **out, vc_error *err) {
   if (src != SQLITE_OK) {
     rc = vc_sqlfail(err, db->sql, src, path, db->busy_ms, "opening");
   } else {
-    sqlite3_busy_timeout(db->sql, db->busy_ms);
+    vc_db_busy_install(db->sql, &db->busy, db->path, db->busy_ms);
     rc = prepare_file(db, version, err);
   }
   if (rc) {

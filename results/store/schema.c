@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness/model/outcome.h"
+#include "results/store/busy.h"
 #include "results/store/sqlerr.h"
 
 /* ---- the tables, from the column tables ---- */
@@ -233,7 +234,8 @@ int vc_schema_check_path(const char *path, int busy_ms, bool integrity, int *ver
   if (src != SQLITE_OK)
     rc = vc_sqlfail(err, sql, src, path, busy_ms, "opening");
   else {
-    sqlite3_busy_timeout(sql, busy_ms);
+    vc_db_busy busy;
+    vc_db_busy_install(sql, &busy, path, busy_ms);
     rc = vc_schema_check(sql, path, busy_ms, version, err);
     if (!rc && integrity && *version) rc = quick_check(sql, path, busy_ms, err);
   }

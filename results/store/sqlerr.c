@@ -39,8 +39,15 @@ int vc_sqlfail(vc_error *err, sqlite3 *sql, int rc, const char *path, int busy_m
   }
   case SQLITE_READONLY:
     return vc_fail(err, VC_ERR_DB, "results database %s is read-only (%s)", path, what);
-  case SQLITE_IOERR:
-    return vc_fail(err, VC_ERR_DB, "results database %s: I/O error (%s: %s)", path, what, detail);
+  case SQLITE_IOERR: {
+    /* a write refused (a file-size limit, ulimit -f, gives EFBIG) says so */
+    int ext = sql ? sqlite3_extended_errcode(sql) : rc;
+    int sys = sql ? sqlite3_system_errno(sql) : 0;
+    return vc_fail(err, VC_ERR_DB, "results database %s: I/O error (%s: %s%s%s%s); rows recorded "
+                   "before are kept", path, what, detail,
+                   ext == SQLITE_IOERR_WRITE ? ": a write failed" : "", sys ? ": " : "",
+                   sys ? strerror(sys) : "");
+  }
   default: return vc_fail(err, VC_ERR_DB, "results database %s: %s: %s", path, what, detail);
   }
 }

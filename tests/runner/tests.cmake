@@ -42,7 +42,24 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
   add_dependencies(runner_device_lock_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_device_lock_pocl PROPERTIES TIMEOUT 600)
+  # A run's lock, its workers, SIGHUP and a file-size limit live and die with its process.
+  vc_add_test(runner_lifetime_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_lifetime.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_lifetime_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_lifetime_pocl PROPERTIES TIMEOUT 600)
+  # A results file locked by another writer: the run waits, saying so, up to --db-timeout.
+  vc_add_test(runner_db_wait_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_db_wait.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_db_wait_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_db_wait_pocl PROPERTIES TIMEOUT 600)
 endif()
+
+# check --timeout inside one long phase of the oracle (no device).
+find_package(SQLite3 REQUIRED)
+vc_add_test(runner_check_timeout SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_check_timeout.c
+  ${CMAKE_CURRENT_LIST_DIR}/run_util.c LIBS vc_base SQLite::SQLite3 LABELS integration)
+add_dependencies(runner_check_timeout vyre-conform)
+set_tests_properties(runner_check_timeout PROPERTIES TIMEOUT 300)
 
 # Verdicts (harness/exec/verdict.c) on their own.
 vc_add_test(test_verdict SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_verdict.c LIBS vc_exec
