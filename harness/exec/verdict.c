@@ -212,11 +212,19 @@ void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v) {
   rv->excused += v->excuse == VC_EXCUSE_EXPECTED;
   rv->improvements += v->excuse == VC_EXCUSE_IMPROVEMENT;
   rv->skipped += v->excuse == VC_EXCUSE_SKIPPED && v->status == VC_ST_SKIP;
+  rv->covered += (!v->fails && (v->status == VC_ST_PASS || v->status == VC_ST_FLAKE)) ||
+                 v->excuse == VC_EXCUSE_EXPECTED;
+}
+
+bool vc_run_verdict_not_run(const vc_run_verdict *rv) {
+  return !rv->covered && !rv->failures && !rv->invalid && !rv->earlier;
 }
 
 int vc_run_verdict_exit(const vc_run_verdict *rv) {
   if (rv->failures) return VC_EXIT_FAIL;
   if (rv->invalid) return VC_EXIT_INPUT;
   if (rv->expired) return VC_EXIT_EXPIRED;
+  /* a run in which nothing was checked is no pass */
+  if (vc_run_verdict_not_run(rv)) return VC_EXIT_NOT_RUN;
   return VC_EXIT_OK;
 }
