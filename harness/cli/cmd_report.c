@@ -14,7 +14,7 @@ static const char usage[] =
     "vyre-conform report DB[:RUN] [--run ID[,ID...]] [--baseline DB[:RUN]]\n"
     "       [--expectations FILE|none] [--html FILE] [--md FILE] [--junit FILE]\n"
     "       [--junit-limit N] [--junit-link TEMPLATE]\n"
-    "  The verdict (PASS, FAIL, PASS WITH KNOWN ISSUES), counts, known issues, the\n"
+    "  The verdict (PASS, PASS WITH KNOWN ISSUES, NOT RUN, FAIL), counts, known issues, the\n"
     "  matrix and every failure of the runs named (default: the last complete run);\n"
     "  several runs (one per backend, say) go side by side in one report.\n"
     "  --baseline       what changed against that run: new failures, fixes, missing\n"

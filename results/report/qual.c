@@ -11,11 +11,20 @@
 
 const char *vc_verdict_word(vc_qual_verdict v) {
   static const char *const words[] = {
-#define VC_X(e, w) w,
+#define VC_X(e, w, c) w,
       VC_VERDICT_TABLE(VC_X)
 #undef VC_X
   };
   return (unsigned)v < VC_VERDICT_COUNT ? words[v] : "?";
+}
+
+const char *vc_verdict_class(vc_qual_verdict v) {
+  static const char *const classes[] = {
+#define VC_X(e, w, c) c,
+      VC_VERDICT_TABLE(VC_X)
+#undef VC_X
+  };
+  return (unsigned)v < VC_VERDICT_COUNT ? classes[v] : "v-fail";
 }
 
 /* ---- the run's stored settings ---- */
@@ -216,6 +225,7 @@ static void judge(vc_qrun *qr) {
     qm->counts[cell->status]++;
     for (uint32_t k = 0; k < cell->n; k++) q->nflakes += cell->results[k].status == VC_ST_FLAKE;
     qr->nflakes += q->nflakes;
+    qr->ncovered += cell->status == VC_ST_PASS || cell->status == VC_ST_FLAKE;
     if (!vc_status_is_failure(cell->status)) continue;
     vc_verdict v = vc_verdict_of_repeats(qr->has_exps ? &qr->exps : NULL, &cfg, today,
                                          cell->prog->info.name, cell->mode, cell->status,
@@ -229,6 +239,7 @@ static void judge(vc_qrun *qr) {
       q->by = v.by;
       qm->known_failures++;
       qr->nknown++;
+      qr->ncovered++;
     }
   }
   /* Sections: new failures first, then known ones, each in cell order. */
@@ -248,6 +259,17 @@ static void decide(vc_qrun *qr) {
   } else if (strcmp(r->status, "complete") != 0) {
     qr->verdict = VC_VERDICT_FAIL;
     snprintf(qr->why, sizeof qr->why, "the run is %s: not every program ran", r->status);
+  } else if (!qr->ncovered) {
+    /* everything skipped or unsupported: nothing was checked */
+    uint32_t skip = 0, uns = 0;
+    for (uint32_t m = 0; m < qr->sum.cells.nmodes; m++) {
+      skip += qr->modes[m].counts[VC_ST_SKIP];
+      uns += qr->modes[m].counts[VC_ST_UNSUPPORTED];
+    }
+    qr->verdict = VC_VERDICT_NOT_RUN;
+    snprintf(qr->why, sizeof qr->why,
+             "nothing was checked: no cell passed or failed as expected (%u skip, %u unsupported)",
+             skip, uns);
   } else if (qr->nknown) {
     qr->verdict = VC_VERDICT_KNOWN;
     snprintf(qr->why, sizeof qr->why, "no new failure; %u known failure%s", qr->nknown,

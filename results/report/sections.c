@@ -144,7 +144,8 @@ static void verdict_line(const vc_markup *d, vc_strbuf *sb, const vc_qual *q, co
   put(sb, d->bold.close);
   vc_sb_printf(sb, ", %u known, %u unsupported", qr->nknown, uns);
   if (qr->nflakes) vc_sb_printf(sb, ", %u flake%s", qr->nflakes, qr->nflakes == 1 ? "" : "s");
-  if (strcmp(qr->run->status, "complete") != 0) { /* the counts do not say it */
+  /* the counts do not say it */
+  if (strcmp(qr->run->status, "complete") != 0 || qr->verdict == VC_VERDICT_NOT_RUN) {
     vc_sb_puts(sb, "; ");
     bold(d, sb, qr->why);
   }
