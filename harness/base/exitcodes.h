@@ -13,6 +13,7 @@ enum {
   VC_EXIT_INTERNAL = 7,    /* a bug of the harness itself, e.g. a generated program the oracle refuses */
   VC_EXIT_NOTHING = 8,     /* reduce: the program does not fail, nothing to reduce */
   VC_EXIT_NOT_RUN = 9,     /* no result passed: everything skipped or unsupported, no coverage */
+  VC_EXIT_PLANTED = 10,    /* compare: a side was made with planted faults, it gates nothing */
   VC_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM: the run is marked interrupted */
 };
 

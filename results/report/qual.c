@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "harness/exec/verdict.h"
+#include "results/gate/provenance.h"
 
 const char *vc_verdict_word(vc_qual_verdict v) {
   static const char *const words[] = {
@@ -27,75 +28,15 @@ const char *vc_verdict_class(vc_qual_verdict v) {
   return (unsigned)v < VC_VERDICT_COUNT ? classes[v] : "v-fail";
 }
 
-/* ---- the run's stored settings ---- */
+/* ---- provenance ---- */
 
 bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n) {
-  const char *p = r->info.options ? r->info.options : "";
-  size_t klen = strlen(key);
-  while (*p) {
-    while (*p == ' ') p++;
-    const char *eq = strchr(p, '=');
-    if (!eq) break;
-    bool match = (size_t)(eq - p) == klen && strncmp(p, key, klen) == 0;
-    const char *v = eq + 1;
-    size_t used = 0;
-    if (*v == '"') {
-      for (v++; *v && *v != '"'; v++) {
-        if (*v == '\\' && v[1]) v++;
-        if (match && used + 1 < n) out[used++] = *v;
-      }
-      if (*v == '"') v++;
-    } else {
-      for (; *v && *v != ' '; v++)
-        if (match && used + 1 < n) out[used++] = *v;
-    }
-    if (match) {
-      if (n) out[used] = '\0';
-      return true;
-    }
-    p = v;
-  }
-  if (n) out[0] = '\0';
-  return false;
+  return vc_run_option(r, key, out, n);
 }
-
-/* ---- provenance ---- */
 
 static void append(char *out, size_t n, const char *sep, const char *text) {
   size_t used = strlen(out);
   if (used + 1 < n) snprintf(out + used, n - used, "%s%s", used ? sep : "", text);
-}
-
-/* Faults planted on purpose: --inject-* and --fault on the command line,
-   a mutant build and the faults its environment switched on. */
-static void planted(const vc_run_data *r, char *out, size_t n) {
-  out[0] = '\0';
-  const char *cl = r->info.command_line ? r->info.command_line : "";
-  for (const char *p = cl; *p;) {
-    while (*p == ' ') p++;
-    const char *end = p;
-    while (*end && *end != ' ') end++;
-    if (!strncmp(p, "--inject-", 9) || !strncmp(p, "--fault", 7)) {
-      char tok[256];
-      const char *arg = end;
-      /* the option's argument, when it is not part of the word */
-      if (!memchr(p, '=', (size_t)(end - p)) && *arg == ' ') {
-        arg++;
-        while (*arg && *arg != ' ') arg++;
-      }
-      snprintf(tok, sizeof tok, "%.*s", (int)(arg - p), p);
-      append(out, n, ", ", tok);
-      end = arg;
-    }
-    p = end;
-  }
-  static const char *const keys[] = {"mutant-build", "mutant", "fault"};
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-    char v[256], kv[300];
-    if (!vc_qual_option(r, keys[i], v, sizeof v)) continue;
-    snprintf(kv, sizeof kv, "%s=%s", keys[i], v);
-    append(out, n, ", ", kv);
-  }
 }
 
 void vc_qual_strip_cache(char *s) {
@@ -121,6 +62,8 @@ static void nondefault(const vc_run_data *r, char *out, size_t n) {
                                       "mode=native,host-split,resident-split", "device=0",
                                       "timeout=600", "oracle-order=forward", "mutant",
                                       "fault=", "flake-reruns=2", "device-jobs=1",
+                                      /* planted: the report's red line names them */
+                                      "inject-flip=", "inject-crash=", "inject-hang=",
                                       /* the results are the same whatever --jobs (tested) */
                                       "jobs="};
   out[0] = '\0';
@@ -297,7 +240,7 @@ static int build_run(vc_qrun *qr, const vc_run_data *r, const vc_report_opts *o,
   if (rc) return rc;
   judge(qr);
   decide(qr);
-  planted(r, qr->injected, sizeof qr->injected);
+  vc_run_planted(r, qr->injected, sizeof qr->injected);
   nondefault(r, qr->nondefault, sizeof qr->nondefault);
   device_line(r, qr->device_line, sizeof qr->device_line);
   return 0;
