@@ -17,4 +17,11 @@ enum {
   VC_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM: the run is marked interrupted */
 };
 
+/* Where several statuses apply (a run with an invalid program, a failure
+   and an expired entry; a gate with a regression and an expired entry),
+   the exit status is the one first in this precedence (exitcodes.c, argued
+   in docs/usage.md, "Exit status"): 130 > 2 > 3 > 5 > 7 > 10 > 4 > 6 > 1 >
+   9 > 8 > 0. A status outside the list ranks first: it is passed through. */
+int vc_exit_worst(int a, int b);
+
 #endif

@@ -8,11 +8,12 @@
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
 #include "results/gate/compare.h"
+#include "results/gate/judged_by.h"
 #include "results/gate/results_csv.h"
 #include "results/report/report.h"
 
 static const char usage[] =
-    "vyre-conform compare BASELINE[:RUN]|FAILURES.csv CANDIDATE[:RUN] [--expectations FILE]\n"
+    "vyre-conform compare BASELINE[:RUN]|FAILURES.csv CANDIDATE[:RUN] [--expectations FILE|none]\n"
     "       [--strict-expectations] [--threshold PCT] [--min-delta-ms MS] [--no-timing]\n"
     "       [--json]";
 
@@ -45,7 +46,7 @@ static int parse_args(int argc, char **argv, compare_args *a) {
       a->opts.strict_expectations = true;
     } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
       if (!val || !val[0])
-        return vc_cmd_usage_error("compare", usage, "--expectations needs a file");
+        return vc_cmd_usage_error("compare", usage, "--expectations needs a file or none");
       a->expectations = val;
     } else if (vc_cmd_option(argc, argv, &i, "--threshold", &val)) {
       if (parse_number(val, 0, 100000, &v))
@@ -69,17 +70,18 @@ static int parse_args(int argc, char **argv, compare_args *a) {
   return 0;
 }
 
-static int run_compare(compare_args *a, vc_expectations *exps, vc_run_data **runs) {
+static int run_compare(compare_args *a, vc_judged_by *judge, vc_run_data **runs) {
   vc_error err = {0};
-  if (a->expectations) {
-    if (vc_expectations_load(a->expectations, exps, &err)) goto fail;
-    a->opts.exps = exps;
-  }
   /* a failures file (export --failures) as the baseline: read against the
      candidate, without timings (docs/gating.md) */
   bool csv = vc_is_csv_path(a->sides[0]);
   for (int s = csv ? 1 : 0; s < 2; s++)
     if (vc_run_load_spec(a->sides[s], &runs[s], &err)) goto fail;
+  /* Both sides are judged by the candidate's expectations: the file its
+     run recorded, unless one is given (docs/gating.md, "One judge"). */
+  if (vc_judged_by_load(runs[1], a->expectations, "compare", judge, &err)) goto fail;
+  a->opts.exps = judge->loaded ? &judge->exps : NULL;
+  a->opts.exps_text = judge->text;
   if (csv) {
     if (vc_run_from_failures_csv(a->sides[0], runs[1], &runs[0], &err)) goto fail;
     a->opts.timing = false;
@@ -105,11 +107,11 @@ int vc_cmd_compare(int argc, char **argv) {
   compare_args a = {0};
   int status = parse_args(argc, argv, &a);
   if (status) return status;
-  vc_expectations exps = {0};
+  vc_judged_by judge = {0};
   vc_run_data *runs[2] = {NULL, NULL};
-  status = run_compare(&a, &exps, runs);
+  status = run_compare(&a, &judge, runs);
   vc_run_free(runs[0]);
   vc_run_free(runs[1]);
-  vc_expectations_free(&exps);
+  vc_judged_by_free(&judge);
   return status;
 }

@@ -14,6 +14,7 @@
 
 static const char usage[] =
     "vyre-conform export DB[:RUN] [--run N] [--csv FILE] [--failures FILE]\n"
+    "       [--expectations FILE|none]\n"
     "\n"
     "Writes run N of DB (default: the last complete run) as CSV,\n"
     "program,mode,status,duration_ms, one line per program and mode (its repeats\n"
@@ -22,8 +23,11 @@ static const char usage[] =
     "  --failures FILE  only those that failed; compare takes this file as a\n"
     "                   baseline (docs/gating.md)\n"
     "At least one of them; `-` writes to standard output.\n"
-    "Exit status: 0 written; 2 usage error; 4 a file cannot be written; 5 the\n"
-    "database cannot be read.";
+    "  --expectations   judge by FILE (or none) instead of the file the run\n"
+    "                   recorded; the verdict and the file go to standard error\n"
+    "Exit status: 0 written, whatever the verdict; 2 usage error; 4 a file cannot\n"
+    "be written or the expectations given cannot be read; 5 the database cannot\n"
+    "be read.";
 
 static int write_out(const char *path, const vc_strbuf *sb, vc_error *err) {
   if (strcmp(path, "-") == 0) {
@@ -33,9 +37,22 @@ static int write_out(const char *path, const vc_strbuf *sb, vc_error *err) {
   return vc_file_write(path, sb, err);
 }
 
+/* The run's verdict by the one rule of every command (results/gate/judged_by.h),
+   on standard error: the CSV stays the run's facts. */
+static int judge(const vc_run_data *r, const char *exps, vc_error *err) {
+  vc_report_opts o = {0};
+  o.expectations = exps;
+  vc_qual q;
+  if (vc_qual_build(&r, 1, &o, &q, err)) return -1;
+  fprintf(stderr, "export: run %lld judged by %s: %s (%s)\n", (long long)r->id,
+          q.runs[0].exps_text, vc_verdict_word(q.verdict), q.runs[0].why);
+  vc_qual_free(&q);
+  return 0;
+}
+
 int vc_cmd_export(int argc, char **argv) {
   if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
-  const char *db = NULL, *csv = NULL, *failures = NULL, *run = NULL, *val;
+  const char *db = NULL, *csv = NULL, *failures = NULL, *run = NULL, *exps = NULL, *val;
   for (int i = 1; i < argc; i++) {
     if (vc_cmd_option(argc, argv, &i, "--csv", &val)) {
       if (!val || !*val) return vc_cmd_usage_error("export", usage, "--csv needs a file");
@@ -43,6 +60,10 @@ int vc_cmd_export(int argc, char **argv) {
     } else if (vc_cmd_option(argc, argv, &i, "--failures", &val)) {
       if (!val || !*val) return vc_cmd_usage_error("export", usage, "--failures needs a file");
       failures = val;
+    } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
+      if (!val || !*val)
+        return vc_cmd_usage_error("export", usage, "--expectations needs a file or none");
+      exps = val;
     } else if (vc_cmd_option(argc, argv, &i, "--run", &val)) {
       if (!val || !*val || strspn(val, "0123456789") != strlen(val))
         return vc_cmd_usage_error("export", usage, "--run takes a run id");
@@ -70,6 +91,7 @@ int vc_cmd_export(int argc, char **argv) {
   int status = VC_EXIT_OK;
   if (vc_run_load_spec(spec, &r, &err)) goto fail;
   vc_report_unfinished_stderr("export", r);
+  if (judge(r, exps, &err)) goto fail;
   const char *paths[2] = {csv, failures};
   for (int k = 0; k < 2; k++) {
     if (!paths[k]) continue;

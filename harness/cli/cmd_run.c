@@ -63,9 +63,13 @@ static const char help[] =
     "                       results they cover do not fail the run, skipped ones\n"
     "                       do not run; an entry past its expiry date for this\n"
     "                       device does (exit 6). Default: the project's list for\n"
-    "                       the backend (ci/expectations/B.txt, installed in\n"
-    "                       share/vyre-conform/expectations), where entries match\n"
-    "                       the device; `none`: no expectations\n"
+    "                       the backend, ci/expectations/B.txt of the checkout in\n"
+    "                       the working directory, else of the source tree of a\n"
+    "                       build-tree binary, else installed in\n"
+    "                       share/vyre-conform/expectations; entries apply where\n"
+    "                       they match the device; `none`: no expectations. The\n"
+    "                       run names the file (or where it looked) first, and\n"
+    "                       records it: report and compare judge by it\n"
     "\n"
     "For testing the harness itself:\n"
     "  --inject-flip M:BUF:I[@N]  flip a bit of element I of BUF in mode M's output\n"
@@ -78,7 +82,8 @@ static const char help[] =
     "error (also a selection of no program, or device options the backend\n"
     "refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
     "invalid; 5 results database error; 6 an expectation expired; 9 nothing ran (every\n"
-    "result skipped or unsupported: no coverage); 130 interrupted.\n";
+    "result skipped or unsupported: no coverage); 130 interrupted.\n"
+    "Where several apply: 130, 2, 3, 5, 7, 4, 6, 1, 9, 0 (docs/usage.md).\n";
 
 enum {
   O_BACKEND,

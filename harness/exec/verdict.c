@@ -221,10 +221,10 @@ bool vc_run_verdict_not_run(const vc_run_verdict *rv) {
 }
 
 int vc_run_verdict_exit(const vc_run_verdict *rv) {
-  if (rv->failures) return VC_EXIT_FAIL;
-  if (rv->invalid) return VC_EXIT_INPUT;
-  if (rv->expired) return VC_EXIT_EXPIRED;
+  int st = rv->failures ? VC_EXIT_FAIL : VC_EXIT_OK;
   /* a run in which nothing was checked is no pass */
-  if (vc_run_verdict_not_run(rv)) return VC_EXIT_NOT_RUN;
-  return VC_EXIT_OK;
+  if (vc_run_verdict_not_run(rv)) st = VC_EXIT_NOT_RUN;
+  if (rv->invalid) st = vc_exit_worst(st, VC_EXIT_INPUT);
+  if (rv->expired) st = vc_exit_worst(st, VC_EXIT_EXPIRED);
+  return st;
 }

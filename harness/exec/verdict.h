@@ -107,9 +107,10 @@ void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v);
    skipped or unsupported, or no result at all), none failed, and no
    earlier part of a resumed run is unaccounted for. */
 bool vc_run_verdict_not_run(const vc_run_verdict *rv);
-/* VC_EXIT_FAIL for any failure, else VC_EXIT_INPUT for invalid programs,
-   else VC_EXIT_EXPIRED for expired entries, else VC_EXIT_NOT_RUN when
-   nothing ran (vc_run_verdict_not_run), else VC_EXIT_OK. */
+/* The first that applies in the one precedence (vc_exit_worst): VC_EXIT_INPUT
+   for invalid programs, VC_EXIT_EXPIRED for expired entries, VC_EXIT_FAIL
+   for any failure, VC_EXIT_NOT_RUN when nothing ran (vc_run_verdict_not_run),
+   else VC_EXIT_OK. */
 int vc_run_verdict_exit(const vc_run_verdict *rv);
 
 #endif

@@ -24,6 +24,7 @@
 #include "harness/base/strbuf.h"
 #include "harness/run/wire.h"
 #include "harness/model/expectations.h"
+#include "harness/run/default_exps.h"
 #include "harness/exec/verdict.h"
 
 static volatile sig_atomic_t g_interrupted;
@@ -157,6 +158,7 @@ typedef struct run_state {
   vc_expectations *expect; /* NULL with --expectations none or no default */
   const char *expect_file; /* where they were read from */
   char expect_path[4300];
+  char expect_says[9300];  /* the run's first line: which file judges it, or why none */
   vc_run_verdict verdict;
   bool resumed;            /* --resume: the device is recorded already */
   char resumed_device[256];
@@ -915,45 +917,6 @@ static uint32_t expired_entries(const run_state *s) {
   return n;
 }
 
-#ifndef VC_SOURCE_EXPECTATIONS_DIR
-#define VC_SOURCE_EXPECTATIONS_DIR ""
-#endif
-#ifndef VC_BUILD_BINARY_DIR
-#define VC_BUILD_BINARY_DIR ""
-#endif
-#ifndef VC_INSTALL_EXPECTATIONS_DIR
-#define VC_INSTALL_EXPECTATIONS_DIR "/usr/local/share/vyre-conform/expectations"
-#endif
-
-/* The project's expectations for a backend (ci/expectations/BACKEND.txt):
-   the binary of a build tree reads the source tree's, an installed one
-   those installed beside it (PREFIX/share/vyre-conform/expectations, found
-   from the binary's own place, then from the configured prefix). Returns
-   false when there are none. */
-static bool default_expectations(const char *backend, char *out, size_t n) {
-  char self[4096];
-  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-  char dirs[3][4200];
-  uint32_t nd = 0;
-  if (len > 0) {
-    self[len] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash) *slash = '\0';
-    if (VC_BUILD_BINARY_DIR[0] && strcmp(self, VC_BUILD_BINARY_DIR) == 0)
-      snprintf(dirs[nd++], sizeof dirs[0], "%s", VC_SOURCE_EXPECTATIONS_DIR);
-    else
-      snprintf(dirs[nd++], sizeof dirs[0], "%s/../share/vyre-conform/expectations", self);
-  }
-  snprintf(dirs[nd++], sizeof dirs[0], "%s", VC_INSTALL_EXPECTATIONS_DIR);
-  for (uint32_t i = 0; i < nd; i++) {
-    if (!dirs[i][0]) continue;
-    snprintf(out, n, "%s/%s.txt", dirs[i], backend);
-    if (access(out, R_OK) == 0) return true;
-  }
-  out[0] = '\0';
-  return false;
-}
-
 /* --expectations FILE, none, or by default the project's for the backend:
    its entries apply only where the device matches their scope. Returns 0
    or an exit status. */
@@ -962,11 +925,28 @@ static int load_expectations(const vc_runner_opts *o, run_state *s, vc_expectati
   vc_error e;
   vc_error_clear(&e);
   path[0] = '\0';
-  if (o->expectations && strcmp(o->expectations, "none") == 0) return 0;
-  if (o->expectations)
-    snprintf(path, n, "%s", o->expectations);
-  else if (!default_expectations(o->backend, path, n))
+  if (o->expectations && strcmp(o->expectations, "none") == 0) {
+    snprintf(s->expect_says, sizeof s->expect_says, "none (--expectations none): every failure is new");
     return 0;
+  }
+  if (o->expectations) {
+    snprintf(path, n, "%s", o->expectations);
+    snprintf(s->expect_says, sizeof s->expect_says, "%s", path);
+  } else {
+    vc_default_exps d;
+    vc_default_expectations(o->backend, &d);
+    if (!d.found) {
+      snprintf(s->expect_says, sizeof s->expect_says,
+               "none found for %s (looked for %s): every failure is new; "
+               "--expectations FILE names one",
+               o->backend, d.looked);
+      return 0;
+    }
+    snprintf(path, n, "%s", d.path);
+    snprintf(s->expect_says, sizeof s->expect_says,
+             "%s (the project's for this backend, from %s; --expectations none: off)", path,
+             d.where);
+  }
   if (vc_expectations_load(path, store, &e)) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     return VC_EXIT_INPUT;
@@ -1059,7 +1039,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   /* The default expectations are recorded as the file they were, so that
      --resume judges by the same entries. */
   vc_runner_opts recorded = *o;
-  if (s.expect && !o->expectations) recorded.expectations = s.expect_file;
+  if (!o->expectations) recorded.expectations = s.expect ? s.expect_file : "none";
   vc_run_settings_text(&recorded, &opts);
   selection_text(o, &c, &sel);
   modes_text(o, modes, sizeof modes);
@@ -1099,9 +1079,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   uint32_t todo = 0;
   for (uint32_t i = 0; i < c.n; i++) todo += !done[i];
   vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, todo, s.nslots);
-  if (s.expect)
-    printf("expectations: %s%s\n", s.expect_file,
-           o->expectations ? "" : " (the project's for this backend; --expectations none: off)");
+  printf("expectations: %s\n", s.expect_says);
   int status = record_device(&s);
   item *items = calloc(todo ? todo : 1, sizeof *items);
   if (!items) abort();
@@ -1151,5 +1129,5 @@ int vc_run_corpus(const vc_runner_opts *o) {
   if (status == VC_EXIT_INTERRUPTED)
     fprintf(stderr, "vyre-conform: interrupted; run %lld is marked interrupted\n",
             (long long)s.run_id);
-  return status ? status : verdict;
+  return vc_exit_worst(status, verdict);
 }

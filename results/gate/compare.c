@@ -7,6 +7,7 @@
 #include "harness/base/exitcodes.h"
 #include "harness/exec/verdict.h"
 #include "harness/model/outcome.h"
+#include "results/gate/judged_by.h"
 
 static const char *const kind_names[VC_FINDING_KIND_COUNT] = {
 #define VC_X(e, n, l) n,
@@ -227,11 +228,11 @@ int vc_compare_runs(const vc_run_data *base, const vc_run_data *cand, const vc_c
   out->cache[1] = vc_cells_cache(&out->cand_cells);
   /* Planted faults make the comparison no gate at all, whatever it found;
      a candidate that checked nothing cannot pass it. */
-  out->exit_code = out->planted[0][0] || out->planted[1][0] ? VC_EXIT_PLANTED
-                   : out->nexpired                          ? VC_EXIT_EXPIRED
-                   : out->ngating                           ? VC_EXIT_FAIL
-                   : !out->cand_ran                         ? VC_EXIT_NOT_RUN
-                                                            : VC_EXIT_OK;
+  int st = vc_exit_worst(out->nexpired ? VC_EXIT_EXPIRED : VC_EXIT_OK,
+                         out->ngating ? VC_EXIT_FAIL : VC_EXIT_OK);
+  if (!out->cand_ran) st = vc_exit_worst(st, VC_EXIT_NOT_RUN);
+  if (out->planted[0][0] || out->planted[1][0]) st = vc_exit_worst(st, VC_EXIT_PLANTED);
+  out->exit_code = st;
   return 0;
 }
 

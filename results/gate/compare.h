@@ -61,6 +61,7 @@ typedef struct vc_compare_opts {
   uint64_t min_delta_ns;       /* and by at least this many nanoseconds */
   bool timing;                 /* judge timing at all (not on shared machines) */
   const vc_expectations *exps; /* may be NULL */
+  const char *exps_text;       /* which expectations judge, as printed (judged_by.h), or NULL */
   bool strict_expectations;    /* an improvement (a stale fail entry) fails the gate */
   int today;                   /* YYYYMMDD, for expiry */
 } vc_compare_opts;

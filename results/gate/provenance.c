@@ -3,35 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool vc_run_option(const vc_run_data *r, const char *key, char *out, size_t n) {
-  const char *p = r->info.options ? r->info.options : "";
-  size_t klen = strlen(key);
-  while (*p) {
-    while (*p == ' ') p++;
-    const char *eq = strchr(p, '=');
-    if (!eq) break;
-    bool match = (size_t)(eq - p) == klen && strncmp(p, key, klen) == 0;
-    const char *v = eq + 1;
-    size_t used = 0;
-    if (*v == '"') {
-      for (v++; *v && *v != '"'; v++) {
-        if (*v == '\\' && v[1]) v++;
-        if (match && used + 1 < n) out[used++] = *v;
-      }
-      if (*v == '"') v++;
-    } else {
-      for (; *v && *v != ' '; v++)
-        if (match && used + 1 < n) out[used++] = *v;
-    }
-    if (match) {
-      if (n) out[used] = '\0';
-      return true;
-    }
-    p = v;
-  }
-  if (n) out[0] = '\0';
-  return false;
-}
+#include "results/gate/judged_by.h"
 
 static void append(char *out, size_t n, const char *text) {
   size_t used = strlen(out);

@@ -1,5 +1,5 @@
 /* Where a run came from, as it recorded it (runs.options, runs.command_line):
- * its stored settings and the faults planted in it on purpose. A run with
+ * the faults planted in it on purpose. A run with
  * planted faults qualifies nothing: the reports say so in their title and
  * compare gates no such run (docs/gating.md). */
 #ifndef VC_RESULTS_PROVENANCE_H
@@ -12,9 +12,7 @@
 
 enum { VC_PLANTED_TEXT = 1024 };
 
-/* The value of one key of the run's stored settings (runs.options,
-   harness/run/runopts.h), unquoted; false when absent. */
-bool vc_run_option(const vc_run_data *r, const char *key, char *out, size_t n);
+/* (the stored settings themselves: vc_run_option, results/gate/judged_by.h) */
 /* What was planted, "" for nothing: --inject-* and --fault on the command
    line, and the recorded inject-flip=, inject-crash=, inject-hang=,
    mutant-build=, mutant= and fault= items, e.g. "--inject-flip native:out:3,

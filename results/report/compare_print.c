@@ -131,6 +131,7 @@ void vc_comparison_print_text(const vc_comparison *c, FILE *out) {
   vc_sb_init(&sb);
   put_run(&sb, "baseline: ", c->base);
   put_run(&sb, "candidate:", c->cand);
+  if (c->opts->exps_text) vc_sb_printf(&sb, "expectations: %s\n", c->opts->exps_text);
   for (uint32_t i = 0; i < c->nwarnings; i++) vc_sb_printf(&sb, "warning: %s\n", c->warnings[i]);
   for (int s = 0; s < 2; s++)
     if (c->planted[s][0])
@@ -250,6 +251,10 @@ void vc_comparison_print_json(const vc_comparison *c, FILE *out) {
   json_run(&sb, c->base);
   vc_sb_puts(&sb, ",\n  \"candidate\": ");
   json_run(&sb, c->cand);
+  if (c->opts->exps_text) {
+    vc_sb_puts(&sb, ",\n  \"expectations\": ");
+    vc_esc_json(&sb, c->opts->exps_text);
+  }
   vc_sb_printf(&sb,
                ",\n  \"timing\": %s,\n  \"threshold_pct\": %g,\n  \"min_delta_ns\": %" PRIu64
                ",\n  \"warnings\": [",

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "harness/exec/verdict.h"
+#include "results/gate/judged_by.h"
 #include "results/gate/provenance.h"
 
 const char *vc_verdict_word(vc_qual_verdict v) {
@@ -28,11 +29,13 @@ const char *vc_verdict_class(vc_qual_verdict v) {
   return (unsigned)v < VC_VERDICT_COUNT ? classes[v] : "v-fail";
 }
 
-/* ---- provenance ---- */
+/* ---- the run's stored settings ---- */
 
 bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n) {
   return vc_run_option(r, key, out, n);
 }
+
+/* ---- provenance ---- */
 
 static void append(char *out, size_t n, const char *sep, const char *text) {
   size_t used = strlen(out);
@@ -109,35 +112,14 @@ static void device_line(const vc_run_data *r, char *out, size_t n) {
 
 /* ---- expectations ---- */
 
+/* By the one rule of every command (results/gate/judged_by.h). */
 static int load_expectations(vc_qrun *qr, const vc_report_opts *o, vc_error *err) {
-  char path[1024];
-  bool given = o && o->expectations;
-  if (given)
-    snprintf(path, sizeof path, "%s", o->expectations);
-  else if (!vc_qual_option(qr->run, "expectations", path, sizeof path))
-    path[0] = '\0';
-  if (!path[0] || !strcmp(path, "none")) {
-    snprintf(qr->exps_text, sizeof qr->exps_text,
-             given ? "none (report --expectations none)"
-                   : "none: the run judged every failure as new");
-    return 0;
-  }
-  vc_error e = {0};
-  if (vc_expectations_load(path, &qr->exps, &e)) {
-    if (given) {
-      *err = e;
-      return e.code ? e.code : VC_ERR_IO;
-    }
-    /* The run's file is gone or moved: its failures are judged without it,
-       and the report says so. */
-    snprintf(qr->exps_text, sizeof qr->exps_text,
-             "%s, recorded by the run, cannot be read here (%s): every failure is judged new", path,
-             e.msg);
-    return 0;
-  }
-  qr->has_exps = true;
-  snprintf(qr->exps_text, sizeof qr->exps_text, "%s (%u entries%s)", path, qr->exps.n,
-           given ? ", given to report" : ", as the run recorded it");
+  vc_judged_by j;
+  int rc = vc_judged_by_load(qr->run, o ? o->expectations : NULL, "report", &j, err);
+  if (rc) return rc;
+  qr->exps = j.exps; /* the run owns the entries from here on */
+  qr->has_exps = j.loaded;
+  snprintf(qr->exps_text, sizeof qr->exps_text, "%s", j.text);
   return 0;
 }
 
@@ -194,8 +176,29 @@ static void judge(vc_qrun *qr) {
       }
 }
 
+/* Entries for the run's device past their date on the day it ran: the
+   run exited 6 for them (harness/base/exitcodes.h), so the report fails. */
+static uint32_t expired_entries(const vc_qrun *qr) {
+  if (!qr->has_exps) return 0;
+  const vc_run_data *r = qr->run;
+  vc_exp_config cfg = {r->info.backend, r->device.device_name, r->device.driver_name,
+                       r->device.driver_version};
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < qr->exps.n; i++)
+    n += vc_expectation_applies(&qr->exps.items[i], &cfg) &&
+         vc_expectation_expired(&qr->exps.items[i], run_day(r));
+  return n;
+}
+
 static void decide(vc_qrun *qr) {
   const vc_run_data *r = qr->run;
+  uint32_t expired = expired_entries(qr);
+  if (expired && !qr->nnew) {
+    qr->verdict = VC_VERDICT_FAIL;
+    snprintf(qr->why, sizeof qr->why, "%u expectation%s expired", expired,
+             expired == 1 ? "" : "s");
+    return;
+  }
   if (qr->nnew) {
     qr->verdict = VC_VERDICT_FAIL;
     snprintf(qr->why, sizeof qr->why, "%u new failure%s", qr->nnew, qr->nnew == 1 ? "" : "s");
@@ -224,6 +227,11 @@ static void decide(vc_qrun *qr) {
   if (qr->nnew && strcmp(r->status, "complete") != 0) {
     size_t u = strlen(qr->why);
     snprintf(qr->why + u, sizeof qr->why - u, "; the run is %s", r->status);
+  }
+  if (qr->nnew && expired) {
+    size_t u = strlen(qr->why);
+    snprintf(qr->why + u, sizeof qr->why - u, "; %u expectation%s expired", expired,
+             expired == 1 ? "" : "s");
   }
 }
 

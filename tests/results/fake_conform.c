@@ -3,7 +3,8 @@
  * through the recorder, as the runner would, without a device.
  * FAKE_SCENARIO: pass (default), regress (p3 diverges natively),
  * slow (p1 takes ten times as long), nodevice (exit 3, nothing recorded),
- * interrupt (the run ends interrupted, exit 130). */
+ * interrupt (the run ends interrupted, exit 130). --expectations FILE is
+ * recorded (expectations=FILE), not judged by. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "harness/base/exitcodes.h"
 
 typedef struct fake_args {
-  const char *backend, *db, *shard;
+  const char *backend, *db, *shard, *expectations;
   uint32_t repeats, k, n;
 } fake_args;
 
@@ -24,6 +25,8 @@ static int parse(int argc, char **argv, fake_args *a) {
       a->backend = v, i++;
     else if (!strcmp(argv[i], "--db"))
       a->db = v, i++;
+    else if (!strcmp(argv[i], "--expectations"))
+      a->expectations = v, i++;
     else if (!strcmp(argv[i], "--shard"))
       a->shard = v, i++;
     else if (!strcmp(argv[i], "--repeat"))
@@ -43,7 +46,11 @@ static int record(const fake_args *a, const char *scenario) {
   vc_error err = {0};
   vc_db *db;
   if (vc_db_open(a->db, 1000, &db, &err)) return fprintf(stderr, "fake: %s\n", err.msg), VC_EXIT_DB;
-  fx_run spec = {.shard = a->shard, .backend = a->backend};
+  /* the file the run was told to judge by is recorded, as the runner does */
+  char options[1200];
+  snprintf(options, sizeof options, "repeat=1 timeout=60%s%s", a->expectations ? " expectations=" : "",
+           a->expectations ? a->expectations : "");
+  fx_run spec = {.shard = a->shard, .backend = a->backend, .options = options};
   vc_run_info info = fx_run_info(&spec);
   vc_device_info dev;
   fx_device(&dev, NULL);

@@ -44,12 +44,25 @@ FAKE_SCENARIO=regress nightly --backend vulkan --repeat 3 --out "$tmp/r2" --base
 check "an expected failure passes the gate" 0 $?
 has "compare reports the expected failure" "$tmp/r2/compare.txt" "EXPECTED FAILURE   p3 native"
 has "the passing gate promoted the results" "$tmp/next.db" "SQLite format 3"
+# one judge: the reports judge by the file the gate judges by
+has "the summary says known issues, as the gate" "$tmp/r2/summary.md" "^# PASS WITH KNOWN ISSUES"
+has "the JUnit verdict is the gate's" "$tmp/r2/junit.xml" 'name="verdict" value="PASS WITH KNOWN ISSUES"'
+has "the run was told the file" "$tmp/r2/summary.md" "exp.txt (1 entry, given)"
+has "compare names the file it judges by" "$tmp/r2/compare.txt" "^expectations: .*exp.txt (1 entry, given)"
+
+FAKE_SCENARIO=regress nightly --backend vulkan --out "$tmp/r2n" --baseline "$base" \
+  --expectations none
+check "--expectations none: the gate fails on the known fault" 1 $?
+has "--expectations none: the summary fails too" "$tmp/r2n/summary.md" "^# FAIL"
+has "--expectations none: compare says none" "$tmp/r2n/compare.txt" "^expectations: none (compare --expectations none)"
 
 printf '# old\nfail p3 native expires=2020-01-01 reason="bug 12"\n' >"$tmp/old.txt"
 FAKE_SCENARIO=regress nightly --backend vulkan --out "$tmp/r3" --baseline "$base" \
   --expectations "$tmp/old.txt"
 check "an expired expectation exits 6" 6 $?
 has "the expired line is named" "$tmp/r3/compare.txt" "old.txt:2: fail p3 native expired on 2020-01-01"
+has "an expired expectation fails the summary too" "$tmp/r3/summary.md" "^# FAIL"
+has "the JUnit verdict fails with the gate" "$tmp/r3/junit.xml" 'name="verdict" value="FAIL"'
 
 FAKE_SCENARIO=slow nightly --backend vulkan --repeat 3 --out "$tmp/r4" --baseline "$base"
 check "a timing regression fails the gate" 1 $?

@@ -41,6 +41,14 @@ for f in backends.txt run-opencl.txt run-vulkan.txt qualification.md qualificati
   [ -s "out/$f" ] || fail "no out/$f"
 done
 [ -e out/device.lock ] && fail "out/device.lock left behind"
+# each run is given its backend's file of the checkout ci/qualify is in, not
+# left to find one (a build tree copied to a GPU machine finds none)
+for be in opencl vulkan; do
+  grep -qx "expectations: $src/ci/expectations/$be.txt" "out/run-$be.txt" ||
+    fail "run-$be.txt does not name the file it was given: $(grep '^expectations' "out/run-$be.txt")"
+done
+n=$(sqlite3 out/qualification.db "SELECT count(*) FROM runs WHERE command_line LIKE '%--expectations $src/ci/expectations/' || backend || '.txt%'")
+[ "$n" = 2 ] || fail "$n runs were given --expectations, expected 2"
 runs=$(sqlite3 out/qualification.db "SELECT id || ':' || backend FROM runs ORDER BY id" | tr '\n' ' ')
 [ "$runs" = "1:opencl 2:vulkan " ] || fail "runs: $runs"
 n=$(sqlite3 out/qualification.db "SELECT count(*) FROM results WHERE status = 'pass'")

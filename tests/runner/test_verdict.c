@@ -167,6 +167,11 @@ static void exit_status_from_verdicts(void **state) {
   r.status = VC_ST_DIVERGE;
   v = vc_verdict_of(&e, &lavapipe, 20261201, "bad", &r); /* native: not the entry's mode */
   vc_run_verdict_add(&rv, &v);
+  /* the one precedence (vc_exit_worst): input 4 > expired 6 > fail 1 */
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_INPUT);
+  rv.invalid = 0;
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_EXPIRED);
+  rv.expired = 0;
   assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_FAIL);
   vc_expectations_free(&e);
 }
@@ -223,8 +228,27 @@ static void nothing_ran_is_not_run(void **state) {
   vc_expectations_free(&e);
 }
 
+/* One precedence of exit statuses for run, compare and ci/nightly: the
+   judgement could not be made as asked, then it failed, then nothing ran. */
+static void exit_status_precedence(void **state) {
+  (void)state;
+  static const int order[] = {VC_EXIT_INTERRUPTED, VC_EXIT_USAGE,   VC_EXIT_NO_BACKEND,
+                              VC_EXIT_DB,          VC_EXIT_INTERNAL, VC_EXIT_PLANTED,
+                              VC_EXIT_INPUT,       VC_EXIT_EXPIRED, VC_EXIT_FAIL,
+                              VC_EXIT_NOT_RUN,     VC_EXIT_NOTHING, VC_EXIT_OK};
+  int n = (int)(sizeof order / sizeof order[0]);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      int want = order[i < j ? i : j];
+      assert_int_equal(vc_exit_worst(order[i], order[j]), want);
+    }
+  assert_int_equal(vc_exit_worst(VC_EXIT_FAIL, 77), 77); /* unknown: passed through */
+  assert_int_equal(vc_exit_worst(VC_EXIT_OK, VC_EXIT_OK), VC_EXIT_OK);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(exit_status_precedence),
       cmocka_unit_test(self_check_failure_is_untrustworthy),
       cmocka_unit_test(untrustworthy_excused_only_in_scope),
       cmocka_unit_test(errors_and_stopped_workers),

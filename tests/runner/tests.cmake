@@ -81,6 +81,22 @@ if(TARGET vc-backend-opencl AND TARGET vc-backend-vulkan)
     ENVIRONMENT "VK_DRIVER_FILES=${VC_QUAL_LVP_ICD_FILE}" TIMEOUT 600)
 endif()
 
+# One judge: run, report, compare, export and ci/nightly agree on lavapipe's
+# known fault; a copied binary finds the expectations of the checkout it is
+# run from (docs/gating.md, docs/usage.md).
+if(TARGET vc-backend-vulkan)
+  file(GLOB VC_JUDGE_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  list(APPEND VC_JUDGE_LVP_ICD "lavapipe-icd-not-found.json")
+  list(GET VC_JUDGE_LVP_ICD 0 VC_JUDGE_LVP_ICD_FILE)
+  add_test(NAME runner_one_judge_lavapipe
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/one_judge_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  add_test(NAME runner_moved_binary_lavapipe
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/moved_binary_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(runner_one_judge_lavapipe runner_moved_binary_lavapipe PROPERTIES
+    LABELS "integration;ci;vulkan" ENVIRONMENT "VK_DRIVER_FILES=${VC_JUDGE_LVP_ICD_FILE}"
+    TIMEOUT 300)
+endif()
+
 # ci/nightly's promotion rule, with the stand-in runner of the results tests.
 add_test(NAME runner_nightly_promote
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nightly_promote_test.sh ${CMAKE_SOURCE_DIR}
