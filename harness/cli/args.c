@@ -48,6 +48,12 @@ int vc_args_parse(int argc, char **argv, vc_opt *opts, uint32_t nopts, vc_args *
       add_value(o, "");
     } else if (eq) {
       add_value(o, eq + 1);
+    } else if (i + 1 < argc && vc_args_looks_like_option(argv[i + 1])) {
+      /* `--filter --db x.db`: a forgotten value, not the glob "--db" */
+      return vc_fail(err, VC_ERR_USAGE,
+                     "option '--%s' needs a value, and '%s' is an option (write --%s=%s for a "
+                     "value that starts with --)",
+                     o->name, argv[i + 1], o->name, argv[i + 1]);
     } else if (i + 1 < argc) {
       add_value(o, argv[++i]);
     } else {
@@ -60,6 +66,10 @@ int vc_args_parse(int argc, char **argv, vc_opt *opts, uint32_t nopts, vc_args *
 void vc_args_free(vc_opt *opts, uint32_t nopts, vc_args *a) {
   for (uint32_t i = 0; i < nopts; i++) free(opts[i].values);
   free(a->pos);
+}
+
+bool vc_args_looks_like_option(const char *arg) {
+  return arg[0] == '-' && arg[1] == '-';
 }
 
 vc_opt *vc_args_get(vc_opt *opts, uint32_t nopts, const char *name) {

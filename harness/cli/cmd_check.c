@@ -11,6 +11,7 @@
 #include "harness/lang/corpus.h"
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/plural.h"
 #include "harness/lang/parse.h"
 #include "harness/lang/read.h"
 #include "harness/base/strbuf.h"
@@ -29,7 +30,8 @@ static const char help[] =
     "output digest and its (expect (passes N)) and (expect (converges)).\n"
     "Programs with (expect reject \"...\") pass when refused with that text.\n"
     "\n"
-    "  --filter GLOB        only programs whose name or relative path matches\n"
+    "  --filter GLOB        only programs whose name or relative path matches (one\n"
+    "                       that matches none is a usage error)\n"
     "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --oracle-order O     forward, reverse or shuffle:SEED (forward)\n"
     "  --timeout S          seconds per program before its oracle runs are stopped\n"
@@ -46,11 +48,12 @@ static const char help[] =
     "                       summary\n"
     "\n"
     "A program over a limit of the harness (a spilled value with more than 2^28\n"
-    "invocations) or of this machine (--max-memory) is reported unsupported,\n"
-    "naming the limit, and not checked.\n"
+    "invocations) or of this machine (--max-memory) is not checked: its line\n"
+    "says \"not checked: unsupported\", naming the limit, and the summary counts\n"
+    "it apart from the programs checked.\n"
     "\n"
-    "Exit status: 0 all passed; 1 a check failed; 2 usage error; 4 a file could\n"
-    "not be read or parsed.\n";
+    "Exit status: 0 all passed; 1 a check failed; 2 usage error (a --filter\n"
+    "that matches no program included); 4 a file could not be read or parsed.\n";
 
 int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err);
 
@@ -256,7 +259,7 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
   vc_error_clear(&e);
   const char *note = "";
   if (r.verdict == VC_CHECK_UNSUPPORTED) {
-    set(out, VC_EXIT_OK, "unsup %s: unsupported: %s", path, r.why);
+    set(out, VC_EXIT_OK, "unsup %s: not checked: unsupported: %s", path, r.why);
     out->unsupported = true;
   } else if (r.verdict == VC_CHECK_INVALID) {
     if (reject && strstr(r.why, reject->text))
@@ -352,7 +355,15 @@ int vc_cmd_check(int argc, char **argv) {
     vc_args_free(opts, nopts, &a);
     return VC_EXIT_INPUT;
   }
-  if ((o = vc_args_get(opts, nopts, "filter"))) vc_corpus_filter(&c, o->value);
+  const uint32_t found = c.n;
+  if ((o = vc_args_get(opts, nopts, "filter")) && !vc_corpus_filter(&c, o->value)) {
+    /* a typo selects nothing: "0 programs checked" would read as a pass */
+    fprintf(stderr, "vyre-conform check: --filter %s matches none of the %u %s under PATH\n",
+            o->value, found, vc_plural(found, "program", "programs"));
+    vc_corpus_free(&c);
+    vc_args_free(opts, nopts, &a);
+    return VC_EXIT_USAGE;
+  }
   uint32_t failed = 0, bad_input = 0, unsupported = 0;
   for (uint32_t i = 0; i < c.n; i++) {
     outcome out;
@@ -364,9 +375,13 @@ int vc_cmd_check(int argc, char **argv) {
     bad_input += out.status == VC_EXIT_INPUT;
     unsupported += out.unsupported;
   }
-  printf("%u program%s checked, %u failed, %u unreadable or malformed", c.n, c.n == 1 ? "" : "s",
-         failed, bad_input);
-  if (unsupported) printf(", %u unsupported (not checked)", unsupported);
+  /* an unsupported program was not checked: it is not counted as checked */
+  const uint32_t checked = c.n - unsupported;
+  printf("%u %s checked, %u failed, %u unreadable or malformed", checked,
+         vc_plural(checked, "program", "programs"), failed, bad_input);
+  if (unsupported)
+    printf(", %u %s not checked (unsupported)", unsupported,
+           vc_plural(unsupported, "program", "programs"));
   printf("\n");
   vc_corpus_free(&c);
   vc_args_free(opts, nopts, &a);

@@ -12,10 +12,43 @@
 #include "results/gate/results_csv.h"
 #include "results/report/report.h"
 
-static const char usage[] =
-    "vyre-conform compare BASELINE[:RUN]|FAILURES.csv CANDIDATE[:RUN] [--expectations FILE|none]\n"
-    "       [--strict-expectations] [--threshold PCT] [--min-delta-ms MS] [--no-timing]\n"
-    "       [--json]";
+#define USAGE                                                                               \
+  "vyre-conform compare BASELINE[:RUN]|FAILURES.csv CANDIDATE[:RUN] [--expectations FILE|none]\n" \
+  "       [--strict-expectations] [--threshold PCT] [--min-delta-ms MS] [--no-timing]\n"      \
+  "       [--json]"
+static const char usage[] = USAGE;
+static const char help[] =
+    "usage: " USAGE "\n"
+    "\n"
+    "The CI gate (docs/gating.md): compares the candidate run with the baseline\n"
+    "program by program and mode and prints each finding (NEW FAILURE, NEWLY\n"
+    "UNSUPPORTED, NEWLY SKIPPED, SLOWER, MISSING, FIXED, EXPECTED FAILURE, ...)\n"
+    "and a summary. Timing is judged only between cells whose kernels came\n"
+    "from the kernel cache alike (cold or warm on both sides).\n"
+    "Each side is a results file (its last complete run) or FILE:RUN; the\n"
+    "baseline may instead be a failures file written by `export --failures`\n"
+    "(then no timing is judged).\n"
+    "\n"
+    "  --expectations FILE    known failures, flakes and skips (docs/gating.md):\n"
+    "                         failures they cover are expected, programs a skip\n"
+    "                         entry covers may be missing; both sides are judged\n"
+    "                         by it. Default: the file the candidate run recorded;\n"
+    "                         `none`: no expectations\n"
+    "  --strict-expectations  an IMPROVEMENT (a pass where a fail entry names the\n"
+    "                         program) fails the gate too, so stale entries go\n"
+    "  --threshold PCT        SLOWER or FASTER only beyond PCT percent of the\n"
+    "                         baseline's median wall time (20)\n"
+    "  --min-delta-ms MS      ... and beyond MS milliseconds (1)\n"
+    "  --no-timing            judge no timing (shared machines; the summary says so)\n"
+    "  --json                 the findings as one JSON object instead of text\n"
+    "\n"
+    "Exit status: 0 nothing fails the gate; 1 a finding fails it; 2 usage error;\n"
+    "4 the expectations or failures file cannot be read or parsed; 5 a results\n"
+    "file cannot be opened or has no complete run; 6 an expectation has expired;\n"
+    "9 no cell of the candidate ran (NOT RUN: all skipped or unsupported);\n"
+    "10 a side was made with planted faults (--inject-*, --fault, a mutant\n"
+    "build): no gate (REFUSED).\n"
+    "Where several apply: 130, 2, 3, 5, 7, 10, 4, 6, 1, 9, 0 (docs/usage.md).\n";
 
 typedef struct compare_args {
   const char *sides[2];
@@ -38,6 +71,7 @@ static int parse_args(int argc, char **argv, compare_args *a) {
   vc_compare_opts_default(&a->opts);
   for (int i = 1; i < argc; i++) {
     const char *val;
+    const int at = i; /* the option's index: i moves past a separate value */
     if (strcmp(argv[i], "--json") == 0) {
       a->json = true;
     } else if (strcmp(argv[i], "--no-timing") == 0) {
@@ -45,14 +79,15 @@ static int parse_args(int argc, char **argv, compare_args *a) {
     } else if (strcmp(argv[i], "--strict-expectations") == 0) {
       a->opts.strict_expectations = true;
     } else if (vc_cmd_option(argc, argv, &i, "--expectations", &val)) {
-      if (!val || !val[0])
-        return vc_cmd_usage_error("compare", usage, "--expectations needs a file or none");
+      if (!val || !val[0]) return vc_cmd_no_value("compare", usage, argc, argv, at, "a file or none");
       a->expectations = val;
     } else if (vc_cmd_option(argc, argv, &i, "--threshold", &val)) {
+      if (!val) return vc_cmd_no_value("compare", usage, argc, argv, at, "a percentage");
       if (parse_number(val, 0, 100000, &v))
         return vc_cmd_usage_error("compare", usage, "--threshold takes a percentage, 0 or more");
       a->opts.threshold_pct = v;
     } else if (vc_cmd_option(argc, argv, &i, "--min-delta-ms", &val)) {
+      if (!val) return vc_cmd_no_value("compare", usage, argc, argv, at, "milliseconds");
       if (parse_number(val, 0, 1e9, &v))
         return vc_cmd_usage_error("compare", usage, "--min-delta-ms takes milliseconds, 0 or more");
       a->opts.min_delta_ns = (uint64_t)(v * 1e6);
@@ -103,7 +138,7 @@ fail:
 }
 
 int vc_cmd_compare(int argc, char **argv) {
-  if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
+  if (vc_cmd_help(argc, argv, help)) return VC_EXIT_OK;
   compare_args a = {0};
   int status = parse_args(argc, argv, &a);
   if (status) return status;

@@ -11,6 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/plural.h"
 #include "harness/lang/parse.h"
 #include "harness/exec/plugin.h"
 #include "harness/split/split.h"
@@ -25,7 +26,8 @@ static const char help[] =
     "there as NAME.segK.EXT and NAME.native.EXT, EXT as the plugin names its\n"
     "binaries (ptx, spv), for ptxas or spirv-val to check.\n"
     "\n"
-    "  --filter GLOB   only programs whose name or relative path matches\n"
+    "  --filter GLOB   only programs whose name or relative path matches (one\n"
+    "                  that matches none is a usage error)\n"
     "\n"
     "Exit status: 0 all compiled; 1 a kernel failed to compile; 2 usage error;\n"
     "3 no such backend, or it cannot compile without a device; 4 a program is\n"
@@ -171,7 +173,14 @@ int vc_cmd_compile(int argc, char **argv) {
     status = VC_EXIT_INPUT;
     goto done;
   }
-  if ((o = vc_args_get(opts, nopts, "filter"))) vc_corpus_filter(&corpus, o->value);
+  const uint32_t found = corpus.n;
+  if ((o = vc_args_get(opts, nopts, "filter")) && !vc_corpus_filter(&corpus, o->value)) {
+    /* a typo selects nothing: "0 programs checked" would read as a pass */
+    fprintf(stderr, "vyre-conform compile: --filter %s matches none of the %u %s under PATH\n",
+            o->value, found, vc_plural(found, "program", "programs"));
+    status = VC_EXIT_USAGE;
+    goto done;
+  }
   uint32_t failed = 0;
   for (uint32_t i = 0; i < corpus.n; i++) {
     char line[2048];

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/base/plural.h"
 #include "harness/base/file.h"
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
@@ -390,9 +391,9 @@ static int summary(fuzz *z) {
     FILE *o = files[k];
     if (!o) continue;
     double run_s = (double)z->run_ns / 1e9;
-    fprintf(o, "fuzz: %u programs on %s, seed %llu: %.1f s running (%.2f programs/s), %.1f s "
+    fprintf(o, "fuzz: %u %s on %s, seed %llu: %.1f s running (%.2f programs/s), %.1f s "
             "reducing; %u failing, %u distinct finding%s\n",
-            z->programs, z->backend, (unsigned long long)z->seed, run_s,
+            z->programs, vc_plural(z->programs, "program", "programs"), z->backend, (unsigned long long)z->seed, run_s,
             run_s > 0 ? z->programs / run_s : 0.0, (double)z->reduce_ns / 1e9, z->failures, z->nf,
             z->nf == 1 ? "" : "s");
     for (uint32_t i = 0; i < z->nf; i++)

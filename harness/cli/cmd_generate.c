@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "harness/base/plural.h"
 #include "harness/base/file.h"
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
@@ -125,8 +126,8 @@ int vc_cmd_generate(int argc, char **argv) {
     printf("%-16s %12s\n", "construct", "occurrences");
     for (uint32_t f = 0; f < VC_GEN_FEATURE_COUNT; f++)
       printf("%-16s %12" PRIu64 "\n", vc_gen_feature_name((vc_gen_feature)f), st.count[f]);
-    printf("%" PRIu64 " programs, %" PRIu64 " bytes in %.3f s: %.0f programs/s (%s)\n",
-           st.programs, bytes, s, s > 0 ? (double)st.programs / s : 0.0,
+    printf("%" PRIu64 " %s, %" PRIu64 " bytes in %.3f s: %.0f programs/s (%s)\n",
+           st.programs, vc_plural(st.programs, "program", "programs"), bytes, s, s > 0 ? (double)st.programs / s : 0.0,
            check ? "generated and checked" : "generated, not checked");
   }
   vc_sb_free(&text);

@@ -3,13 +3,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
+#include "harness/cli/outpath.h"
 #include "results/store/load.h"
 #include "results/gate/merge.h"
 
 static const char usage[] = "vyre-conform merge -o OUT SHARD.db[:RUN]...";
+static const char help[] =
+    "usage: vyre-conform merge -o OUT SHARD.db[:RUN]...\n"
+    "\n"
+    "Joins the shard files of one sharded run (`vyre-conform --shard K/N`, each\n"
+    "shard into its own file) into one run that reads as if the corpus had run\n"
+    "at once, appended to OUT (docs/gating.md). Each SHARD is its latest run\n"
+    "unless :RUN names one. Shards of different corpora, builds, backends, modes\n"
+    "or shard counts, a shard given twice or missing, a program in two shards\n"
+    "and an OUT that is one of the shards are refused, writing nothing.\n"
+    "\n"
+    "  -o OUT, --output OUT   the results file the merged run goes to (created\n"
+    "                         if absent; an existing one keeps its runs; not `-`)\n"
+    "\n"
+    "Exit status: 0 a complete run was written; 1 the shards were refused, or a\n"
+    "shard was not complete (the merged run is then interrupted or failed);\n"
+    "2 usage error; 5 a results file cannot be read or written.\n";
 
 enum { MERGE_BUSY_MS = 10000 };
 
@@ -21,8 +39,9 @@ static int announce(const char *out, int64_t run_id, int nshards) {
     vc_cmd_error("merge", &err);
     return vc_cmd_exit_for(&err);
   }
-  printf("merged %d shards into %s run %lld: %s, %u programs\n", nshards, out, (long long)run_id,
-         r->status, r->nprogs);
+  printf("merged %d %s into %s run %lld: %s, %u %s\n", nshards,
+         vc_plural((uint64_t)nshards, "shard", "shards"), out, (long long)run_id, r->status,
+         r->nprogs, vc_plural(r->nprogs, "program", "programs"));
   int status = strcmp(r->status, "complete") == 0 ? VC_EXIT_OK : VC_EXIT_FAIL;
   if (status)
     fprintf(stderr, "vyre-conform merge: the merged run is %s: a shard was not complete\n",
@@ -34,9 +53,10 @@ static int announce(const char *out, int64_t run_id, int nshards) {
 static int parse_args(int argc, char **argv, const char **out, const char **inputs, int *n) {
   for (int i = 1; i < argc; i++) {
     const char *val;
+    const int at = i; /* the option's index: i moves past a separate value */
     if (vc_cmd_option(argc, argv, &i, "-o", &val) ||
         vc_cmd_option(argc, argv, &i, "--output", &val)) {
-      if (!val) return vc_cmd_usage_error("merge", usage, "-o needs a file");
+      if (!val || !*val) return vc_cmd_no_value("merge", usage, argc, argv, at, "a file");
       *out = val;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return vc_cmd_usage_error("merge", usage, "unknown option %s", argv[i]);
@@ -45,12 +65,15 @@ static int parse_args(int argc, char **argv, const char **out, const char **inpu
     }
   }
   if (!*out) return vc_cmd_usage_error("merge", usage, "the output file (-o OUT) is missing");
+  if (vc_out_is_stdout(*out))
+    return vc_cmd_usage_error("merge", usage,
+                              "-o -: a results database cannot go to standard output; name a file");
   if (!*n) return vc_cmd_usage_error("merge", usage, "no shard files given");
   return VC_EXIT_OK;
 }
 
 int vc_cmd_merge(int argc, char **argv) {
-  if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
+  if (vc_cmd_help(argc, argv, help)) return VC_EXIT_OK;
   const char *out = NULL;
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   if (!inputs) return VC_EXIT_FAIL;

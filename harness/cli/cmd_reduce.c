@@ -11,6 +11,8 @@
 #include "harness/base/strbuf.h"
 #include "harness/cli/args.h"
 #include "harness/cli/cmd_util.h"
+#include "harness/cli/outpath.h"
+#include "harness/base/plural.h"
 #include "harness/cli/commands.h"
 #include "harness/exec/plugin.h"
 #include "harness/reduce/reduce.h"
@@ -32,7 +34,8 @@ static const char help[] =
     "crash or a hang costs only itself. The steps and the sizes before and\n"
     "after are printed; the output's (doc ...) names FILE and the signature.\n"
     "\n"
-    "  --out FILE           where the reduced program goes (required)\n"
+    "  --out FILE           where the reduced program goes (required; `-`: standard\n"
+    "                       output, the steps then on standard error); never FILE\n"
     "  --backend B          the device's backend plugin\n"
     "  --check              reduce a failure of `vyre-conform check` instead (a\n"
     "                       split-on-oracle mismatch, an oracle crash or hang): no\n"
@@ -50,7 +53,8 @@ static const char help[] =
     "For testing the harness itself (as for run):\n"
     "  --inject-flip M:BUF:I, --inject-crash GLOB[@MODE], --inject-hang GLOB[@MODE]\n"
     "\n"
-    "Exit status: 0 reduced and written; 2 usage error; 3 no usable backend or\n"
+    "Exit status: 0 reduced and written; 2 usage error (--out naming FILE\n"
+    "included); 3 no usable backend or\n"
     "device; 4 FILE cannot be read or is not a program, or --out cannot be\n"
     "written; 8 nothing to reduce: the program does not fail (or the oracle\n"
     "refuses it).\n";
@@ -70,9 +74,9 @@ static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc
   return 0;
 }
 
-static void print_size(const char *what, const vc_reduce_size *s) {
-  printf("%s statements %u, buffers %u, segments %u, invocations %llu\n", what, s->statements,
-         s->buffers, s->segments, (unsigned long long)s->invocations);
+static void print_size(FILE *f, const char *what, const vc_reduce_size *s) {
+  fprintf(f, "%s statements %u, buffers %u, segments %u, invocations %llu\n", what, s->statements,
+          s->buffers, s->segments, (unsigned long long)s->invocations);
 }
 
 int vc_cmd_reduce(int argc, char **argv) {
@@ -134,6 +138,14 @@ int vc_cmd_reduce(int argc, char **argv) {
     vc_fail(&e, VC_ERR_USAGE, a.npos ? "one FILE only" : "no FILE given");
     goto usage;
   }
+  {
+    /* `reduce F --out F` would replace the failing program by its reduction */
+    const vc_io_file out = {"--out", out_path, false}, in = {"the program", a.pos[0], false};
+    if (vc_out_check(&out, 1, &in, 1, &e)) goto usage;
+  }
+  /* --out -: the program alone on standard output, the steps on standard error */
+  const bool to_stdout = vc_out_is_stdout(out_path);
+  FILE *steps = to_stdout ? stderr : stdout;
   if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &ro.device, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "device-options"))) ro.device_options = o->value;
@@ -162,7 +174,7 @@ int vc_cmd_reduce(int argc, char **argv) {
     goto usage;
   }
   ro.origin = a.pos[0];
-  ro.log = vc_args_get(opts, O_COUNT, "quiet") ? NULL : stdout;
+  ro.log = vc_args_get(opts, O_COUNT, "quiet") ? NULL : steps;
 
   if (vc_file_read(a.pos[0], &text, &e)) {
     fprintf(stderr, "vyre-conform reduce: %s\n", e.msg);
@@ -187,16 +199,17 @@ int vc_cmd_reduce(int argc, char **argv) {
   }
   char sig[512];
   vc_reduce_sig_text(&r.sig, sig, sizeof sig);
-  printf("signature: %s\n", sig);
-  print_size("before:", &r.before);
-  print_size("after: ", &r.after);
-  printf("%u step%s kept of %u candidate programs (%u run), %.1f s\n", r.steps,
-         r.steps == 1 ? "" : "s", r.parsed, r.ran, (double)r.wall_ns / 1e9);
+  fprintf(steps, "signature: %s\n", sig);
+  print_size(steps, "before:", &r.before);
+  print_size(steps, "after: ", &r.after);
+  fprintf(steps, "%u %s kept of %u candidate %s (%u run), %.1f s\n", r.steps,
+          vc_plural(r.steps, "step", "steps"), r.parsed, vc_plural(r.parsed, "program", "programs"),
+          r.ran, (double)r.wall_ns / 1e9);
   vc_strbuf outb = {r.text, strlen(r.text), strlen(r.text) + 1};
-  if (vc_file_write(out_path, &outb, &e)) {
+  if (vc_out_write(out_path, &outb, &e)) {
     fprintf(stderr, "vyre-conform reduce: %s\n", e.msg);
     status = VC_EXIT_INPUT;
-  } else {
+  } else if (!to_stdout) {
     printf("wrote %s\n", out_path);
   }
   vc_reduce_result_free(&r);

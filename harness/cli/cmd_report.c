@@ -4,25 +4,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/base/file.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/cmd_util.h"
+#include "harness/cli/outpath.h"
 #include "results/report/report.h"
 
-static const char usage[] =
-    "vyre-conform report DB[:RUN] [--run ID[,ID...]] [--baseline DB[:RUN]]\n"
-    "       [--expectations FILE|none] [--html FILE] [--md FILE] [--junit FILE]\n"
-    "       [--junit-limit N] [--junit-link TEMPLATE]\n"
-    "  The verdict (PASS, PASS WITH KNOWN ISSUES, NOT RUN, FAIL), counts, known issues, the\n"
-    "  matrix and every failure of the runs named (default: the last complete run);\n"
-    "  several runs (one per backend, say) go side by side in one report.\n"
-    "  --baseline       what changed against that run: new failures, fixes, missing\n"
-    "  --expectations   judge by FILE (or none) instead of the file each run recorded\n"
-    "  --junit-limit N  write the first N new failures of the JUnit file in full\n"
-    "  --junit-link T   a line \"T\" in each new failure, {{testcase}}, {{mode}},\n"
-    "                   {{backend}} and {{run}} replaced\n"
-    "  (with no output named, the Markdown report goes to standard output)";
+#define USAGE                                                                        \
+  "vyre-conform report DB[:RUN] [--run ID[,ID...]] [--baseline DB[:RUN]]\n"          \
+  "       [--expectations FILE|none] [--html FILE] [--md FILE] [--junit FILE]\n"     \
+  "       [--junit-limit N] [--junit-link TEMPLATE]"
+static const char usage[] = USAGE;
+static const char help[] =
+    "usage: " USAGE "\n"
+    "\n"
+    "Writes the report of the runs named (default: DB's last complete run, or\n"
+    "DB:RUN): the verdict (PASS, PASS WITH KNOWN ISSUES, NOT RUN: nothing was\n"
+    "checked, FAIL), counts, known issues, the matrix and every failure\n"
+    "(docs/reports.md). Several runs (one per backend, say) go side by side in\n"
+    "one report.\n"
+    "\n"
+    "  --run ID[,ID...]     the runs of DB to report, at most 16\n"
+    "  --baseline DB[:RUN]  what changed against that run: new failures, fixes,\n"
+    "                       programs missing\n"
+    "  --expectations FILE  judge by FILE (or none) instead of the file each run\n"
+    "                       recorded\n"
+    "  --html FILE          the HTML qualification report\n"
+    "  --md FILE            the Markdown record\n"
+    "  --junit FILE         JUnit XML, one testcase a program and mode\n"
+    "  --junit-limit N      write the first N new failures of the JUnit file in\n"
+    "                       full, the others in one line (0: all in full)\n"
+    "  --junit-link T       a line \"T\" in each new failure, {{testcase}}, {{mode}},\n"
+    "                       {{backend}} and {{run}} replaced\n"
+    "\n"
+    "With no output named, the Markdown report goes to standard output; FILE `-`\n"
+    "writes that one there. An output that is one of the files read (DB, the\n"
+    "baseline, the expectations, or their -wal/-journal files) or that another\n"
+    "output names too is refused before anything is written.\n"
+    "\n"
+    "Exit status: 0 written, whatever the verdict; 2 usage error (an output\n"
+    "over an input included); 4 a report file cannot be written or the\n"
+    "expectations file cannot be read; 5 a database cannot be read or has no\n"
+    "such run.\n";
 
 typedef int (*writer_fn)(const vc_qual *q, vc_strbuf *out, vc_error *err);
 
@@ -53,10 +76,26 @@ static int parse_runs(const char *val, report_args *a) {
   return 0;
 }
 
+/* No report over what it reads (the database, the baseline, the
+   expectations), nor two reports into one file. */
+static int check_outputs(const report_args *a, vc_error *err) {
+  char db[4096], base[4096];
+  int64_t id;
+  vc_run_spec_split(a->db, db, &id);
+  if (a->baseline) vc_run_spec_split(a->baseline, base, &id);
+  const vc_io_file outs[] = {{"--html", a->html, false}, {"--md", a->md, false},
+                             {"--junit", a->junit, false}};
+  const vc_io_file ins[] = {{"the results database", db, true},
+                            {"the baseline", a->baseline ? base : NULL, true},
+                            {"--expectations", a->opts.expectations, false}};
+  return vc_out_check(outs, 3, ins, 3, err);
+}
+
 static int parse_args(int argc, char **argv, report_args *a) {
   for (int i = 1; i < argc; i++) {
     const char *val = NULL;
     const char **slot = NULL;
+    const int at = i; /* the option's index: i moves past a separate value */
     if (vc_cmd_option(argc, argv, &i, "--html", &val))
       slot = &a->html;
     else if (vc_cmd_option(argc, argv, &i, "--md", &val))
@@ -70,13 +109,15 @@ static int parse_args(int argc, char **argv, report_args *a) {
     else if (vc_cmd_option(argc, argv, &i, "--junit-link", &val))
       slot = &a->opts.junit_link;
     else if (vc_cmd_option(argc, argv, &i, "--junit-limit", &val)) {
+      if (!val) return vc_cmd_no_value("report", usage, argc, argv, at, "a count");
       char *end;
-      long long n = val ? strtoll(val, &end, 10) : -1;
+      long long n = strtoll(val, &end, 10);
       if (!val || !val[0] || *end || n < 0 || n > 1000000000)
         return vc_cmd_usage_error("report", usage, "--junit-limit takes a count, 0 or more");
       a->opts.junit_limit = (uint32_t)n;
       continue;
     } else if (vc_cmd_option(argc, argv, &i, "--run", &val)) {
+      if (!val) return vc_cmd_no_value("report", usage, argc, argv, at, "a run id");
       int rc = parse_runs(val, a);
       if (rc) return rc;
       continue;
@@ -88,10 +129,14 @@ static int parse_args(int argc, char **argv, report_args *a) {
     } else {
       return vc_cmd_usage_error("report", usage, "one database, not %s too", argv[i]);
     }
-    if (!val || !val[0]) return vc_cmd_usage_error("report", usage, "%s needs a value", argv[i]);
+    if (!val || !val[0]) return vc_cmd_no_value("report", usage, argc, argv, at, "a value");
     *slot = val;
   }
   if (!a->db) return vc_cmd_usage_error("report", usage, "the results database is missing");
+  if (strlen(a->db) >= 4096 || (a->baseline && strlen(a->baseline) >= 4096))
+    return vc_cmd_usage_error("report", usage, "a database path longer than 4095 bytes");
+  vc_error err = {0};
+  if (check_outputs(a, &err)) return vc_cmd_usage_error("report", usage, "%s", err.msg);
   return 0;
 }
 
@@ -99,15 +144,14 @@ static int write_one(const vc_qual *q, writer_fn fn, const char *path, vc_error 
   vc_strbuf sb;
   vc_sb_init(&sb);
   int rc = fn(q, &sb, err);
-  if (!rc && path) rc = vc_file_write(path, &sb, err);
-  if (!rc && !path) fputs(vc_sb_str(&sb), stdout);
+  if (!rc) rc = vc_out_write(path, &sb, err);
   vc_sb_free(&sb);
   return rc;
 }
 
 static int write_reports(const report_args *a, const vc_qual *q, vc_error *err) {
   int rc = 0;
-  if (!a->html && !a->md && !a->junit) return write_one(q, vc_report_markdown, NULL, err);
+  if (!a->html && !a->md && !a->junit) return write_one(q, vc_report_markdown, "-", err);
   if (a->html) rc = write_one(q, vc_report_html, a->html, err);
   if (!rc && a->md) rc = write_one(q, vc_report_markdown, a->md, err);
   if (!rc && a->junit) rc = write_one(q, vc_report_junit, a->junit, err);
@@ -130,7 +174,7 @@ static int load_runs(const report_args *a, vc_run_data **runs, uint32_t *n, vc_e
 }
 
 int vc_cmd_report(int argc, char **argv) {
-  if (vc_cmd_help(argc, argv, usage)) return VC_EXIT_OK;
+  if (vc_cmd_help(argc, argv, help)) return VC_EXIT_OK;
   report_args a = {0};
   int status = parse_args(argc, argv, &a);
   if (status) return status;

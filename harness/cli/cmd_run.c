@@ -22,16 +22,20 @@ static const char help[] =
     "\n"
     "Runs every program under PATH (files, or directories searched for *.vyre)\n"
     "on one device, in each mode, compares every output byte with the CPU\n"
-    "oracle, and appends a run to the results database.\n"
+    "oracle, and appends a run to the results database. A value that starts\n"
+    "with -- is written --name=VALUE (`--filter --db x` is refused: the glob\n"
+    "was forgotten).\n"
     "\n"
     "  --backend B          a backend plugin's name, as listed below (required)\n"
     "  --device N           device index as `vyre-conform backends` lists it (0)\n"
     "  --device-options S   backend options, key=value,... (see docs/backend-*.md)\n"
     "  --mode LIST          comma-separated: native,host-split,resident-split (all)\n"
     "  --filter GLOB        only programs whose declared name, file name or relative\n"
-    "                       path matches (repeatable: any of them)\n"
+    "                       path matches (repeatable: any of them; one that matches\n"
+    "                       no program is a usage error)\n"
     "  --caselist FILE      only programs a line of FILE names (a name or glob a\n"
-    "                       line, # comments; repeatable; added to --filter's)\n"
+    "                       line, # comments; repeatable; added to --filter's; a\n"
+    "                       line that matches no program is a usage error)\n"
     "  --exclude-tag T      leave out programs tagged T (repeatable)\n"
     "  --repeat N           run each mode N times; outputs that change are\n"
     "                       flagged nondeterministic (1)\n"
@@ -206,7 +210,7 @@ int vc_cmd_run(int argc, char **argv) {
   char flipbuf[256];
   char *devopts = NULL;
   vc_caselist caselist = {0};
-  const char **selection = NULL;
+  const char **selection = NULL, **origins = NULL;
   int status = VC_EXIT_OK;
   vc_run_restored restored;
   memset(&restored, 0, sizeof restored);
@@ -237,8 +241,10 @@ int vc_cmd_run(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "caselist"))) {
     for (uint32_t i = 0; i < o->count; i++)
       if (vc_caselist_read(o->values[i], &caselist, &e)) goto usage;
-    if (vc_caselist_with_filters(&caselist, r.filters, r.nfilters, &selection, &e)) goto usage;
+    if (vc_caselist_with_filters(&caselist, r.filters, r.nfilters, &selection, &origins, &e))
+      goto usage;
     r.filters = selection;
+    r.filter_origins = origins;
     r.nfilters = r.nfilters + caselist.n;
   }
   if ((o = vc_args_get(opts, O_COUNT, "exclude-tag"))) {
@@ -309,6 +315,7 @@ int vc_cmd_run(int argc, char **argv) {
                            : vc_args_get(opts, O_COUNT, vc_run_setting_key((vc_run_setting)k)) != NULL)
         given |= 1u << k;
     int rc = vc_run_restore_settings(&r, given, &restored, &e);
+    r.filter_origins = NULL; /* the run's own filters, as stored */
     if (rc == VC_ERR_USAGE) goto usage;
     if (rc) {
       fprintf(stderr, "vyre-conform: %s\n", e.msg);
@@ -323,6 +330,7 @@ int vc_cmd_run(int argc, char **argv) {
   vc_run_restored_free(&restored);
   free(devopts);
   free(selection);
+  free(origins);
   vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return status;
@@ -330,6 +338,7 @@ usage:
   vc_run_restored_free(&restored);
   free(devopts);
   free(selection);
+  free(origins);
   vc_caselist_free(&caselist);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("run", e.msg);

@@ -8,6 +8,7 @@
 #include "harness/base/exitcodes.h"
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/outpath.h"
 #include "harness/gen/gen.h"
 
 static const char help[] =
@@ -22,7 +23,8 @@ static const char help[] =
     "                of them; all: each once, in the order above)\n"
     "  --verify      run both programs on the oracle and fail (exit 7) when\n"
     "                their outputs differ\n"
-    "  --out FILE    write there instead of standard output\n"
+    "  --out FILE    write there instead of standard output (`-`: standard\n"
+    "                output; never FILE itself)\n"
     "\n"
     "Exit status: 0 written; 2 usage error; 4 FILE cannot be read or parsed, or\n"
     "the output cannot be written; 7 --verify found a difference.\n";
@@ -59,6 +61,10 @@ int vc_cmd_transform(int argc, char **argv) {
   const char *only = (o = vc_args_get(opts, nopts, "only")) ? o->value : "random";
   const char *out_path = (o = vc_args_get(opts, nopts, "out")) ? o->value : NULL;
   bool verify = vc_args_get(opts, nopts, "verify") != NULL;
+  {
+    const vc_io_file out = {"--out", out_path, false}, in = {"the program", a.pos[0], false};
+    if (vc_out_check(&out, 1, &in, 1, &e)) goto usage;
+  }
   char *src = vc_file_read_all(a.pos[0]);
   if (!src) {
     fprintf(stderr, "vyre-conform transform: cannot read %s\n", a.pos[0]);
@@ -81,7 +87,7 @@ int vc_cmd_transform(int argc, char **argv) {
     fprintf(stderr, "vyre-conform transform: %s: not equivalent: %s\n", a.pos[0], e.msg);
     status = VC_EXIT_INTERNAL;
   } else if (out_path) {
-    if (vc_file_write(out_path, &out, &e)) {
+    if (vc_out_write(out_path, &out, &e)) {
       fprintf(stderr, "vyre-conform transform: cannot write %s\n", out_path);
       status = VC_EXIT_INPUT;
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/base/exitcodes.h"
+#include "harness/cli/args.h"
 
 bool vc_cmd_option(int argc, char **argv, int *i, const char *name, const char **value) {
   const char *arg = argv[*i];
@@ -16,16 +17,32 @@ bool vc_cmd_option(int argc, char **argv, int *i, const char *name, const char *
     return true;
   }
   if (arg[n] != '\0') return false;
-  *value = *i + 1 < argc ? argv[++*i] : NULL;
+  /* `--html --md r.md`: --html's value was forgotten; "--md" is no file name */
+  *value = *i + 1 < argc && !vc_args_looks_like_option(argv[*i + 1]) ? argv[++*i] : NULL;
   return true;
 }
 
-bool vc_cmd_help(int argc, char **argv, const char *usage) {
-  for (int i = 1; i < argc; i++)
+int vc_cmd_no_value(const char *cmd, const char *usage, int argc, char **argv, int i,
+                    const char *what) {
+  const char *opt = argv[i];
+  const char *eq = strchr(opt, '=');
+  int len = eq ? (int)(eq - opt) : (int)strlen(opt);
+  if (!eq && i + 1 < argc && vc_args_looks_like_option(argv[i + 1]))
+    return vc_cmd_usage_error(cmd, usage,
+                              "%.*s needs %s, and %s is an option (write %.*s=%s for a value "
+                              "that starts with --)",
+                              len, opt, what, argv[i + 1], len, opt, argv[i + 1]);
+  return vc_cmd_usage_error(cmd, usage, "%.*s needs %s", len, opt, what);
+}
+
+bool vc_cmd_help(int argc, char **argv, const char *help) {
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) return false;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: %s\n", usage);
+      fputs(help, stdout);
       return true;
     }
+  }
   return false;
 }
 

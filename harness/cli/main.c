@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/cli/args.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
@@ -75,14 +76,20 @@ int main(int argc, char **argv) {
     if (vc_mutants_built()) printf("planted faults: %d (VC_MUTANTS; `vyre-conform mutants` lists them)\n", VC_MUT_COUNT);
     return VC_EXIT_OK;
   }
-  for (int i = 1; i + 1 < argc; i++) /* --fault NAME: a driver fault, mutant builds only */
-    if (strcmp(argv[i], "--fault") == 0) { setenv("VYRE_CONFORM_FAULT", argv[i + 1], 1); memmove(argv + i, argv + i + 2, (size_t)(argc - i - 1) * sizeof *argv); argc -= 2; break; }
+  for (int i = 1; i < argc; i++) /* --fault NAME: a driver fault, mutant builds only */
+    if (strcmp(argv[i], "--fault") == 0) {
+      if (i + 1 == argc || vc_args_looks_like_option(argv[i + 1])) {
+        fprintf(stderr, "vyre-conform: --fault needs the name of a planted fault "
+                        "(`vyre-conform mutants` lists them)\n");
+        return VC_EXIT_USAGE;
+      }
+      setenv("VYRE_CONFORM_FAULT", argv[i + 1], 1);
+      memmove(argv + i, argv + i + 2, (size_t)(argc - i - 1) * sizeof *argv);
+      argc -= 2;
+      break;
+    }
   if (vc_mutants_check_env(stderr)) return VC_EXIT_USAGE;
-  if (strcmp(argv[1], "mutants") == 0) { /* --killers: the named killers, for ci/mutants --named */
-    if (argc > 2 && strcmp(argv[2], "--killers") == 0) return vc_mutants_list_killers(stdout), VC_EXIT_OK;
-    if (argc > 2) return fprintf(stderr, "usage: vyre-conform mutants [--killers]\n"), VC_EXIT_USAGE;
-    return vc_mutants_list(stdout), VC_EXIT_OK;
-  }
+  if (strcmp(argv[1], "mutants") == 0) return vc_cmd_mutants(argc - 1, argv + 1);
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return VC_EXIT_OK;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/model/digest.h"
 #include "harness/exec/compare_selfcheck.h"
 #include "harness/exec/diverge.h"
@@ -67,23 +68,25 @@ static bool split_on_oracle(const vc_program *p, const vc_split *s, vc_mode m,
     const vc_buffer_diff *d = &diffs[i];
     if (d->mismatches || d->nan_payloads) {
       fail(r, VC_CHECK_FAILED,
-           "split-on-oracle (%s) differs from the unsplit oracle in %llu elements of %s; "
+           "split-on-oracle (%s) differs from the unsplit oracle in %llu %s of %s; "
            "first [%llu]: expected %s, got %s",
-           mn, (unsigned long long)(d->mismatches + d->nan_payloads), p->buffers[i].name,
+           mn, (unsigned long long)(d->mismatches + d->nan_payloads),
+           vc_plural(d->mismatches + d->nan_payloads, "element", "elements"), p->buffers[i].name,
            (unsigned long long)d->div.first_index, d->div.expected_hex, d->div.actual_hex);
       goto done;
     }
   }
   if (mo.passes != r->report.passes) {
-    fail(r, VC_CHECK_FAILED, "%s on the oracle ran %u passes, the unsplit oracle %u", mn,
-         mo.passes, r->report.passes);
+    fail(r, VC_CHECK_FAILED, "%s on the oracle ran %u %s, the unsplit oracle %u", mn,
+         mo.passes, vc_plural(mo.passes, "pass", "passes"), r->report.passes);
     goto done;
   }
   vc_traffic t = vc_plan_traffic(s, m, mo.passes);
   if (t.up != mo.bytes_up || t.down != mo.bytes_down || t.launches != mo.launches) {
     fail(r, VC_CHECK_FAILED,
-         "%s moved %llu B up and %llu B down in %u launches; the plan says %llu, %llu, %u", mn,
+         "%s moved %llu B up and %llu B down in %u %s; the plan says %llu, %llu, %u", mn,
          (unsigned long long)mo.bytes_up, (unsigned long long)mo.bytes_down, mo.launches,
+         vc_plural(mo.launches, "launch", "launches"),
          (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
     goto done;
   }

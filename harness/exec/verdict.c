@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/base/exitcodes.h"
 #include "harness/exec/compare_selfcheck.h"
 #include "harness/exec/diverge.h"
@@ -39,9 +40,9 @@ void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_m
       if (r->divs[i].cls != VC_DIV_NAN_PAYLOAD) d = &r->divs[i];
     r->status = VC_ST_DIVERGE;
     snprintf(r->reason, sizeof r->reason,
-             "%llu element%s differ in %u buffer%s; first: %s[%llu] (%s)",
-             (unsigned long long)bad_elems, bad_elems == 1 ? "" : "s", bad_bufs,
-             bad_bufs == 1 ? "" : "s", d->buffer, (unsigned long long)d->first_index,
+             "%llu %s in %u %s; first: %s[%llu] (%s)", (unsigned long long)bad_elems,
+             vc_plural(bad_elems, "element differs", "elements differ"), bad_bufs,
+             vc_plural(bad_bufs, "buffer", "buffers"), d->buffer, (unsigned long long)d->first_index,
              vc_divclass_name(d->cls));
   } else if (mo->passes != oracle_passes) {
     r->status = VC_ST_DIVERGE;
@@ -61,9 +62,10 @@ void vc_verdict_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_
   if (t.up == mo->bytes_up && t.down == mo->bytes_down && t.launches == mo->launches) return;
   r->status = VC_ST_ERROR;
   snprintf(r->reason, sizeof r->reason,
-           "traffic differs from the split plan: %llu B up, %llu B down, %u launches; "
+           "traffic differs from the split plan: %llu B up, %llu B down, %u %s; "
            "plan %llu, %llu, %u",
            (unsigned long long)mo->bytes_up, (unsigned long long)mo->bytes_down, mo->launches,
+           vc_plural(mo->launches, "launch", "launches"),
            (unsigned long long)t.up, (unsigned long long)t.down, t.launches);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/exec/check.h"
 #include "harness/exec/reference.h"
 #include "harness/gen/gen_internal.h"
@@ -88,8 +89,9 @@ int vc_gen_equivalent(const char *a, const char *b, vc_error *err) {
     goto done;
   }
   if (ra.report.passes != rb.report.passes) {
-    rc = vc_fail(err, VC_ERR_INTERNAL, "the original runs %u passes, the transformed one %u",
-                 ra.report.passes, rb.report.passes);
+    rc = vc_fail(err, VC_ERR_INTERNAL, "the original runs %u %s, the transformed one %u",
+                 ra.report.passes, vc_plural(ra.report.passes, "pass", "passes"),
+                 rb.report.passes);
     goto done;
   }
   /* The outputs are the write and read_write buffers, in order; the

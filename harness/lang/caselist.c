@@ -12,24 +12,43 @@
 
 #define VC_CASELIST_LINE_MAX 4096
 
-static int push(vc_caselist *cl, const char *glob, size_t len, vc_error *err) {
+static char *copy(const char *s, size_t len) {
+  char *c = malloc(len + 1);
+  if (c) {
+    memcpy(c, s, len);
+    c[len] = '\0';
+  }
+  return c;
+}
+
+static int push(vc_caselist *cl, const char *glob, size_t len, const char *path, unsigned line,
+                vc_error *err) {
   if (cl->n == cl->cap) {
     uint32_t cap = cl->cap ? cl->cap * 2 : 16;
     char **g = realloc(cl->globs, cap * sizeof *g);
     if (!g) return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
     cl->globs = g;
+    char **o = realloc(cl->origins, cap * sizeof *o);
+    if (!o) return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
+    cl->origins = o;
     cl->cap = cap;
   }
-  char *s = malloc(len + 1);
-  if (!s) return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
-  memcpy(s, glob, len);
-  s[len] = '\0';
-  cl->globs[cl->n++] = s;
+  char where[4200];
+  int w = snprintf(where, sizeof where, "%s:%u", path, line);
+  char *s = copy(glob, len), *o = copy(where, (size_t)w < sizeof where ? (size_t)w : sizeof where - 1);
+  if (!s || !o) {
+    free(s);
+    free(o);
+    return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
+  }
+  cl->globs[cl->n] = s;
+  cl->origins[cl->n++] = o;
   return 0;
 }
 
 /* Why the word w[0..len) is not a name or glob, or NULL. */
 static const char *bad_word(const char *w, size_t len) {
+  if (len >= 2 && w[0] == '-' && w[1] == '-') return "an option, not a program name or glob";
   int depth = 0;
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)w[i];
@@ -51,7 +70,7 @@ static int take_line(const char *path, unsigned line, char *s, vc_caselist *cl, 
   if (len == 0) return 0;
   const char *why = bad_word(s, len);
   if (why) return vc_fail(err, VC_ERR_USAGE, "%s:%u: %s: '%.*s'", path, line, why, (int)len, s);
-  return push(cl, s, len, err);
+  return push(cl, s, len, path, line, err);
 }
 
 int vc_caselist_read(const char *path, vc_caselist *cl, vc_error *err) {
@@ -73,7 +92,11 @@ int vc_caselist_read(const char *path, vc_caselist *cl, vc_error *err) {
   if (rc == 0 && ferror(f)) rc = vc_fail(err, VC_ERR_IO, "caselist %s: read error", path);
   fclose(f);
   if (rc != 0) {
-    while (cl->n > before) free(cl->globs[--cl->n]);
+    while (cl->n > before) {
+      cl->n--;
+      free(cl->globs[cl->n]);
+      free(cl->origins[cl->n]);
+    }
   }
   return rc;
 }
@@ -87,21 +110,37 @@ bool vc_caselist_match(const vc_caselist *cl, const char *name, const char *relp
 }
 
 int vc_caselist_with_filters(const vc_caselist *cl, const char *const *filters, uint32_t n,
-                             const char ***out, vc_error *err) {
-  *out = NULL;
+                             const char ***out, const char ***origins, vc_error *err) {
+  *out = *origins = NULL;
   if (cl->n == 0)
     return vc_fail(err, VC_ERR_USAGE, "the caselists name no program (every line empty or a comment)");
   const char **all = malloc((n + cl->n) * sizeof *all);
-  if (!all) return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
-  for (uint32_t i = 0; i < n; i++) all[i] = filters[i];
-  for (uint32_t i = 0; i < cl->n; i++) all[n + i] = cl->globs[i];
+  const char **from = malloc((n + cl->n) * sizeof *from);
+  if (!all || !from) {
+    free(all);
+    free(from);
+    return vc_fail(err, VC_ERR_NOMEM, "caselist: out of memory");
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    all[i] = filters[i];
+    from[i] = "--filter";
+  }
+  for (uint32_t i = 0; i < cl->n; i++) {
+    all[n + i] = cl->globs[i];
+    from[n + i] = cl->origins[i];
+  }
   *out = all;
+  *origins = from;
   return 0;
 }
 
 void vc_caselist_free(vc_caselist *cl) {
-  for (uint32_t i = 0; i < cl->n; i++) free(cl->globs[i]);
+  for (uint32_t i = 0; i < cl->n; i++) {
+    free(cl->globs[i]);
+    free(cl->origins[i]);
+  }
   free(cl->globs);
-  cl->globs = NULL;
+  free(cl->origins);
+  cl->globs = cl->origins = NULL;
   cl->n = cl->cap = 0;
 }

@@ -158,17 +158,29 @@ static bool path_matches(const vc_corpus_file *f, const char *glob) {
   return fnmatch(glob, f->rel, 0) == 0 || fnmatch(glob, name, 0) == 0;
 }
 
-void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs) {
+void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs, bool *matched) {
   if (!nglobs) return;
   for (uint32_t i = c->n; i-- > 0;) {
     vc_corpus_file *f = &c->files[i];
-    bool keep = false;
-    for (uint32_t g = 0; g < nglobs && !keep; g++) keep = path_matches(f, globs[g]);
-    if (!keep) {
-      /* The declared name is only known by parsing: that parse is kept. */
+    bool keep = false, unseen = false;
+    for (uint32_t g = 0; g < nglobs && (matched || !keep); g++) {
+      bool m = path_matches(f, globs[g]);
+      keep |= m;
+      if (matched) {
+        matched[g] |= m;
+        unseen |= !matched[g];
+      }
+    }
+    /* The declared name is only known by parsing (that parse is kept):
+       needed when the path did not select the file, or a glob has not
+       matched any file yet. */
+    if (!keep || unseen) {
       parse_one(f);
-      for (uint32_t g = 0; f->program && g < nglobs && !keep; g++)
-        keep = fnmatch(globs[g], f->program->name, 0) == 0;
+      for (uint32_t g = 0; f->program && g < nglobs && (matched || !keep); g++) {
+        bool m = fnmatch(globs[g], f->program->name, 0) == 0;
+        keep |= m;
+        if (matched) matched[g] |= m;
+      }
     }
     if (!keep) vc_corpus_remove(c, i);
   }
@@ -196,10 +208,11 @@ void vc_corpus_file_name(const char *path, char *out, size_t n) {
   if (dot && dot != out) *dot = '\0';
 }
 
-void vc_corpus_filter(vc_corpus *c, const char *glob) {
-  if (!glob) return;
+uint32_t vc_corpus_filter(vc_corpus *c, const char *glob) {
+  if (!glob) return c->n;
   for (uint32_t i = c->n; i-- > 0;)
     if (!path_matches(&c->files[i], glob)) vc_corpus_remove(c, i);
+  return c->n;
 }
 
 void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n) {

@@ -4,6 +4,7 @@
 #ifndef VC_CORPUS_H
 #define VC_CORPUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,12 +31,14 @@ typedef struct vc_corpus {
 int vc_corpus_collect(vc_corpus *c, const char *const *paths, uint32_t npaths, vc_error *err);
 void vc_corpus_free(vc_corpus *c);
 /* Keeps files whose relative path or program file name (without .vyre)
-   matches glob (fnmatch). */
-void vc_corpus_filter(vc_corpus *c, const char *glob);
+   matches glob (fnmatch); returns how many it kept. */
+uint32_t vc_corpus_filter(vc_corpus *c, const char *glob);
 /* Keeps files matching any of the globs (fnmatch) by relative path, file
    name (without .vyre) or declared program name (parsing each file whose
-   path does not match already); nglobs 0 keeps everything. */
-void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs);
+   path does not match already); nglobs 0 keeps everything. matched (NULL,
+   or nglobs flags set false by the caller) learns which globs matched a
+   file: a glob that matches none is a typo the caller names. */
+void vc_corpus_select(vc_corpus *c, const char *const *globs, uint32_t nglobs, bool *matched);
 /* Parses every file not parsed yet. */
 void vc_corpus_parse(vc_corpus *c);
 /* The name results are recorded under: the declared name, else the file name. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/lang/parse_int.h"
 #include "harness/lang/parse_lit.h"
 
@@ -339,8 +340,9 @@ static bool expect_values(vc_pctx *c, const vc_sx *g, vc_expect *e) {
   }
   e->nvalues = vals->n - 1;
   if (e->nvalues == 0 || (uint64_t)e->n + e->nvalues > buf->count) {
-    vc_perr(c, vals->loc, "%u expected values from element %u do not fit %s (%u elements)",
-            e->nvalues, e->n, buf->name, buf->count);
+    vc_perr(c, vals->loc, "%u expected %s from element %u %s not fit %s (%u %s)", e->nvalues,
+            vc_plural(e->nvalues, "value", "values"), e->n, vc_plural(e->nvalues, "does", "do"),
+            buf->name, buf->count, vc_plural(buf->count, "element", "elements"));
     return false;
   }
   e->values = vc_arena_alloc(&c->p->arena,

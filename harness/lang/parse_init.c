@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/lang/parse_int.h"
 #include "harness/lang/parse_lit.h"
 
@@ -13,8 +14,8 @@ static const char init_usage[] =
 static void values_init(vc_pctx *c, vc_buffer *b, const vc_sx *g, bool count_ok) {
   uint32_t n = g->n - 1;
   if (count_ok && n > b->count) {
-    vc_perr(c, g->loc, "too many init values: %u for buffer %s of %u elements", n, b->name,
-            b->count);
+    vc_perr(c, g->loc, "too many init values: %u for buffer %s of %u %s", n, b->name, b->count,
+            vc_plural(b->count, "element", "elements"));
     return;
   }
   b->init.kind = VC_INIT_VALUES;
@@ -51,8 +52,9 @@ static void hex_init(vc_pctx *c, vc_buffer *b, const vc_sx *g, bool count_ok) {
   uint64_t nbytes = s->len / 2;
   uint64_t holds = (uint64_t)b->count * 4u * (b->type == VC_P_BAD ? 1u : vc_type_words(b->type));
   if (count_ok && nbytes > holds) {
-    vc_perr(c, s->loc, "(hex ...) has %llu bytes; buffer %s of %u elements holds %llu",
-            (unsigned long long)nbytes, b->name, b->count, (unsigned long long)holds);
+    vc_perr(c, s->loc, "(hex ...) has %llu bytes; buffer %s of %u %s holds %llu",
+            (unsigned long long)nbytes, b->name, b->count,
+            vc_plural(b->count, "element", "elements"), (unsigned long long)holds);
     return;
   }
   b->init.kind = VC_INIT_HEX;

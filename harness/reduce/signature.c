@@ -7,9 +7,22 @@
 #include "harness/base/strbuf.h"
 #include "harness/lang/read.h"
 
+/* The length of word w[0..len) in its singular form: the noun after a count
+   agrees with it ("1 element", "12 elements"; "1 pass", "2 passes"). */
+static size_t singular_len(const char *w, size_t len) {
+  if (len > 3 && w[len - 1] == 's' && w[len - 2] == 'e') {
+    char c = w[len - 3];
+    if (c == 's' || c == 'x' || c == 'z' || (c == 'h' && (w[len - 4] == 's' || w[len - 4] == 'c')))
+      return len - 2;
+  }
+  if (len > 1 && w[len - 1] == 's' && w[len - 2] != 's') return len - 1;
+  return len;
+}
+
 /* Numbers change as a program shrinks (element counts, indices, values);
-   the words around them say what failed. A reason is cut where it starts
-   to quote values ("; first [...]: expected ..."). */
+   the words around them say what failed. The noun after a number is kept
+   singular, so that a count falling to 1 keeps the signature. A reason is
+   cut where it starts to quote values ("; first [...]: expected ..."). */
 static void blot(const char *in, char *out, size_t n) {
   size_t j = 0;
   const char *cut = strstr(in, "; first");
@@ -17,6 +30,12 @@ static void blot(const char *in, char *out, size_t n) {
     if (*s >= '0' && *s <= '9') {
       while (s[1] >= '0' && s[1] <= '9') s++;
       out[j++] = '#';
+      if (s[1] != ' ') continue;
+      size_t len = 0;
+      while ((s[2 + len] >= 'a' && s[2 + len] <= 'z') && (!cut || s + 2 + len < cut)) len++;
+      size_t keep = singular_len(s + 2, len);
+      for (size_t k = 0; k < keep + 1 && j + 1 < n; k++) out[j++] = s[1 + k];
+      s += 1 + len;
     } else {
       out[j++] = *s;
     }

@@ -15,6 +15,7 @@
 #include "harness/base/clock.h"
 #include "harness/lang/corpus.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/plural.h"
 #include "harness/base/version.h"
 #include "harness/run/capture.h"
 #include "harness/run/program_acc.h"
@@ -786,11 +787,6 @@ static int empty_selection(const vc_runner_opts *o, const char *step, uint32_t b
   if (!strcmp(step, "paths")) {
     vc_sb_puts(&sb, "no *.vyre program under ");
     for (uint32_t i = 0; i < o->npaths; i++) vc_sb_printf(&sb, "%s%s", i ? ", " : "", o->paths[i]);
-  } else if (!strcmp(step, "filter")) {
-    vc_sb_puts(&sb, "--filter ");
-    join_list(&sb, o->filters, o->nfilters);
-    vc_sb_printf(&sb, " matches none of the %u program%s (by name or relative path)", before,
-                 before == 1 ? "" : "s");
   } else if (!strcmp(step, "shard")) {
     vc_sb_printf(&sb, "shard %u/%u of %u program%s is empty", o->shard_k, o->shard_n, before,
                  before == 1 ? "" : "s");
@@ -804,14 +800,39 @@ static int empty_selection(const vc_runner_opts *o, const char *step, uint32_t b
   return VC_EXIT_USAGE;
 }
 
+/* --filter and --caselist: every glob must select a program, or the run is
+   refused naming each one that does not (a typo in a caselist would
+   otherwise drop its program from every run without a word). */
+static int select_by_filters(const vc_runner_opts *o, vc_corpus *c) {
+  if (!o->nfilters) return 0;
+  uint32_t before = c->n, unmatched = 0;
+  bool *matched = calloc(o->nfilters, sizeof *matched);
+  if (!matched) abort();
+  vc_corpus_select(c, o->filters, o->nfilters, matched);
+  for (uint32_t g = 0; g < o->nfilters; g++) {
+    if (matched[g]) continue;
+    const char *from = o->filter_origins ? o->filter_origins[g] : "--filter";
+    fprintf(stderr, "vyre-conform: %s%s%s matches none of the %u %s (by name or relative path)\n",
+            from, strcmp(from, "--filter") ? ": " : " ", o->filters[g], before,
+            vc_plural(before, "program", "programs"));
+    unmatched++;
+  }
+  free(matched);
+  if (!unmatched) return 0;
+  fprintf(stderr, "vyre-conform: nothing to run: %s\n",
+          c->n ? "every --filter and caselist line must select a program"
+               : "no --filter or caselist line selects a program");
+  return VC_EXIT_USAGE;
+}
+
 /* What runs: the files under PATH, then --filter (name or path), --shard and
    --exclude-tag, in that order. Each file is parsed here, once: the worker
    inherits the parsed programs. Returns 0 or an exit status. */
 static int select_programs(const vc_runner_opts *o, vc_corpus *c) {
   if (!c->n) return empty_selection(o, "paths", 0);
   uint32_t before = c->n;
-  vc_corpus_select(c, o->filters, o->nfilters);
-  if (!c->n) return empty_selection(o, "filter", before);
+  int rc = select_by_filters(o, c);
+  if (rc) return rc;
   before = c->n;
   if (o->shard_n) vc_corpus_shard(c, o->shard_k, o->shard_n);
   if (!c->n) return empty_selection(o, "shard", before);
@@ -856,8 +877,9 @@ static int check_flip(const vc_runner_opts *o, const vc_corpus *c) {
   else
     fprintf(stderr,
             "vyre-conform: --inject-flip: index %llu is past the end of every output buffer %s "
-            "(the longest has %llu elements)\n",
-            (unsigned long long)co->flip_index, co->flip_buffer, (unsigned long long)largest);
+            "(the longest has %llu %s)\n",
+            (unsigned long long)co->flip_index, co->flip_buffer, (unsigned long long)largest,
+            vc_plural(largest, "element", "elements"));
   return VC_EXIT_USAGE;
 }
 

@@ -41,6 +41,9 @@ typedef struct vc_runner_opts {
   uint32_t npaths;
   const char *const *filters;   /* globs on name or relative path; none: all */
   uint32_t nfilters;
+  /* where each filter comes from ("--filter", a caselist's "FILE:LINE"),
+     to name one that matches no program; NULL: all "--filter" */
+  const char *const *filter_origins;
   const char *const *exclude_tags;
   uint32_t nexclude_tags;
   uint32_t shard_k, shard_n;    /* n == 0: not sharded */

@@ -49,7 +49,12 @@ static void put_finding(vc_strbuf *sb, const vc_comparison *c, const vc_finding 
   case VC_F_FASTER: put_timing(sb, f); break;
   case VC_F_MISSING:
     put_status(sb, f->base);
-    vc_sb_puts(sb, " -> absent: the candidate did not run it (a skip expectation allows that)");
+    /* a skip entry that covers it makes it SKIPPED: here none does */
+    vc_sb_puts(sb, c->opts && c->opts->exps
+                       ? " -> absent: the candidate did not run it, and no skip expectation "
+                         "covers it"
+                       : " -> absent: the candidate did not run it (judged by no expectations: "
+                         "only a skip expectation would allow that)");
     break;
   case VC_F_IMPROVEMENT:
     vc_sb_puts(sb, "passes although ");

@@ -6,6 +6,7 @@
  * that fold, and the charts. */
 #include <stdlib.h>
 
+#include "harness/base/plural.h"
 #include "harness/model/outcome.h"
 #include "results/report/escape.h"
 #include "results/report/qual.h"
@@ -114,9 +115,10 @@ static int matrix(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
   vc_qmatrix mx;
   int rc = vc_qual_matrix(q, &mx, err);
   if (rc) return rc;
-  vc_sb_printf(sb, "<h2>Matrix</h2>\n<p>%u programs in %u folders; folders with failures "
+  vc_sb_printf(sb, "<h2>Matrix</h2>\n<p>%u %s in %u %s; folders with failures "
                    "first, open.</p>\n",
-               mx.nrows, mx.ngroups);
+               mx.nrows, vc_plural(mx.nrows, "program", "programs"), mx.ngroups,
+               vc_plural(mx.ngroups, "folder", "folders"));
   legend(sb);
   /* the header row, repeated in every group */
   vc_strbuf hdr;
@@ -191,9 +193,9 @@ static int charts(vc_strbuf *sb, const vc_qrun *qr, vc_error *err) {
     vc_svg_bars(sb, &(vc_chart){"Launches per program", VC_UNIT_COUNT, programs, r->nprogs,
                                 c->modes, nm, v});
   } else {
-    vc_sb_printf(sb, "<p>Launches per program: not drawn for %u programs (the results "
+    vc_sb_printf(sb, "<p>Launches per program: not drawn for %u %s (the results "
                      "database and <code>vyre-conform export</code> hold them).</p>\n",
-                 r->nprogs);
+                 r->nprogs, vc_plural(r->nprogs, "program", "programs"));
   }
   free(programs);
   free(v);

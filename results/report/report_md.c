@@ -7,6 +7,7 @@
 #include "results/report/qual.h"
 #include "results/report/report.h"
 #include "results/report/sections.h"
+#include "harness/base/plural.h"
 
 /* ---- the matrix: the programs that did not pass everywhere ---- */
 
@@ -64,9 +65,10 @@ static int matrix(vc_strbuf *sb, const vc_qual *q, vc_error *err) {
   for (uint32_t g = 0; g < mx.ngroups; g++)
     for (uint32_t i = mx.groups[g].first; i < mx.groups[g].first + mx.groups[g].n; i++)
       list_row(sb, q, &mx.rows[i], &listed);
-  vc_sb_printf(sb, "\n%u of %u programs are listed; the others pass in every mode of every "
+  vc_sb_printf(sb, "\n%u of %u %s %s listed; the others pass in every mode of every "
                    "run.\n",
-               listed, mx.nrows);
+               listed, mx.nrows, vc_plural(mx.nrows, "program", "programs"),
+               vc_plural(listed, "is", "are"));
   vc_qual_matrix_free(&mx);
   return 0;
 }

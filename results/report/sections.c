@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/plural.h"
 #include "harness/model/outcome.h"
 #include "results/report/fmt.h"
 #include "results/report/modestats.h"
@@ -136,9 +137,10 @@ static void verdict_line(const vc_markup *d, vc_strbuf *sb, const vc_qual *q, co
     vc_sb_puts(sb, " ");
   }
   d->esc(sb, qr->device_line);
-  vc_sb_printf(sb, " &mdash; run %lld: %u cells (%u programs %s %u modes), %u pass, ",
-               (long long)qr->run->id, cells, qr->run->nprogs, d->signs.times, qr->sum.cells.nmodes,
-               pass);
+  vc_sb_printf(sb, " &mdash; run %lld: %u %s (%u %s %s %u %s), %u pass, ",
+               (long long)qr->run->id, cells, vc_plural(cells, "cell", "cells"), qr->run->nprogs,
+               vc_plural(qr->run->nprogs, "program", "programs"), d->signs.times,
+               qr->sum.cells.nmodes, vc_plural(qr->sum.cells.nmodes, "mode", "modes"), pass);
   put(sb, d->bold.open);
   vc_sb_printf(sb, "%u new failure%s", qr->nnew, qr->nnew == 1 ? "" : "s");
   put(sb, d->bold.close);
@@ -536,8 +538,8 @@ static void divergence(const vc_markup *d, vc_strbuf *sb, const vc_divergence *d
   bold(d, sb, dv->buffer);
   vc_sb_puts(sb, " (");
   d->esc(sb, dv->type);
-  vc_sb_printf(sb, "): %" PRIu64 " element%s differ, first at %" PRIu64 "; class ", dv->count,
-               dv->count == 1 ? "" : "s", dv->first_index);
+  vc_sb_printf(sb, "): %" PRIu64 " %s, first at %" PRIu64 "; class ", dv->count,
+               vc_plural(dv->count, "element differs", "elements differ"), dv->first_index);
   bold(d, sb, vc_divclass_name(dv->cls));
   if (!strcmp(dv->type, "f32")) vc_sb_printf(sb, ", largest distance %" PRIu64 " ulp", dv->max_ulp);
   vc_sb_puts(sb, ".");

@@ -145,6 +145,10 @@ static int open_for_reading(const char *path, sqlite3 **out, vc_error *err) {
   int version;
   int rc = vc_schema_check_path(path, READ_BUSY_MS, false, &version, err);
   if (rc) return rc;
+  char dir[4096];
+  if (!version && vc_db_missing_dir(path, dir, sizeof dir))
+    return vc_fail(err, VC_ERR_DB, "results database %s does not exist: no such directory: %s",
+                   path, dir);
   if (!version)
     return vc_fail(err, VC_ERR_DB, "results database %s does not exist or is empty", path);
   int src = vc_schema_open_reader(path, out);

@@ -1,5 +1,20 @@
 #include "results/store/sqlerr.h"
 
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+bool vc_db_missing_dir(const char *path, char *dir, size_t n) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return false; /* the working directory */
+  if (slash == path)
+    snprintf(dir, n, "/");
+  else
+    snprintf(dir, n, "%.*s", (int)(slash - path), path);
+  struct stat st;
+  return stat(dir, &st) != 0 || !S_ISDIR(st.st_mode);
+}
+
 int vc_sqlfail(vc_error *err, sqlite3 *sql, int rc, const char *path, int busy_ms,
                const char *what) {
   const char *detail = sql ? sqlite3_errmsg(sql) : sqlite3_errstr(rc);
@@ -15,8 +30,13 @@ int vc_sqlfail(vc_error *err, sqlite3 *sql, int rc, const char *path, int busy_m
   case SQLITE_CORRUPT:
   case SQLITE_NOTADB:
     return vc_fail(err, VC_ERR_DB, "results database %s is corrupt (%s: %s)", path, what, detail);
-  case SQLITE_CANTOPEN:
+  case SQLITE_CANTOPEN: {
+    char dir[4096];
+    if (vc_db_missing_dir(path, dir, sizeof dir))
+      return vc_fail(err, VC_ERR_DB, "cannot open results database %s: no such directory: %s",
+                     path, dir);
     return vc_fail(err, VC_ERR_DB, "cannot open results database %s: %s", path, detail);
+  }
   case SQLITE_READONLY:
     return vc_fail(err, VC_ERR_DB, "results database %s is read-only (%s)", path, what);
   case SQLITE_IOERR:

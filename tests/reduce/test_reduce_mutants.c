@@ -43,7 +43,7 @@ static void test_splitter_fault_check(void **state) {
   (void)state;
   reduce_mutant("lose-var-set", "corpus/control/loop_sets_unread.vyre", "--check",
                 "check diverge: split-on-oracle (host-split) differs from the unsplit oracle in # "
-                "elements of out");
+                "element of out");
 }
 
 static void test_splitter_fault_pocl(void **state) {

@@ -21,7 +21,7 @@ has "$tmp/r.html" '<title>[PLANTED FAULTS: NOT A QUALIFICATION] FAIL: opencl on'
 has "$tmp/r.html" '--inject-flip host-split:add_ab:3'
 has "$tmp/r.html" '<details><summary>source</summary><pre>; Sixteen invocations'
 has "$tmp/r.html" '<p>Signed zeros: the sign of a zero result'
-has "$tmp/r.html" 'Buffer <b>add_ab</b> (f32): 1 element differ, first at 3'
+has "$tmp/r.html" 'Buffer <b>add_ab</b> (f32): 1 element differs, first at 3'
 # -0 + -0 = -0, its low bit flipped: the smallest negative denormal
 has "$tmp/r.html" '<tr class="bad"><td>3 &#x2260;</td><td>-0</td><td>-1.40129846e-45 (denormal)</td><td>0x80000000</td><td>0x80000001</td></tr>'
 has "$tmp/r.html" "vyre-conform --backend opencl --mode host-split --expectations none --db repro.db $src/corpus/semantics/f32_signed_zero.vyre"

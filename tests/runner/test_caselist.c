@@ -1,6 +1,6 @@
 /* Caselist files (harness/lang/caselist.c): names and globs, comments,
  * repeated files, bad lines with FILE:LINE, and the globs they add to
- * --filter's. */
+ * --filter's with the FILE:LINE each comes from. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -75,6 +75,8 @@ static void bad_lines_name_file_and_line(void **state) {
       {"ok\nscan sort\n", ":2: one program name or glob a line"},
       {"a\n\nb[x\n", ":3: a '[' without its ']'"},
       {"caf\xc3\xa9\n", ":1: a character that is not printable ASCII"},
+      /* an option pasted into the list, not a glob of programs named --db */
+      {"scan\n--db\n", ":2: an option, not a program name or glob"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     vc_caselist cl = {0};
@@ -102,17 +104,23 @@ static void joins_the_filters(void **state) {
   vc_error e;
   assert_int_equal(vc_caselist_read(file("l.txt", "scan\ndeep/*\n"), &cl, &e), 0);
   const char *filters[] = {"sort"};
-  const char **all = NULL;
-  assert_int_equal(vc_caselist_with_filters(&cl, filters, 1, &all, &e), 0);
+  const char **all = NULL, **from = NULL;
+  assert_int_equal(vc_caselist_with_filters(&cl, filters, 1, &all, &from, &e), 0);
   assert_string_equal(all[0], "sort");
   assert_string_equal(all[1], "scan");
   assert_string_equal(all[2], "deep/*");
+  /* where each comes from, to name one that matches no program */
+  assert_string_equal(from[0], "--filter");
+  assert_non_null(strstr(from[1], "/l.txt:1"));
+  assert_non_null(strstr(from[2], "/l.txt:2"));
   free(all);
+  free(from);
   vc_caselist_free(&cl);
   /* a list of comments only selects nothing: refused, not "everything" */
   assert_int_equal(vc_caselist_read(file("empty.txt", "# nothing\n\n"), &cl, &e), 0);
-  assert_int_equal(vc_caselist_with_filters(&cl, NULL, 0, &all, &e), VC_ERR_USAGE);
+  assert_int_equal(vc_caselist_with_filters(&cl, NULL, 0, &all, &from, &e), VC_ERR_USAGE);
   assert_null(all);
+  assert_null(from);
   assert_non_null(strstr(e.msg, "name no program"));
   vc_caselist_free(&cl);
 }

@@ -30,6 +30,13 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base LABELS "integration;opencl")
   add_dependencies(runner_kcache_pocl_wg vyre-conform vc-backend-opencl)
   set_tests_properties(runner_kcache_pocl_wg PROPERTIES TIMEOUT 300)
+  # The command line mistyped: selections matching nothing in part, forgotten
+  # values, outputs over inputs, `-`, the results commands' help, counts,
+  # a results file in a missing folder.
+  vc_add_test(runner_cli_guards_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_cli_guards.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_cli_guards_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_cli_guards_pocl PROPERTIES TIMEOUT 300)
   # Workers get jobs once ready; --device-lock keeps two runs' device phases apart.
   vc_add_test(runner_device_lock_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_device_lock.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
     LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
