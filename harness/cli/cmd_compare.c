@@ -22,7 +22,9 @@ static const char help[] =
     "\n"
     "The CI gate (docs/gating.md): compares the candidate run with the baseline\n"
     "program by program and mode and prints each finding (NEW FAILURE, NEWLY\n"
-    "UNSUPPORTED, SLOWER, MISSING, FIXED, EXPECTED FAILURE, ...) and a summary.\n"
+    "UNSUPPORTED, NEWLY SKIPPED, SLOWER, MISSING, FIXED, EXPECTED FAILURE, ...)\n"
+    "and a summary. Timing is judged only between cells whose kernels came\n"
+    "from the kernel cache alike (cold or warm on both sides).\n"
     "Each side is a results file (its last complete run) or FILE:RUN; the\n"
     "baseline may instead be a failures file written by `export --failures`\n"
     "(then no timing is judged).\n"
@@ -42,8 +44,11 @@ static const char help[] =
     "\n"
     "Exit status: 0 nothing fails the gate; 1 a finding fails it; 2 usage error;\n"
     "4 the expectations or failures file cannot be read or parsed; 5 a results\n"
-    "file cannot be opened or has no complete run; 6 an expectation has expired.\n"
-    "Where several apply: 130, 2, 3, 5, 7, 4, 6, 1, 9, 0 (docs/usage.md).\n";
+    "file cannot be opened or has no complete run; 6 an expectation has expired;\n"
+    "9 no cell of the candidate ran (NOT RUN: all skipped or unsupported);\n"
+    "10 a side was made with planted faults (--inject-*, --fault, a mutant\n"
+    "build): no gate (REFUSED).\n"
+    "Where several apply: 130, 2, 3, 5, 7, 10, 4, 6, 1, 9, 0 (docs/usage.md).\n";
 
 typedef struct compare_args {
   const char *sides[2];

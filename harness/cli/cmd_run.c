@@ -89,8 +89,9 @@ static const char help[] =
     "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
     "error (also a selection of no program, or device options the backend\n"
     "refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
-    "invalid; 5 results database error; 6 an expectation expired; 130 interrupted\n"
-    "(SIGINT, SIGTERM or SIGHUP; the run is marked interrupted).\n"
+    "invalid; 5 results database error; 6 an expectation expired; 9 nothing ran (every\n"
+    "result skipped or unsupported: no coverage); 130 interrupted (SIGINT, SIGTERM or\n"
+    "SIGHUP; the run is marked interrupted).\n"
     "Where several apply: 130, 2, 3, 5, 7, 4, 6, 1, 9, 0 (docs/usage.md).\n";
 
 enum {

@@ -214,10 +214,18 @@ void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v) {
   rv->excused += v->excuse == VC_EXCUSE_EXPECTED;
   rv->improvements += v->excuse == VC_EXCUSE_IMPROVEMENT;
   rv->skipped += v->excuse == VC_EXCUSE_SKIPPED && v->status == VC_ST_SKIP;
+  rv->covered += (!v->fails && (v->status == VC_ST_PASS || v->status == VC_ST_FLAKE)) ||
+                 v->excuse == VC_EXCUSE_EXPECTED;
+}
+
+bool vc_run_verdict_not_run(const vc_run_verdict *rv) {
+  return !rv->covered && !rv->failures && !rv->invalid && !rv->earlier;
 }
 
 int vc_run_verdict_exit(const vc_run_verdict *rv) {
   int st = rv->failures ? VC_EXIT_FAIL : VC_EXIT_OK;
+  /* a run in which nothing was checked is no pass */
+  if (vc_run_verdict_not_run(rv)) st = VC_EXIT_NOT_RUN;
   if (rv->invalid) st = vc_exit_worst(st, VC_EXIT_INPUT);
   if (rv->expired) st = vc_exit_worst(st, VC_EXIT_EXPIRED);
   return st;

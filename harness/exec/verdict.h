@@ -96,12 +96,21 @@ typedef struct vc_run_verdict {
   uint32_t improvements;  /* results expected to fail that passed */
   uint32_t skipped;       /* results a skip entry kept from running */
   uint32_t expired;       /* entries for this device past their date */
+  /* results that give coverage: passed (a flake too), or failed as an
+     expectation says; skip and unsupported give none */
+  uint32_t covered;
+  uint32_t earlier;       /* programs a resumed run had finished before: not judged here */
 } vc_run_verdict;
 
 void vc_run_verdict_add(vc_run_verdict *rv, const vc_verdict *v);
+/* Whether the run checked nothing: no result covered anything (everything
+   skipped or unsupported, or no result at all), none failed, and no
+   earlier part of a resumed run is unaccounted for. */
+bool vc_run_verdict_not_run(const vc_run_verdict *rv);
 /* The first that applies in the one precedence (vc_exit_worst): VC_EXIT_INPUT
    for invalid programs, VC_EXIT_EXPIRED for expired entries, VC_EXIT_FAIL
-   for any failure, else VC_EXIT_OK. */
+   for any failure, VC_EXIT_NOT_RUN when nothing ran (vc_run_verdict_not_run),
+   else VC_EXIT_OK. */
 int vc_run_verdict_exit(const vc_run_verdict *rv);
 
 #endif

@@ -229,6 +229,15 @@ void vc_progress_summary(vc_progress *p, const vc_run_verdict *rv, const char *e
     printf("; %u flake%s (failed, then passed on a rerun)", p->flakes, p->flakes == 1 ? "" : "s");
   printf("; run %lld in %s\n", (long long)p->run_id, p->db_path);
   if (p->flakes) printf("flakes: %s\n", vc_sb_str(&p->flake_list));
+  if (vc_run_verdict_not_run(rv)) { /* exit 9: skipped and unsupported results are no pass */
+    uint32_t skip = 0, uns = 0;
+    for (int m = 0; m < VC_MODE_COUNT + VC_PHASE_COUNT; m++) {
+      skip += p->counts[m][VC_ST_SKIP];
+      uns += p->counts[m][VC_ST_UNSUPPORTED];
+    }
+    printf("NOT RUN: nothing was checked: no result passed or failed as expected "
+           "(%u skip, %u unsupported)\n", skip, uns);
+  }
   fflush(stdout);
 }
 

@@ -926,6 +926,7 @@ static int resume(run_state *s, const vc_corpus *c, bool *done, vc_error *e) {
       if (strcmp(r.done[k], name) == 0) done[i] = true;
     skipped += done[i];
   }
+  s->verdict.earlier = skipped; /* their results were judged by the run before */
   printf("vyre-conform: resuming run %lld: %u program%s done already\n", (long long)s->run_id,
          skipped, skipped == 1 ? "" : "s");
   vc_db_resume_free(&r);

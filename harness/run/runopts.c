@@ -106,6 +106,24 @@ void vc_run_settings_text(const vc_runner_opts *o, vc_strbuf *sb) {
   /* Provenance, not settings (a resumed run ignores them): the report says
      a run with planted faults is no qualification (docs/reports.md). */
   const char *planted[2] = {getenv("VYRE_CONFORM_MUTANT"), getenv("VYRE_CONFORM_FAULT")};
+  if (o->conform.flip_mode) {
+    char flip[400];
+    snprintf(flip, sizeof flip, "%s:%s:%llu", o->conform.flip_mode,
+             o->conform.flip_buffer ? o->conform.flip_buffer : "",
+             (unsigned long long)o->conform.flip_index);
+    if (o->flip_attempts)
+      snprintf(flip + strlen(flip), sizeof flip - strlen(flip), "@%u", o->flip_attempts);
+    vc_sb_printf(sb, "%sinject-flip=", first ? "" : " ");
+    put_quoted(sb, flip);
+    first = false;
+  }
+  const char *inject[2] = {o->inject_crash, o->inject_hang};
+  for (int i = 0; i < 2; i++)
+    if (inject[i]) {
+      vc_sb_printf(sb, "%s%s=", first ? "" : " ", i ? "inject-hang" : "inject-crash");
+      put_quoted(sb, inject[i]);
+      first = false;
+    }
   if (vc_mutants_built()) vc_sb_printf(sb, "%smutant-build=1", first ? "" : " "), first = false;
   for (int i = 0; i < 2; i++)
     if (planted[i] && planted[i][0]) {

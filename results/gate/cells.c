@@ -51,7 +51,32 @@ static int fill_times(vc_cell *c, vc_error *err) {
   c->bytes_up = c->results[0].bytes_up;
   c->bytes_down = c->results[0].bytes_down;
   c->launches = c->results[0].launches;
+  /* a program compiles its kernels once, for every repeat: the first
+     repeat's count is the cell's */
+  c->kernels = strcmp(c->mode, "native") == 0 ? 1 : c->prog->info.segments;
+  c->cache_hits = c->results[0].cache_hits;
   return 0;
+}
+
+vc_cache_kind vc_cell_cache(const vc_cell *c) {
+  if (!c->cache_hits) return VC_CACHE_COLD;
+  return c->cache_hits >= c->kernels ? VC_CACHE_WARM : VC_CACHE_PARTLY;
+}
+
+vc_cache_state vc_cells_cache(const vc_cells *c) {
+  vc_cache_state s = {VC_CACHE_COLD, 0, 0};
+  for (uint32_t i = 0; i < c->n; i++) {
+    const vc_cell *x = &c->items[i];
+    if (x->status != VC_ST_PASS && x->status != VC_ST_FLAKE) continue;
+    s.hits += x->cache_hits < x->kernels ? x->cache_hits : x->kernels;
+    s.kernels += x->kernels;
+  }
+  s.kind = !s.hits ? VC_CACHE_COLD : s.hits == s.kernels ? VC_CACHE_WARM : VC_CACHE_PARTLY;
+  return s;
+}
+
+const char *vc_cache_kind_name(vc_cache_kind k) {
+  return k == VC_CACHE_WARM ? "warm" : k == VC_CACHE_PARTLY ? "partly warm" : "cold";
 }
 
 static void note_mode(vc_cells *out, const char *mode) {

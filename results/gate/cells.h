@@ -20,6 +20,9 @@ typedef struct vc_cell {
   /* of the first repeat: deterministic for a program */
   uint64_t bytes_up, bytes_down;
   uint32_t launches;
+  /* the mode's kernels (one per segment in a split mode, one native) and
+     how many came from the kernel cache (results.cache_hits) */
+  uint32_t kernels, cache_hits;
 } vc_cell;
 
 typedef struct vc_cells {
@@ -28,6 +31,25 @@ typedef struct vc_cells {
   const char **modes; /* every mode that occurs, in that order */
   uint32_t nmodes;
 } vc_cells;
+
+/* A run's kernel cache over its passing cells: a cold cache compiles
+   every kernel, a warm one reads every kernel from the cache (the run
+   records it per result, results.cache_hits). */
+typedef enum vc_cache_kind {
+  VC_CACHE_COLD = 0, /* no kernel from the cache (or nothing passed) */
+  VC_CACHE_PARTLY,   /* some */
+  VC_CACHE_WARM      /* every one */
+} vc_cache_kind;
+
+typedef struct vc_cache_state {
+  vc_cache_kind kind;
+  uint32_t hits, kernels;
+} vc_cache_state;
+
+/* Of one cell, and of a run's passing cells. */
+vc_cache_kind vc_cell_cache(const vc_cell *c);
+vc_cache_state vc_cells_cache(const vc_cells *c);
+const char *vc_cache_kind_name(vc_cache_kind k); /* "cold", "partly warm", "warm" */
 
 int vc_cells_build(const vc_run_data *r, vc_cells *out, vc_error *err);
 void vc_cells_free(vc_cells *c);

@@ -7,14 +7,25 @@
 #include "harness/base/exitcodes.h"
 #include "harness/exec/verdict.h"
 #include "harness/model/outcome.h"
+#include "results/gate/judged_by.h"
 
 static const char *const kind_names[VC_FINDING_KIND_COUNT] = {
-    "new-failure", "newly-unsupported", "slower",        "fixed",
-    "improvement", "expected-failure",  "still-failing", "faster",
-    "missing",     "new-program",       "skipped"};
+#define VC_X(e, n, l) n,
+    VC_FINDING_TABLE(VC_X)
+#undef VC_X
+};
+static const char *const kind_labels[VC_FINDING_KIND_COUNT] = {
+#define VC_X(e, n, l) l,
+    VC_FINDING_TABLE(VC_X)
+#undef VC_X
+};
 
 const char *vc_finding_kind_name(vc_finding_kind k) {
   return (unsigned)k < VC_FINDING_KIND_COUNT ? kind_names[k] : "unknown";
+}
+
+const char *vc_finding_kind_label(vc_finding_kind k) {
+  return (unsigned)k < VC_FINDING_KIND_COUNT ? kind_labels[k] : "UNKNOWN";
 }
 
 void vc_compare_opts_default(vc_compare_opts *o) {
@@ -72,6 +83,12 @@ static int judge_pass(comparer *k, const vc_cell *b, const vc_cell *c, const vc_
   if (!b) return add(k, VC_F_NEW_PROGRAM, false, NULL, c, NULL);
   if (vc_status_is_failure(b->status)) return add(k, VC_F_FIXED, false, b, c, v->by);
   if (b->status != VC_ST_PASS || !k->c->opts->timing) return 0;
+  /* like with like: a kernel compiled on one side and read from the cache
+     on the other says nothing about speed */
+  if (vc_cell_cache(b) != vc_cell_cache(c)) {
+    k->c->untimed_cache++;
+    return 0;
+  }
   int change = timing_change(k->c->opts, b, c);
   bool flake = v->excuse == VC_EXCUSE_FLAKE_PASS;
   if (change > 0) return add(k, VC_F_SLOWER, !flake, b, c, v->by);
@@ -90,12 +107,18 @@ static vc_verdict cell_verdict(const comparer *k, const vc_cell *x, bool present
                                x->results, x->n);
 }
 
+/* A cell that was checked: it passed or failed (skip and unsupported were not). */
+static bool ran(const vc_cell *c) {
+  return c && c->status != VC_ST_SKIP && c->status != VC_ST_UNSUPPORTED;
+}
+
 static int judge(comparer *k, const vc_cell *b, const vc_cell *c) {
   vc_verdict v = cell_verdict(k, c ? c : b, c != NULL);
   if (v.by) k->uses[v.by - k->c->opts->exps->items]++;
   if (v.excuse == VC_EXCUSE_SKIPPED) return add(k, VC_F_SKIPPED, false, b, c, v.by);
   /* Coverage lost is a failure: only a skip entry allows it. */
   if (!c) return add(k, VC_F_MISSING, true, b, NULL, NULL);
+  k->c->cand_ran += ran(c);
   if (vc_status_is_failure(c->status)) {
     if (!v.fails) return add(k, VC_F_EXPECTED, false, b, c, v.by);
     /* A failure the baseline had unexcused was accepted with it; one behind
@@ -105,9 +128,11 @@ static int judge(comparer *k, const vc_cell *b, const vc_cell *c) {
     return add(k, VC_F_NEW_FAILURE, true, b, c, NULL);
   }
   if (c->status == VC_ST_PASS || c->status == VC_ST_FLAKE) return judge_pass(k, b, c, &v);
-  if (c->status == VC_ST_UNSUPPORTED && b && b->status != VC_ST_UNSUPPORTED &&
-      b->status != VC_ST_SKIP)
+  if (c->status == VC_ST_UNSUPPORTED && ran(b))
     return add(k, VC_F_NEWLY_UNSUPPORTED, true, b, c, NULL);
+  /* a mode the candidate did not run after a failed step, or that an entry
+     of the run's own file skipped, hides whatever it would have found */
+  if (c->status == VC_ST_SKIP && ran(b)) return add(k, VC_F_NEWLY_SKIPPED, true, b, c, NULL);
   return 0;
 }
 
@@ -132,7 +157,7 @@ static int walk(comparer *k) {
 }
 
 static void warn(vc_comparison *c, const char *what, const char *b, const char *a) {
-  if (strcmp(b, a) == 0 || c->nwarnings == 4) return;
+  if (strcmp(b, a) == 0 || c->nwarnings == 5) return;
   snprintf(c->warnings[c->nwarnings++], sizeof c->warnings[0],
            "%s differ: baseline %s, candidate %s", what, b[0] ? b : "(none)", a[0] ? a : "(none)");
 }
@@ -141,7 +166,18 @@ static void add_warnings(vc_comparison *c) {
   warn(c, "corpus digests", c->base->info.corpus_digest, c->cand->info.corpus_digest);
   warn(c, "backends", c->base->info.backend, c->cand->info.backend);
   warn(c, "devices", c->base->device.device_name, c->cand->device.device_name);
-  if (strcmp(c->cand->status, "complete") != 0 && c->nwarnings < 4)
+  /* The file each run was judged and skipped by. A baseline written before
+     runs kept their options says nothing either way; a failures file
+     (export --failures) takes the candidate's. */
+  if (c->base->info.options) {
+    char be[512], ce[512];
+    vc_run_option(c->base, "expectations", be, sizeof be);
+    vc_run_option(c->cand, "expectations", ce, sizeof ce);
+    uint32_t before = c->nwarnings;
+    warn(c, "the runs' expectations files", be, ce);
+    c->exps_differ = c->nwarnings > before;
+  }
+  if (strcmp(c->cand->status, "complete") != 0 && c->nwarnings < 5)
     snprintf(c->warnings[c->nwarnings++], sizeof c->warnings[0],
              "candidate run %lld is %s, not complete", (long long)c->cand->id, c->cand->status);
 }
@@ -186,9 +222,27 @@ int vc_compare_runs(const vc_run_data *base, const vc_run_data *cand, const vc_c
     return rc;
   }
   add_warnings(out);
-  out->exit_code = vc_exit_worst(out->nexpired ? VC_EXIT_EXPIRED : VC_EXIT_OK,
-                                 out->ngating ? VC_EXIT_FAIL : VC_EXIT_OK);
+  vc_run_planted(base, out->planted[0], sizeof out->planted[0]);
+  vc_run_planted(cand, out->planted[1], sizeof out->planted[1]);
+  out->cache[0] = vc_cells_cache(&out->base_cells);
+  out->cache[1] = vc_cells_cache(&out->cand_cells);
+  /* Planted faults make the comparison no gate at all, whatever it found;
+     a candidate that checked nothing cannot pass it. */
+  int st = vc_exit_worst(out->nexpired ? VC_EXIT_EXPIRED : VC_EXIT_OK,
+                         out->ngating ? VC_EXIT_FAIL : VC_EXIT_OK);
+  if (!out->cand_ran) st = vc_exit_worst(st, VC_EXIT_NOT_RUN);
+  if (out->planted[0][0] || out->planted[1][0]) st = vc_exit_worst(st, VC_EXIT_PLANTED);
+  out->exit_code = st;
   return 0;
+}
+
+const char *vc_comparison_gate_word(const vc_comparison *c) {
+  switch (c->exit_code) {
+  case VC_EXIT_OK: return "PASS";
+  case VC_EXIT_NOT_RUN: return "NOT RUN";
+  case VC_EXIT_PLANTED: return "REFUSED";
+  default: return "FAIL";
+  }
 }
 
 void vc_comparison_free(vc_comparison *c) {

@@ -2,15 +2,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "harness/base/exitcodes.h"
 #include "harness/base/strbuf.h"
 #include "results/gate/compare.h"
 #include "results/report/escape.h"
 #include "results/report/fmt.h"
-
-static const char *const labels[VC_FINDING_KIND_COUNT] = {
-    "NEW FAILURE", "NEWLY UNSUPPORTED", "SLOWER",        "FIXED",
-    "IMPROVEMENT", "EXPECTED FAILURE",  "STILL FAILING", "FASTER",
-    "MISSING",     "NEW PROGRAM",       "SKIPPED"};
 
 /* A cell's status, with the repeat count when repeats disagreed. */
 static void put_status(vc_strbuf *sb, const vc_cell *c) {
@@ -47,7 +43,7 @@ static void put_timing(vc_strbuf *sb, const vc_finding *f) {
 }
 
 static void put_finding(vc_strbuf *sb, const vc_comparison *c, const vc_finding *f) {
-  vc_sb_printf(sb, "%-18s %s %s: ", labels[f->kind], f->program, f->mode);
+  vc_sb_printf(sb, "%-18s %s %s: ", vc_finding_kind_label(f->kind), f->program, f->mode);
   switch (f->kind) {
   case VC_F_SLOWER:
   case VC_F_FASTER: put_timing(sb, f); break;
@@ -95,10 +91,32 @@ static void put_summary(vc_strbuf *sb, const vc_comparison *c) {
     }
   if (c->nexpired) vc_sb_printf(sb, "%s %u expired", any ? "," : "", c->nexpired), any = true;
   if (!any) vc_sb_puts(sb, " no changes");
-  if (!c->opts->timing) vc_sb_puts(sb, " (timing not judged)");
+  if (!c->opts->timing)
+    vc_sb_puts(sb, " (timing not judged)");
+  else if (c->untimed_cache)
+    vc_sb_printf(sb, " (timing not judged in %u cell%s: kernel cache differs)", c->untimed_cache,
+                 c->untimed_cache == 1 ? "" : "s");
   vc_sb_putc(sb, '\n');
+  if (c->exit_code == VC_EXIT_PLANTED) {
+    vc_sb_printf(sb, "gate: REFUSED (exit %d): the %s made with planted faults: a comparison "
+                     "with it qualifies nothing\n",
+                 c->exit_code,
+                 c->planted[0][0] && c->planted[1][0] ? "baseline and the candidate were"
+                 : c->planted[0][0]                   ? "baseline was"
+                                                      : "candidate was");
+    return;
+  }
+  if (c->exit_code == VC_EXIT_NOT_RUN) {
+    vc_sb_printf(sb, "gate: NOT RUN (exit %d): no cell of the candidate passed or failed: "
+                     "everything was skipped or unsupported\n",
+                 c->exit_code);
+    return;
+  }
   if (!c->nexpired && !c->ngating) {
-    vc_sb_puts(sb, "gate: PASS\n");
+    vc_sb_puts(sb, "gate: PASS");
+    if (c->exps_differ)
+      vc_sb_puts(sb, " (the runs recorded different expectations files: see the warning)");
+    vc_sb_putc(sb, '\n');
     return;
   }
   vc_sb_printf(sb, "gate: FAIL (exit %d):", c->exit_code);
@@ -120,6 +138,19 @@ void vc_comparison_print_text(const vc_comparison *c, FILE *out) {
   put_run(&sb, "candidate:", c->cand);
   if (c->opts->exps_text) vc_sb_printf(&sb, "expectations: %s\n", c->opts->exps_text);
   for (uint32_t i = 0; i < c->nwarnings; i++) vc_sb_printf(&sb, "warning: %s\n", c->warnings[i]);
+  for (int s = 0; s < 2; s++)
+    if (c->planted[s][0])
+      vc_sb_printf(&sb, "planted: the %s run has planted faults (%s)\n",
+                   s ? "candidate" : "baseline", c->planted[s]);
+  if (c->untimed_cache)
+    vc_sb_printf(&sb,
+                 "timing: %u passing cell%s not judged: %s kernels came from the kernel cache "
+                 "on one side and were compiled on the other (baseline %s, %u of %u kernels "
+                 "from the cache; candidate %s, %u of %u)\n",
+                 c->untimed_cache, c->untimed_cache == 1 ? "" : "s",
+                 c->untimed_cache == 1 ? "its" : "their", vc_cache_kind_name(c->cache[0].kind),
+                 c->cache[0].hits, c->cache[0].kernels, vc_cache_kind_name(c->cache[1].kind),
+                 c->cache[1].hits, c->cache[1].kernels);
   for (uint32_t i = 0; i < c->nexpired; i++) {
     const vc_expectation *x = c->expired[i];
     vc_sb_printf(&sb, "%-18s %s:%u: %s %s %s expired on %s: %s\n", "EXPIRED", c->opts->exps->file,
@@ -249,7 +280,19 @@ void vc_comparison_print_json(const vc_comparison *c, FILE *out) {
   vc_sb_puts(&sb, ",\n  \"counts\": {");
   for (int k = 0; k < VC_FINDING_KIND_COUNT; k++)
     vc_sb_printf(&sb, "%s\"%s\": %u", k ? ", " : "", vc_finding_kind_name(k), c->counts[k]);
-  vc_sb_printf(&sb, "},\n  \"gating\": %u,\n  \"exit\": %d\n}\n", c->ngating, c->exit_code);
+  vc_sb_puts(&sb, "},\n  \"planted\": {\"baseline\": ");
+  vc_esc_json(&sb, c->planted[0]);
+  vc_sb_puts(&sb, ", \"candidate\": ");
+  vc_esc_json(&sb, c->planted[1]);
+  vc_sb_puts(&sb, "},\n  \"kernel_cache\": {");
+  for (int s = 0; s < 2; s++)
+    vc_sb_printf(&sb, "%s\"%s\": {\"state\": \"%s\", \"hits\": %u, \"kernels\": %u}",
+                 s ? ", " : "", s ? "candidate" : "baseline", vc_cache_kind_name(c->cache[s].kind),
+                 c->cache[s].hits, c->cache[s].kernels);
+  vc_sb_printf(&sb, "},\n  \"untimed_cache\": %u,\n  \"candidate_ran\": %u", c->untimed_cache,
+               c->cand_ran);
+  vc_sb_printf(&sb, ",\n  \"gating\": %u,\n  \"gate\": \"%s\",\n  \"exit\": %d\n}\n",
+               c->ngating, vc_comparison_gate_word(c), c->exit_code);
   fputs(vc_sb_str(&sb), out);
   vc_sb_free(&sb);
 }

@@ -24,13 +24,9 @@ static void alert_open(vc_strbuf *sb, const char *cls) {
   vc_sb_printf(sb, "<p class=\"%s\">", cls);
 }
 
-static const char *verdict_class(vc_qual_verdict v) {
-  return v == VC_VERDICT_PASS ? "v-pass" : v == VC_VERDICT_KNOWN ? "v-known" : "v-fail";
-}
-
 static void verdict_open(vc_strbuf *sb, const vc_qual *q) {
   vc_sb_printf(sb, "<div class=\"verdict %s\" id=\"verdict\"><div class=\"word\">%s</div>\n",
-               verdict_class(q->verdict), vc_verdict_word(q->verdict));
+               vc_verdict_class(q->verdict), vc_verdict_word(q->verdict));
 }
 
 static void failure_open(vc_strbuf *sb, uint32_t ri, int section, bool known) {

@@ -9,14 +9,24 @@
 
 #include "harness/exec/verdict.h"
 #include "results/gate/judged_by.h"
+#include "results/gate/provenance.h"
 
 const char *vc_verdict_word(vc_qual_verdict v) {
   static const char *const words[] = {
-#define VC_X(e, w) w,
+#define VC_X(e, w, c) w,
       VC_VERDICT_TABLE(VC_X)
 #undef VC_X
   };
   return (unsigned)v < VC_VERDICT_COUNT ? words[v] : "?";
+}
+
+const char *vc_verdict_class(vc_qual_verdict v) {
+  static const char *const classes[] = {
+#define VC_X(e, w, c) c,
+      VC_VERDICT_TABLE(VC_X)
+#undef VC_X
+  };
+  return (unsigned)v < VC_VERDICT_COUNT ? classes[v] : "v-fail";
 }
 
 /* ---- the run's stored settings ---- */
@@ -30,38 +40,6 @@ bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n) 
 static void append(char *out, size_t n, const char *sep, const char *text) {
   size_t used = strlen(out);
   if (used + 1 < n) snprintf(out + used, n - used, "%s%s", used ? sep : "", text);
-}
-
-/* Faults planted on purpose: --inject-* and --fault on the command line,
-   a mutant build and the faults its environment switched on. */
-static void planted(const vc_run_data *r, char *out, size_t n) {
-  out[0] = '\0';
-  const char *cl = r->info.command_line ? r->info.command_line : "";
-  for (const char *p = cl; *p;) {
-    while (*p == ' ') p++;
-    const char *end = p;
-    while (*end && *end != ' ') end++;
-    if (!strncmp(p, "--inject-", 9) || !strncmp(p, "--fault", 7)) {
-      char tok[256];
-      const char *arg = end;
-      /* the option's argument, when it is not part of the word */
-      if (!memchr(p, '=', (size_t)(end - p)) && *arg == ' ') {
-        arg++;
-        while (*arg && *arg != ' ') arg++;
-      }
-      snprintf(tok, sizeof tok, "%.*s", (int)(arg - p), p);
-      append(out, n, ", ", tok);
-      end = arg;
-    }
-    p = end;
-  }
-  static const char *const keys[] = {"mutant-build", "mutant", "fault"};
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-    char v[256], kv[300];
-    if (!vc_qual_option(r, keys[i], v, sizeof v)) continue;
-    snprintf(kv, sizeof kv, "%s=%s", keys[i], v);
-    append(out, n, ", ", kv);
-  }
 }
 
 void vc_qual_strip_cache(char *s) {
@@ -87,6 +65,8 @@ static void nondefault(const vc_run_data *r, char *out, size_t n) {
                                       "mode=native,host-split,resident-split", "device=0",
                                       "timeout=600", "oracle-order=forward", "mutant",
                                       "fault=", "flake-reruns=2", "device-jobs=1",
+                                      /* planted: the report's red line names them */
+                                      "inject-flip=", "inject-crash=", "inject-hang=",
                                       /* the results are the same whatever --jobs (tested) */
                                       "jobs="};
   out[0] = '\0';
@@ -170,6 +150,7 @@ static void judge(vc_qrun *qr) {
     qm->counts[cell->status]++;
     for (uint32_t k = 0; k < cell->n; k++) q->nflakes += cell->results[k].status == VC_ST_FLAKE;
     qr->nflakes += q->nflakes;
+    qr->ncovered += cell->status == VC_ST_PASS || cell->status == VC_ST_FLAKE;
     if (!vc_status_is_failure(cell->status)) continue;
     vc_verdict v = vc_verdict_of_repeats(qr->has_exps ? &qr->exps : NULL, &cfg, today,
                                          cell->prog->info.name, cell->mode, cell->status,
@@ -183,6 +164,7 @@ static void judge(vc_qrun *qr) {
       q->by = v.by;
       qm->known_failures++;
       qr->nknown++;
+      qr->ncovered++;
     }
   }
   /* Sections: new failures first, then known ones, each in cell order. */
@@ -223,6 +205,17 @@ static void decide(vc_qrun *qr) {
   } else if (strcmp(r->status, "complete") != 0) {
     qr->verdict = VC_VERDICT_FAIL;
     snprintf(qr->why, sizeof qr->why, "the run is %s: not every program ran", r->status);
+  } else if (!qr->ncovered) {
+    /* everything skipped or unsupported: nothing was checked */
+    uint32_t skip = 0, uns = 0;
+    for (uint32_t m = 0; m < qr->sum.cells.nmodes; m++) {
+      skip += qr->modes[m].counts[VC_ST_SKIP];
+      uns += qr->modes[m].counts[VC_ST_UNSUPPORTED];
+    }
+    qr->verdict = VC_VERDICT_NOT_RUN;
+    snprintf(qr->why, sizeof qr->why,
+             "nothing was checked: no cell passed or failed as expected (%u skip, %u unsupported)",
+             skip, uns);
   } else if (qr->nknown) {
     qr->verdict = VC_VERDICT_KNOWN;
     snprintf(qr->why, sizeof qr->why, "no new failure; %u known failure%s", qr->nknown,
@@ -255,7 +248,7 @@ static int build_run(vc_qrun *qr, const vc_run_data *r, const vc_report_opts *o,
   if (rc) return rc;
   judge(qr);
   decide(qr);
-  planted(r, qr->injected, sizeof qr->injected);
+  vc_run_planted(r, qr->injected, sizeof qr->injected);
   nondefault(r, qr->nondefault, sizeof qr->nondefault);
   device_line(r, qr->device_line, sizeof qr->device_line);
   return 0;

@@ -13,20 +13,24 @@
 #include "results/gate/compare.h"
 #include "results/report/modestats.h"
 
-/* X(ENUM, word): the verdict, worst last. */
-#define VC_VERDICT_TABLE(X)                \
-  X(PASS, "PASS")                          \
-  X(KNOWN, "PASS WITH KNOWN ISSUES")       \
-  X(FAIL, "FAIL")
+/* X(ENUM, word, HTML class): the verdict, worst last. NOT RUN: no cell
+   passed or failed as expected (everything skipped or unsupported), which
+   is no pass however clean. */
+#define VC_VERDICT_TABLE(X)                     \
+  X(PASS, "PASS", "v-pass")                     \
+  X(KNOWN, "PASS WITH KNOWN ISSUES", "v-known") \
+  X(NOT_RUN, "NOT RUN", "v-notrun")             \
+  X(FAIL, "FAIL", "v-fail")
 
 typedef enum vc_qual_verdict {
-#define VC_X(e, w) VC_VERDICT_##e,
+#define VC_X(e, w, c) VC_VERDICT_##e,
   VC_VERDICT_TABLE(VC_X)
 #undef VC_X
   VC_VERDICT_COUNT
 } vc_qual_verdict;
 
 const char *vc_verdict_word(vc_qual_verdict v);
+const char *vc_verdict_class(vc_qual_verdict v); /* the HTML report's class */
 
 typedef struct vc_report_opts {
   /* NULL: each run's own recorded file (its expectations= setting); "none":
@@ -70,6 +74,7 @@ typedef struct vc_qrun {
   char nondefault[VC_QUAL_TEXT];    /* options that differ from a plain run's, or "" */
   char device_line[VC_QUAL_TEXT];   /* "NVIDIA H200 · Vulkan 1.4.312 · driver NVIDIA 580..." */
   uint32_t nnew, nknown;   /* failing cells */
+  uint32_t ncovered;       /* cells that passed (a flake too) or failed as expected */
   uint32_t nflakes;        /* results (repeats) with status flake, in every cell */
   uint32_t nsections;
   uint32_t *section_cell;  /* section s is the cell sum.cells.items[section_cell[s]] */

@@ -29,6 +29,7 @@ static const char style[] =
     ".v-pass{border-color:#2e7d32;background:#e8f5e9}.v-pass .word{color:#1b5e20}"
     ".v-known{border-color:#b26a00;background:#fff4e0}.v-known .word{color:#8a4b00}"
     ".v-fail{border-color:#c62828;background:#fdecea}.v-fail .word{color:#b71c1c}"
+    ".v-notrun{border-color:#455a64;background:#eceff1}.v-notrun .word{color:#263238}"
     "p.planted{background:#b71c1c;color:#fff;padding:6px 10px;font-weight:bold}"
     "td.c{white-space:nowrap;font-size:12px;padding:1px 5px}"
     "td.c a{color:inherit}"

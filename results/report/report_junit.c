@@ -3,7 +3,9 @@
  * (diverge, untrustworthy, invalid) or an <error> (error, crash, timeout);
  * a known failure, an unsupported cell and a skip are <skipped> with the
  * reason, so a CI system counts what the gate counts; a flake passes, its
- * attempts in <system-out>. --junit-limit N
+ * attempts in <system-out>; a run in which nothing ran (verdict NOT RUN)
+ * gets a testsuite BACKEND.coverage whose one testcase is an <error>, so
+ * that CI does not show it green. --junit-limit N
  * writes the first N new failures in full and the rest by their message
  * only; --junit-link TEMPLATE adds "See URL" to each, as deqp-runner's
  * junit --limit and --template do. */
@@ -197,13 +199,9 @@ static void properties(vc_strbuf *sb, const vc_qrun *qr) {
   vc_sb_puts(sb, "    </properties>\n");
 }
 
-static void suite(vc_strbuf *sb, junit_state *st, const vc_qrun *qr, const char *mode,
-                  suite_counts *total) {
+static void suite_open(vc_strbuf *sb, const vc_qrun *qr, const char *name,
+                       const suite_counts *sc) {
   const vc_run_data *r = qr->run;
-  const vc_cells *c = &qr->sum.cells;
-  suite_counts sc = {0};
-  for (uint32_t i = 0; i < c->n; i++)
-    if (strcmp(c->items[i].mode, mode) == 0) count(&sc, &c->items[i], &qr->qcells[i]);
   char stamp[32] = "";
   time_t t = (time_t)(r->info.started_ns / 1000000000);
   struct tm tm;
@@ -212,23 +210,51 @@ static void suite(vc_strbuf *sb, junit_state *st, const vc_qrun *qr, const char 
   vc_sb_puts(sb, "  <testsuite name=\"");
   vc_esc_markup(sb, r->info.backend);
   vc_sb_putc(sb, '.');
-  vc_esc_markup(sb, mode);
+  vc_esc_markup(sb, name);
   vc_sb_printf(sb, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\" time=\"%.6f\" "
                    "timestamp=\"%s\" hostname=\"",
-               sc.tests, sc.failures, sc.errors, sc.skipped, sc.seconds, stamp);
+               sc->tests, sc->failures, sc->errors, sc->skipped, sc->seconds, stamp);
   vc_esc_markup(sb, r->info.host);
   vc_sb_printf(sb, "\" id=\"%lld\" package=\"vyre-conform.", (long long)r->id);
   vc_esc_markup(sb, r->info.backend);
   vc_sb_puts(sb, "\">\n");
   properties(sb, qr);
+}
+
+static void add_counts(suite_counts *total, const suite_counts *sc) {
+  total->tests += sc->tests;
+  total->failures += sc->failures;
+  total->errors += sc->errors;
+  total->skipped += sc->skipped;
+  total->seconds += sc->seconds;
+}
+
+static void suite(vc_strbuf *sb, junit_state *st, const vc_qrun *qr, const char *mode,
+                  suite_counts *total) {
+  const vc_cells *c = &qr->sum.cells;
+  suite_counts sc = {0};
+  for (uint32_t i = 0; i < c->n; i++)
+    if (strcmp(c->items[i].mode, mode) == 0) count(&sc, &c->items[i], &qr->qcells[i]);
+  suite_open(sb, qr, mode, &sc);
   for (uint32_t i = 0; i < c->n; i++)
     if (strcmp(c->items[i].mode, mode) == 0) testcase(sb, st, qr, &c->items[i]);
   vc_sb_puts(sb, "  </testsuite>\n");
-  total->tests += sc.tests;
-  total->failures += sc.failures;
-  total->errors += sc.errors;
-  total->skipped += sc.skipped;
-  total->seconds += sc.seconds;
+  add_counts(total, &sc);
+}
+
+/* A run that checked nothing has only skipped testcases, which CI systems
+   show green: one testcase with an <error> says that nothing ran. */
+static void not_run_suite(vc_strbuf *sb, const vc_qrun *qr, suite_counts *total) {
+  suite_counts sc = {1, 0, 1, 0, 0.0};
+  suite_open(sb, qr, "coverage", &sc);
+  vc_sb_puts(sb, "    <testcase classname=\"vyre-conform.");
+  vc_esc_markup(sb, qr->run->info.backend);
+  vc_sb_puts(sb, ".coverage\" name=\"nothing-ran\" time=\"0.000000\">\n"
+                 "      <error type=\"not-run\" message=\"NOT RUN: ");
+  vc_esc_markup(sb, qr->why);
+  vc_sb_puts(sb, "\">no program was checked in any mode: every cell was skipped or "
+                 "unsupported</error>\n    </testcase>\n  </testsuite>\n");
+  add_counts(total, &sc);
 }
 
 int vc_report_junit(const vc_qual *q, vc_strbuf *out, vc_error *err) {
@@ -240,6 +266,8 @@ int vc_report_junit(const vc_qual *q, vc_strbuf *out, vc_error *err) {
   for (uint32_t r = 0; r < q->nruns; r++)
     for (uint32_t m = 0; m < q->runs[r].sum.cells.nmodes; m++)
       suite(&body, &st, &q->runs[r], q->runs[r].sum.cells.modes[m], &total);
+  for (uint32_t r = 0; r < q->nruns; r++)
+    if (q->runs[r].verdict == VC_VERDICT_NOT_RUN) not_run_suite(&body, &q->runs[r], &total);
   vc_sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"vyre-conform");
   for (uint32_t r = 0; r < q->nruns; r++) {
     vc_sb_putc(out, r ? ',' : ' ');

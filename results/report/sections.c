@@ -146,7 +146,8 @@ static void verdict_line(const vc_markup *d, vc_strbuf *sb, const vc_qual *q, co
   put(sb, d->bold.close);
   vc_sb_printf(sb, ", %u known, %u unsupported", qr->nknown, uns);
   if (qr->nflakes) vc_sb_printf(sb, ", %u flake%s", qr->nflakes, qr->nflakes == 1 ? "" : "s");
-  if (strcmp(qr->run->status, "complete") != 0) { /* the counts do not say it */
+  /* the counts do not say it */
+  if (strcmp(qr->run->status, "complete") != 0 || qr->verdict == VC_VERDICT_NOT_RUN) {
     vc_sb_puts(sb, "; ");
     bold(d, sb, qr->why);
   }
@@ -225,14 +226,15 @@ void vc_section_changes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
   d->esc(sb, c->base->path);
   vc_sb_printf(sb,
                " against run %lld: %u new failure%s, %u fixed, %u missing, %u newly "
-               "unsupported, %u new program%s.",
+               "unsupported, %u newly skipped, %u new program%s.",
                (long long)c->cand->id, c->counts[VC_F_NEW_FAILURE],
                c->counts[VC_F_NEW_FAILURE] == 1 ? "" : "s", c->counts[VC_F_FIXED],
                c->counts[VC_F_MISSING], c->counts[VC_F_NEWLY_UNSUPPORTED],
-               c->counts[VC_F_NEW_PROGRAM], c->counts[VC_F_NEW_PROGRAM] == 1 ? "" : "s");
+               c->counts[VC_F_NEWLY_SKIPPED], c->counts[VC_F_NEW_PROGRAM],
+               c->counts[VC_F_NEW_PROGRAM] == 1 ? "" : "s");
   put(sb, d->para.close);
-  static const vc_finding_kind shown[] = {VC_F_NEW_FAILURE, VC_F_NEWLY_UNSUPPORTED, VC_F_MISSING,
-                                          VC_F_FIXED};
+  static const vc_finding_kind shown[] = {VC_F_NEW_FAILURE, VC_F_NEWLY_UNSUPPORTED,
+                                          VC_F_NEWLY_SKIPPED, VC_F_MISSING, VC_F_FIXED};
   for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
     if (!c->counts[shown[k]]) continue;
     heading(d, sb, 3, vc_finding_kind_name(shown[k]));

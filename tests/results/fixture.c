@@ -237,6 +237,8 @@ int64_t fx_write_run(const char *path, const fx_run *spec) {
   for (uint32_t i = 0; i < spec->nprogs; i++) {
     const fx_prog *p = &spec->progs[i];
     uint32_t n = fx_results(p, repeats, res);
+    for (uint32_t k = 0; k < n && spec->warm_cache; k++) /* native 1 kernel, a split mode 2 */
+      res[k].cache_hits = strcmp(res[k].mode, "native") == 0 ? 1 : 2;
     const fx_extra *x = spec->extras ? &spec->extras[i] : &(fx_extra){0};
     for (uint32_t k = 0; k < n && x->err_text; k++)
       if (vc_status_is_failure(res[k].status))

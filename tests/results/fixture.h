@@ -5,6 +5,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,7 @@ typedef struct fx_run {
   const char *command_line;    /* NULL: "vyre-conform --backend vulkan corpus/" */
   const char *options;         /* NULL: "repeat=1 timeout=60" */
   const fx_extra *extras;      /* NULL, or one per program */
+  bool warm_cache;             /* every kernel from the kernel cache (cache_hits); else none */
   const fx_prog *progs;
   uint32_t nprogs;
 } fx_run;

@@ -467,6 +467,196 @@ static void test_warns_of_newer_unfinished_runs(void **state) {
   free(errors);
 }
 
+/* Coverage lost to a skip fails the gate as one lost to unsupported does:
+   a setup that crashed leaves the modes skipped, an entry of the run's own
+   file skips them; only a skip entry given to compare allows it. A cell
+   skipped or unsupported on both sides lost nothing. */
+static void test_pass_to_skip_is_newly_skipped(void **state) {
+  (void)state;
+  const fx_prog base[] = {{"a", "ppp", 10, 0}, {"b", "dpp", 10, 0}, {"c", "ppu", 10, 0},
+                          {"d", "sps", 10, 0}, {"e", "ppp", 10, 0}};
+  const fx_prog cand[] = {{"a", "pss", 10, 0}, {"b", "spp", 10, 0}, {"c", "pps", 10, 0},
+                          {"d", "sps", 10, 0}, {"e", "ppu", 10, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = base, .nprogs = 5});
+  fx_write_run(cand_path, &(fx_run){.progs = cand, .nprogs = 5});
+  outcome o;
+  compare_files(&o, NULL);
+  const vc_finding *f = find(&o, VC_F_NEWLY_SKIPPED, "a", "host-split");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_int_equal(f->base->status, VC_ST_PASS);
+  assert_int_equal(f->cand->status, VC_ST_SKIP);
+  assert_non_null(find(&o, VC_F_NEWLY_SKIPPED, "a", "resident-split"));
+  /* a failure that is no longer run is hidden, not fixed */
+  assert_non_null(find(&o, VC_F_NEWLY_SKIPPED, "b", "native"));
+  assert_null(find(&o, VC_F_NEWLY_SKIPPED, "c", "resident-split")); /* was unsupported */
+  assert_null(find(&o, VC_F_NEWLY_SKIPPED, "d", "native"));         /* was skipped */
+  assert_non_null(find(&o, VC_F_NEWLY_UNSUPPORTED, "e", "resident-split"));
+  assert_int_equal(o.c.counts[VC_F_NEWLY_SKIPPED], 3);
+  assert_int_equal(o.c.ngating, 4);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+  compare_files(&o, "skip a *-split reason=\"setup crashes on this driver\"\n"
+                    "skip b native reason=\"hangs\"\nskip e resident-split reason=\"too big\"\n");
+  assert_int_equal(o.c.counts[VC_F_NEWLY_SKIPPED], 0);
+  assert_int_equal(o.c.counts[VC_F_NEWLY_UNSUPPORTED], 0);
+  assert_int_equal(o.c.counts[VC_F_SKIPPED], 4);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  outcome_free(&o);
+  /* the command says so, in the findings' table's words */
+  char *out;
+  const char *argv[] = {"compare", base_path, cand_path, "--no-timing"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 4, argv, &out), VC_EXIT_FAIL);
+  assert_non_null(strstr(out, "NEWLY SKIPPED      a host-split: pass -> skip: skip in host-split"));
+  assert_non_null(strstr(out, "3 newly-skipped"));
+  free(out);
+}
+
+/* A candidate in which nothing ran cannot pass the gate: skipped by
+   compare's own entries, or skipped and unsupported with nothing lost
+   against a baseline that ran nothing either. One passing cell is
+   coverage. */
+static void test_nothing_ran_is_not_run(void **state) {
+  (void)state;
+  const fx_prog none[] = {{"a", "sss", 10, 0}, {"b", "uus", 10, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  fx_write_run(cand_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  outcome o;
+  compare_files(&o, "skip * * reason=\"bring-up\"\n");
+  assert_int_equal(o.c.counts[VC_F_SKIPPED], 15);
+  assert_int_equal(o.c.ngating, 0);
+  assert_int_equal(o.c.cand_ran, 0);
+  assert_int_equal(o.c.exit_code, VC_EXIT_NOT_RUN);
+  outcome_free(&o);
+  compare_files(&o, "skip * native reason=\"bring-up\"\n");
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  outcome_free(&o);
+
+  fx_dir_remove(&fx_tmp);
+  fx_dir_make(&fx_tmp);
+  setup(NULL);
+  fx_write_run(base_path, &(fx_run){.progs = none, .nprogs = 2});
+  fx_write_run(cand_path, &(fx_run){.progs = none, .nprogs = 2});
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.n, 0);
+  assert_int_equal(o.c.exit_code, VC_EXIT_NOT_RUN);
+  outcome_free(&o);
+  char *out;
+  const char *argv[] = {"compare", base_path, cand_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 3, argv, &out), VC_EXIT_NOT_RUN);
+  assert_non_null(strstr(out, "gate: NOT RUN (exit 9): no cell of the candidate passed or failed"));
+  free(out);
+  const char *json[] = {"compare", base_path, cand_path, "--json"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 4, json, &out), VC_EXIT_NOT_RUN);
+  assert_non_null(strstr(out, "\"gate\": \"NOT RUN\""));
+  assert_non_null(strstr(out, "\"exit\": 9"));
+  free(out);
+}
+
+/* A side made with planted faults (an injected flip, crash or hang, a
+   mutant build, a driver fault) is no gate: refused with exit 10, whatever
+   the findings, naming what was planted; the findings are still listed. */
+static void test_planted_side_is_refused(void **state) {
+  (void)state;
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5});
+  fx_write_run(cand_path,
+               &(fx_run){.progs = baseline,
+                         .nprogs = 5,
+                         .command_line = "vyre-conform --backend vulkan --inject-flip "
+                                         "native:out:3@1 corpus/",
+                         .options = "repeat=1 timeout=60 inject-flip=native:out:3@1"});
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.ngating, 0);
+  assert_string_equal(o.c.planted[1], "--inject-flip native:out:3@1");
+  assert_string_equal(o.c.planted[0], "");
+  assert_int_equal(o.c.exit_code, VC_EXIT_PLANTED);
+  outcome_free(&o);
+  char *out;
+  const char *argv[] = {"compare", base_path, cand_path, "--no-timing"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 4, argv, &out), VC_EXIT_PLANTED);
+  assert_non_null(strstr(out, "planted: the candidate run has planted faults (--inject-flip "
+                              "native:out:3@1)"));
+  assert_non_null(strstr(out, "gate: REFUSED (exit 10): the candidate was made with planted "
+                              "faults"));
+  free(out);
+  /* recorded only in the options (a resumed run's command line lacks it),
+     a hang, a mutant build on the baseline's side */
+  fx_dir_remove(&fx_tmp);
+  fx_dir_make(&fx_tmp);
+  setup(NULL);
+  const fx_prog cand[] = {{"a", "ppp", 10, 0}, {"b", "pdp", 10, 0}, {"c", "dpp", 10, 0},
+                          {"d", "ppp", 10, 0}, {"e", "ppp", 10, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5,
+                                    .options = "repeat=1 mutant-build=1 mutant=skip-last-buffer"});
+  fx_write_run(cand_path, &(fx_run){.progs = cand, .nprogs = 5,
+                                    .options = "repeat=1 inject-hang=\"b*\""});
+  compare_files(&o, NULL);
+  assert_string_equal(o.c.planted[0], "mutant-build=1, mutant=skip-last-buffer");
+  assert_string_equal(o.c.planted[1], "inject-hang=b*");
+  assert_int_equal(o.c.ngating, 1); /* still found */
+  assert_int_equal(o.c.exit_code, VC_EXIT_PLANTED);
+  outcome_free(&o);
+}
+
+/* Runs judged and skipped by different expectations files: compare says so
+   in a warning and in its verdict. */
+static void test_other_expectations_said(void **state) {
+  (void)state;
+  fx_write_run(base_path, &(fx_run){.progs = baseline, .nprogs = 5,
+                                    .options = "repeat=1 expectations=ci/expectations/vulkan.txt"});
+  fx_write_run(cand_path, &(fx_run){.progs = baseline, .nprogs = 5,
+                                    .options = "repeat=1 expectations=mine.txt"});
+  outcome o;
+  compare_files(&o, NULL);
+  assert_true(o.c.exps_differ);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  outcome_free(&o);
+  char *out;
+  const char *argv[] = {"compare", base_path, cand_path, "--no-timing"};
+  assert_int_equal(fx_capture(vc_cmd_compare, 4, argv, &out), VC_EXIT_OK);
+  assert_non_null(strstr(out, "warning: the runs' expectations files differ: baseline "
+                              "ci/expectations/vulkan.txt, candidate mine.txt"));
+  assert_non_null(strstr(out, "gate: PASS (the runs recorded different expectations files"));
+  free(out);
+}
+
+/* Timing compares like with like: a candidate whose kernels were compiled
+   (a cold kernel cache) is not slower than a baseline that read them from
+   the cache, it is not timed; a cold pair is. */
+static void test_cold_cache_not_timed(void **state) {
+  (void)state;
+  const fx_prog fast[] = {{"a", "ppp", 10, 0}, {"b", "ppp", 10, 0}};
+  const fx_prog slow[] = {{"a", "ppp", 30, 0}, {"b", "ppp", 30, 0}};
+  fx_write_run(base_path, &(fx_run){.progs = fast, .nprogs = 2, .warm_cache = true});
+  fx_write_run(cand_path, &(fx_run){.progs = slow, .nprogs = 2});
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.counts[VC_F_SLOWER], 0);
+  assert_int_equal(o.c.untimed_cache, 6);
+  assert_int_equal(o.c.cache[0].kind, VC_CACHE_WARM);
+  assert_int_equal(o.c.cache[0].hits, 10); /* 1 native + 2 + 2 segments, twice */
+  assert_int_equal(o.c.cache[0].kernels, 10);
+  assert_int_equal(o.c.cache[1].kind, VC_CACHE_COLD);
+  assert_int_equal(o.c.exit_code, VC_EXIT_OK);
+  outcome_free(&o);
+  char *out;
+  const char *argv[] = {"compare", base_path, cand_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 3, argv, &out), VC_EXIT_OK);
+  assert_non_null(strstr(out, "timing: 6 passing cells not judged: their kernels came from the "
+                              "kernel cache on one side and were compiled on the other (baseline "
+                              "warm, 10 of 10 kernels from the cache; candidate cold, 0 of 10)"));
+  assert_non_null(strstr(out, "(timing not judged in 6 cells: kernel cache differs)"));
+  free(out);
+  /* both cold: like with like, and slower */
+  fx_write_run(base_path, &(fx_run){.progs = fast, .nprogs = 2});
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.counts[VC_F_SLOWER], 6);
+  assert_int_equal(o.c.untimed_cache, 0);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  outcome_free(&o);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_planted_regression_fails, setup, fx_tmp_teardown),
@@ -484,6 +674,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_missing_fails_unless_skipped, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_strict_expectations, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_warns_of_newer_unfinished_runs, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_pass_to_skip_is_newly_skipped, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_nothing_ran_is_not_run, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_planted_side_is_refused, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_other_expectations_said, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_cold_cache_not_timed, setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

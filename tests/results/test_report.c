@@ -865,6 +865,74 @@ static void test_digest(void **state) {
   assert_int_equal(strlen(da), 64);
 }
 
+/* A run in which nothing was checked (every cell skipped or unsupported) is
+   NOT RUN in every report, not PASS: the HTML's verdict and why, the
+   Markdown's title, and JUnit an <error> testcase, so that CI shows it
+   red; with several runs it is the verdict unless one failed. A run with
+   one passing cell, or one known failure, is coverage. */
+static void test_nothing_ran(void **state) {
+  (void)state;
+  char path[512], exp[512];
+  fx_path(&fx_tmp, "none.db", path);
+  fx_path(&fx_tmp, "none.txt", exp);
+  const fx_prog none[] = {{"atomics_add", "sss", 3, 0}, {"wide", "uus", 8, 0}};
+  fx_write_run(path, &(fx_run){.progs = none, .nprogs = 2});
+  vc_run_data *r = load(path);
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  fx_report1(vc_report_html, r, &sb);
+  char *top = first_screen(vc_sb_str(&sb));
+  assert_non_null(strstr(top, "<div class=\"verdict v-notrun\" id=\"verdict\"><div "
+                              "class=\"word\">NOT RUN</div>"));
+  assert_non_null(strstr(top, "nothing was checked: no cell passed or failed as expected "
+                              "(4 skip, 2 unsupported)"));
+  free(top);
+  assert_non_null(strstr(vc_sb_str(&sb), "<title>NOT RUN: "));
+  vc_sb_free(&sb);
+  vc_sb_init(&sb);
+  fx_report1(vc_report_markdown, r, &sb);
+  assert_non_null(strstr(vc_sb_str(&sb), "# NOT RUN &mdash;"));
+  vc_sb_free(&sb);
+  vc_sb_init(&sb);
+  fx_report1(vc_report_junit, r, &sb);
+  assert_valid_junit(vc_sb_str(&sb), sb.len, "none.xml");
+  const char *xml = vc_sb_str(&sb);
+  assert_non_null(strstr(xml, "<testsuites name=\"vyre-conform vulkan: NOT RUN\" tests=\"7\" "
+                              "failures=\"0\" errors=\"1\""));
+  assert_non_null(strstr(xml, "<testsuite name=\"vulkan.coverage\" tests=\"1\" failures=\"0\" "
+                              "errors=\"1\" skipped=\"0\""));
+  assert_non_null(strstr(xml, "<error type=\"not-run\" message=\"NOT RUN: nothing was checked"));
+  vc_sb_free(&sb);
+  /* beside a run that passed, still NOT RUN; beside one that failed, FAIL */
+  vc_run_data *ok = load(db_path);
+  const vc_run_data *two[] = {r, ok};
+  vc_qual q;
+  vc_error err = {0};
+  assert_int_equal(vc_qual_build(two, 2, NULL, &q, &err), 0);
+  assert_int_equal(q.runs[0].verdict, VC_VERDICT_NOT_RUN);
+  assert_int_equal(q.verdict, VC_VERDICT_FAIL); /* db_path's run has new failures */
+  vc_qual_free(&q);
+  vc_run_free(ok);
+  vc_run_free(r);
+  /* one pass is coverage; so is a known failure alone */
+  const fx_prog one[] = {{"atomics_add", "sps", 3, 0}, {"wide", "uus", 8, 0}};
+  fx_write_run(path, &(fx_run){.progs = one, .nprogs = 2});
+  r = load(path);
+  assert_int_equal(vc_qual_build((const vc_run_data *const *)&r, 1, NULL, &q, &err), 0);
+  assert_int_equal(q.verdict, VC_VERDICT_PASS);
+  vc_qual_free(&q);
+  vc_run_free(r);
+  const fx_prog known[] = {{"atomics_add", "sds", 3, 0}};
+  fx_write_run(path, &(fx_run){.progs = known, .nprogs = 1});
+  fx_write_file(exp, "fail atomics_add * reason=known\n", 32);
+  r = load(path);
+  vc_report_opts o = {.expectations = exp};
+  assert_int_equal(vc_qual_build((const vc_run_data *const *)&r, 1, &o, &q, &err), 0);
+  assert_int_equal(q.verdict, VC_VERDICT_KNOWN);
+  vc_qual_free(&q);
+  vc_run_free(r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_html, setup, fx_tmp_teardown),
@@ -885,6 +953,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_digest, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_command, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_warns_of_newer_unfinished_runs, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_nothing_ran, setup, fx_tmp_teardown),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   xmlCleanupParser();

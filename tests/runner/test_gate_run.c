@@ -117,6 +117,106 @@ static void skip_never_runs(void **state) {
   assert_int_equal(ru_query("t.db", "SELECT count(*) FROM results WHERE status = 'timeout'"), 1);
 }
 
+/* A run in which nothing was checked is not a pass, on the real device:
+   `skip * *` over the programs, or every program over --max-buffer-bytes,
+   exits 9 (NOT RUN) and says so; its reports say NOT RUN, its JUnit file
+   has an <error>; compare lets no such candidate through: exit 9 when
+   compare's entries skip it all, NEWLY SKIPPED (exit 1) without them. */
+static void nothing_ran_is_not_run(void **state) {
+  (void)state;
+  ru_write_file("plain.vyre", prog_plain);
+  ru_write_file("hangs.vyre", prog_hangs); /* no hang planted: a plain program */
+  ru_write_file("all.txt", "skip * * reason=\"bring-up\"\n");
+  int rc = ru_run(NULL, "--progress plain --backend opencl --expectations all.txt --db n.db "
+                        "plain.vyre hangs.vyre");
+  assert_int_equal(rc, VC_EXIT_NOT_RUN);
+  assert_true(ru_file_contains("out.txt", "NOT RUN: nothing was checked: no result passed or "
+                                          "failed as expected (6 skip, 0 unsupported)"));
+  char status[64];
+  ru_query_text("n.db", "SELECT status FROM runs", status, sizeof status);
+  assert_string_equal(status, "complete");
+  assert_int_equal(ru_query("n.db", "SELECT count(*) FROM results WHERE status = 'skip'"), 6);
+  rc = ru_run(NULL, "--progress plain --backend opencl --expectations none --max-buffer-bytes 4 "
+                    "--mode host-split --db u.db plain.vyre");
+  assert_int_equal(rc, VC_EXIT_NOT_RUN);
+  assert_true(ru_file_contains("out.txt", "(0 skip, 1 unsupported)"));
+  /* some passing, some skipped: coverage, as it was */
+  ru_write_file("one.txt", "skip hangs * reason=\"later\"\n");
+  rc = ru_run(NULL, "--progress plain --backend opencl --expectations one.txt --db o.db "
+                    "plain.vyre hangs.vyre");
+  assert_int_equal(rc, VC_EXIT_OK);
+  assert_false(ru_file_contains("out.txt", "NOT RUN"));
+
+  assert_int_equal(ru_run(NULL, "report n.db --md n.md --junit n.xml"), VC_EXIT_OK);
+  assert_true(ru_file_contains("n.md", "# NOT RUN &mdash;"));
+  assert_true(ru_file_contains("n.xml", "<error type=\"not-run\""));
+  assert_int_equal(ru_run(NULL, "--progress plain --backend opencl --expectations none --db b.db "
+                                "plain.vyre hangs.vyre"),
+                   VC_EXIT_OK);
+  /* judged by the candidate's own file, as by default: all skipped */
+  assert_int_equal(ru_run(NULL, "compare b.db n.db --no-timing"), VC_EXIT_NOT_RUN);
+  assert_true(ru_file_contains("out.txt", "gate: NOT RUN (exit 9)"));
+  assert_int_equal(ru_run(NULL, "compare b.db n.db --no-timing --expectations none"),
+                   VC_EXIT_FAIL);
+  assert_true(ru_file_contains("out.txt", "NEWLY SKIPPED      plain native: pass -> skip: not "
+                                          "run: skip expectation all.txt:1: bring-up"));
+}
+
+/* A run with planted faults records them in its options, and compare
+   refuses to gate it (exit 10) even where nothing differs. */
+static void planted_run_is_refused(void **state) {
+  (void)state;
+  ru_write_file("plain.vyre", prog_plain);
+  assert_int_equal(ru_run(NULL, "--progress plain --backend opencl --expectations none --mode "
+                                "host-split --db b.db plain.vyre"),
+                   VC_EXIT_OK);
+  /* a hang planted in a program that is not run changes no result */
+  assert_int_equal(ru_run(NULL, "--progress plain --backend opencl --expectations none --mode "
+                                "host-split --inject-hang nothing_matches --db c.db plain.vyre"),
+                   VC_EXIT_OK);
+  assert_int_equal(ru_query("c.db", "SELECT count(*) FROM runs WHERE options LIKE "
+                                    "'%inject-hang=nothing_matches%'"),
+                   1);
+  assert_int_equal(ru_run(NULL, "compare b.db c.db --no-timing"), VC_EXIT_PLANTED);
+  assert_true(ru_file_contains("out.txt", "gate: REFUSED (exit 10): the candidate was made with "
+                                          "planted faults"));
+  assert_true(ru_file_contains("out.txt", "--inject-hang nothing_matches"));
+  /* a flip is found (NEW FAILURE) and still no gate */
+  assert_int_equal(ru_run(NULL, "--progress plain --backend opencl --expectations none --mode "
+                                "host-split --inject-flip host-split:o:1 --db f.db plain.vyre"),
+                   VC_EXIT_FAIL);
+  assert_int_equal(ru_query("f.db", "SELECT count(*) FROM runs WHERE options LIKE "
+                                    "'%inject-flip=host-split:o:1%'"),
+                   1);
+  assert_int_equal(ru_run(NULL, "compare b.db f.db --no-timing"), VC_EXIT_PLANTED);
+  assert_true(ru_file_contains("out.txt", "NEW FAILURE        plain host-split: pass -> diverge"));
+}
+
+/* Timing compares like with like: a run whose kernels were compiled (no
+   cache) is not timed against a baseline that read them from the kernel
+   cache, and compare says so; two cold runs are timed. */
+static void cold_cache_is_not_timed_against_warm(void **state) {
+  (void)state;
+  ru_write_file("plain.vyre", prog_plain);
+  const char *run = "--progress plain --backend opencl --expectations none";
+  assert_int_equal(ru_run(NULL, "%s --cache kc --db w.db plain.vyre", run), VC_EXIT_OK);
+  assert_int_equal(ru_run(NULL, "%s --cache kc --db w.db plain.vyre", run), VC_EXIT_OK);
+  assert_int_equal(ru_query("w.db", "SELECT count(*) FROM results WHERE run_id = 2 AND "
+                                    "cache_hits = 0"),
+                   0);
+  assert_int_equal(ru_run(NULL, "%s --no-cache --db c.db plain.vyre", run), VC_EXIT_OK);
+  assert_int_equal(ru_run(NULL, "compare w.db c.db"), VC_EXIT_OK);
+  assert_true(ru_file_contains("out.txt", "timing: 3 passing cells not judged: their kernels came "
+                                          "from the kernel cache on one side and were compiled "
+                                          "on the other (baseline warm"));
+  assert_true(ru_file_contains("out.txt", "candidate cold, 0 of"));
+  assert_true(ru_file_contains("out.txt", "(timing not judged in 3 cells: kernel cache differs)"));
+  /* its exit status is the machine's load's to decide: not asserted */
+  (void)ru_run(NULL, "compare w.db:1 c.db --json");
+  assert_true(ru_file_contains("out.txt", "\"untimed_cache\": 0"));
+  assert_true(ru_file_contains("out.txt", "\"baseline\": {\"state\": \"cold\""));
+}
+
 /* ---- lavapipe ---- */
 
 #define KNOWN VC_SOURCE_DIR "/corpus/semantics/f32_signed_zero.vyre " \
@@ -214,6 +314,9 @@ int main(void) {
   const char *backend = getenv("GATE_BACKEND");
   const struct CMUnitTest pocl[] = {
       cmocka_unit_test_setup_teardown(skip_never_runs, setup, teardown),
+      cmocka_unit_test_setup_teardown(nothing_ran_is_not_run, setup, teardown),
+      cmocka_unit_test_setup_teardown(planted_run_is_refused, setup, teardown),
+      cmocka_unit_test_setup_teardown(cold_cache_is_not_timed_against_warm, setup, teardown),
   };
   const struct CMUnitTest lavapipe[] = {
       cmocka_unit_test_setup_teardown(defaults_excuse_lavapipe_known_faults, setup, teardown),

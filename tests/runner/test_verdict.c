@@ -176,14 +176,66 @@ static void exit_status_from_verdicts(void **state) {
   vc_expectations_free(&e);
 }
 
+/* A run in which nothing was checked is not a pass: every result skipped
+   (by an entry, or after a step) or unsupported gives exit 9; one pass or
+   one failure an entry excuses is coverage; a failure still gives 1, an
+   expired entry 6; a resumed run's earlier part is not judged here. */
+static void nothing_ran_is_not_run(void **state) {
+  (void)state;
+  vc_expectations e;
+  vc_error err = {0};
+  const char text[] = "skip * host-split reason=hangs\nfail bad native reason=known\n";
+  assert_int_equal(vc_expectations_parse("x.txt", text, &e, &err), 0);
+  vc_run_verdict rv = {0};
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_NOT_RUN); /* no result at all */
+  vc_result r = native_result();
+  r.mode = "host-split";
+  vc_verdict_skipped(&e, vc_expectations_match(&e, &lavapipe, 20261201, "p", "host-split"), &r);
+  vc_verdict v = vc_verdict_of(&e, &lavapipe, 20261201, "p", &r);
+  vc_run_verdict_add(&rv, &v);
+  r = native_result();
+  r.status = VC_ST_UNSUPPORTED;
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "p", &r);
+  vc_run_verdict_add(&rv, &v);
+  vc_verdict_after_step("setup", VC_ST_CRASH, &r);
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "q", &r);
+  vc_run_verdict_add(&rv, &v);
+  assert_true(vc_run_verdict_not_run(&rv));
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_NOT_RUN);
+  vc_run_verdict before = rv;
+  rv.expired = 1;
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_EXPIRED);
+  rv = before;
+  rv.earlier = 3;
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_OK);
+  rv = before;
+  r = native_result();
+  r.status = VC_ST_DIVERGE;
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "bad", &r); /* excused: it ran */
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(rv.covered, 1);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_OK);
+  rv = before;
+  r = native_result();
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "good", &r);
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_OK);
+  rv = before;
+  r.status = VC_ST_DIVERGE;
+  v = vc_verdict_of(&e, &lavapipe, 20261201, "other", &r);
+  vc_run_verdict_add(&rv, &v);
+  assert_int_equal(vc_run_verdict_exit(&rv), VC_EXIT_FAIL);
+  vc_expectations_free(&e);
+}
+
 /* One precedence of exit statuses for run, compare and ci/nightly: the
    judgement could not be made as asked, then it failed, then nothing ran. */
 static void exit_status_precedence(void **state) {
   (void)state;
-  static const int order[] = {VC_EXIT_INTERRUPTED, VC_EXIT_USAGE, VC_EXIT_NO_BACKEND,
-                              VC_EXIT_DB,          VC_EXIT_INTERNAL, VC_EXIT_INPUT,
-                              VC_EXIT_EXPIRED,     VC_EXIT_FAIL,    VC_EXIT_NOT_RUN,
-                              VC_EXIT_NOTHING,     VC_EXIT_OK};
+  static const int order[] = {VC_EXIT_INTERRUPTED, VC_EXIT_USAGE,   VC_EXIT_NO_BACKEND,
+                              VC_EXIT_DB,          VC_EXIT_INTERNAL, VC_EXIT_PLANTED,
+                              VC_EXIT_INPUT,       VC_EXIT_EXPIRED, VC_EXIT_FAIL,
+                              VC_EXIT_NOT_RUN,     VC_EXIT_NOTHING, VC_EXIT_OK};
   int n = (int)(sizeof order / sizeof order[0]);
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -202,6 +254,7 @@ int main(void) {
       cmocka_unit_test(errors_and_stopped_workers),
       cmocka_unit_test(steps_and_repeats),
       cmocka_unit_test(exit_status_from_verdicts),
+      cmocka_unit_test(nothing_ran_is_not_run),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
