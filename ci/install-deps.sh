@@ -2,8 +2,11 @@
 # Installs the Debian 12 packages vyre-conform needs to build, test and run on
 # the CI devices (Mesa lavapipe for Vulkan, PoCL for OpenCL). Installs only what
 # is missing. Without root it prints the exact apt-get line and fails.
+# --no-install-recommends keeps a machine lean, so what is only recommended
+# is named here: libclang-rt-14-dev holds clang's sanitizer and libFuzzer
+# runtimes (ci/fuzz), a Recommends of clang-14.
 set -eu
-pkgs="build-essential cmake pkg-config clang \
+pkgs="build-essential cmake pkg-config clang libclang-rt-14-dev \
 libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools \
 ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
 libcmocka-dev libsqlite3-dev sqlite3 valgrind chromium \

@@ -15,7 +15,10 @@ static const char help[] =
     "identity, or the exact reason there is none (no loader, no ICD, no\n"
     "driver, no device). Plugins are searched in $VYRE_CONFORM_BACKEND_PATH,\n"
     "next to the vyre-conform binary, then in the install directory; the\n"
-    "first file of a name is the one used.\n"
+    "first file of a name is the one used. A backend the build left out (the\n"
+    "CUDA one where the CUDA toolkit was not found at configure time) is listed\n"
+    "as not built, with the reason the build recorded beside the plugins\n"
+    "(vc-backend-NAME.not-built).\n"
     "\n"
     "Exit status: 0 at least one device is usable; 3 none is.\n";
 
@@ -49,8 +52,12 @@ static void print_device(const vc_backend *be, uint32_t i) {
 int vc_cmd_backends(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
     char names[2048];
-    vc_plugin_names(names, sizeof names);
+    vc_plugin_found f;
+    vc_plugin_find(&f);
+    vc_plugin_found_text(&f, names, sizeof names);
     printf("%s\nBackends found: %s.\n", help, names);
+    for (unsigned b = 0; b < f.nnot; b++)
+      printf("%s%s%s", b ? ", " : "Not built: ", f.not_built[b], b + 1 == f.nnot ? ".\n" : "");
     return VC_EXIT_OK;
   }
   vc_opt opts[] = {VC_OPT("backend", true, false)};
@@ -91,6 +98,11 @@ int vc_cmd_backends(int argc, char **argv) {
       usable += n;
     }
     vc_plugin_unload(&p);
+  }
+  for (unsigned b = 0; !only && b < found.nnot; b++) {
+    char why[512];
+    if (vc_plugin_not_built(found.not_built[b], why, sizeof why))
+      printf("%s: not built: %s\n", found.not_built[b], why);
   }
   vc_args_free(opts, 1, &a);
   return usable ? VC_EXIT_OK : VC_EXIT_NO_BACKEND;

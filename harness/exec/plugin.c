@@ -72,6 +72,7 @@ static void search_path(vc_plugin_found *f) {
 
 #define PREFIX "vc-backend-"
 #define SUFFIX ".so"
+#define NOT_BUILT ".not-built"
 
 /* A backend's name: letters, digits, '-' and '_' (never a path). */
 static bool name_ok(const char *s, size_t n) {
@@ -80,10 +81,10 @@ static bool name_ok(const char *s, size_t n) {
   return n > 0;
 }
 
-/* The <name> of vc-backend-<name>.so into name, or false. */
-static bool plugin_name(const char *file, char *name, size_t cap) {
-  size_t len = strlen(file), pre = strlen(PREFIX), suf = strlen(SUFFIX);
-  if (len <= pre + suf || strncmp(file, PREFIX, pre) != 0 || strcmp(file + len - suf, SUFFIX))
+/* The <name> of vc-backend-<name><suffix> into name, or false. */
+static bool plugin_name(const char *file, const char *suffix, char *name, size_t cap) {
+  size_t len = strlen(file), pre = strlen(PREFIX), suf = strlen(suffix);
+  if (len <= pre + suf || strncmp(file, PREFIX, pre) != 0 || strcmp(file + len - suf, suffix))
     return false;
   size_t n = len - pre - suf;
   if (n >= cap || !name_ok(file + pre, n)) return false;
@@ -92,27 +93,59 @@ static bool plugin_name(const char *file, char *name, size_t cap) {
   return true;
 }
 
-static void add_name(vc_plugin_found *f, const char *name) {
+/* Into a sorted list of names, once. */
+static void add_name(char (*names)[64], unsigned *n, const char *name) {
   unsigned at = 0;
-  while (at < f->n && strcmp(f->names[at], name) < 0) at++;
-  if ((at < f->n && strcmp(f->names[at], name) == 0) || f->n == VC_PLUGIN_MAX_FOUND) return;
-  memmove(f->names[at + 1], f->names[at], (f->n - at) * sizeof f->names[0]);
-  snprintf(f->names[at], sizeof f->names[0], "%s", name);
-  f->n++;
+  while (at < *n && strcmp(names[at], name) < 0) at++;
+  if ((at < *n && strcmp(names[at], name) == 0) || *n == VC_PLUGIN_MAX_FOUND) return;
+  memmove(names[at + 1], names[at], (*n - at) * sizeof names[0]);
+  snprintf(names[at], sizeof names[0], "%s", name);
+  (*n)++;
+}
+
+static bool has_name(const vc_plugin_found *f, const char *name) {
+  for (unsigned i = 0; i < f->n; i++)
+    if (strcmp(f->names[i], name) == 0) return true;
+  return false;
 }
 
 void vc_plugin_find(vc_plugin_found *out) {
   memset(out, 0, sizeof *out);
   search_path(out);
+  unsigned nrec = 0;
+  char records[VC_PLUGIN_MAX_FOUND][64];
   for (unsigned i = 0; i < out->ndirs; i++) {
     DIR *d = opendir(out->dirs[i]);
     if (!d) continue;
     struct dirent *ent;
     char name[sizeof out->names[0]];
-    while ((ent = readdir(d)))
-      if (plugin_name(ent->d_name, name, sizeof name)) add_name(out, name);
+    while ((ent = readdir(d))) {
+      if (plugin_name(ent->d_name, SUFFIX, name, sizeof name)) add_name(out->names, &out->n, name);
+      if (plugin_name(ent->d_name, NOT_BUILT, name, sizeof name)) add_name(records, &nrec, name);
+    }
     closedir(d);
   }
+  /* a plugin file anywhere on the path outranks a record of not building it */
+  for (unsigned r = 0; r < nrec; r++)
+    if (!has_name(out, records[r])) add_name(out->not_built, &out->nnot, records[r]);
+}
+
+bool vc_plugin_not_built(const char *name, char *reason, size_t n) {
+  vc_plugin_found f;
+  search_path(&f);
+  if (!n || !name_ok(name, strlen(name))) return false;
+  for (unsigned i = 0; i < f.ndirs; i++) {
+    char path[sizeof f.dirs[0] + 96];
+    snprintf(path, sizeof path, "%s/" PREFIX "%s" NOT_BUILT, f.dirs[i], name);
+    FILE *fp = fopen(path, "r");
+    if (!fp) continue;
+    if (!fgets(reason, (int)n, fp)) reason[0] = '\0';
+    fclose(fp);
+    reason[strcspn(reason, "\n")] = '\0';
+    if (!reason[0]) snprintf(reason, n, "no reason recorded in %s", path);
+    return true;
+  }
+  return false;
 }
 
 void vc_plugin_found_text(const vc_plugin_found *f, char *buf, size_t n) {
@@ -135,6 +168,7 @@ int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
   char tried[2048] = "";
   size_t used = 0;
   vc_errcode worst = VC_ERR_NO_DRIVER;
+  bool any_file = false;
   if (!name_ok(name, strlen(name))) {
     snprintf(tried, sizeof tried, " nowhere: a backend's name is letters, digits, '-' and '_'");
     f.ndirs = 0;
@@ -147,6 +181,7 @@ int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
                                "\n  %s: not found", path);
       continue;
     }
+    any_file = true;
     vc_error e;
     vc_error_clear(&e);
     if (vc_plugin_load_file(path, out, &e) == 0) return 0;
@@ -157,8 +192,16 @@ int vc_plugin_load(const char *name, vc_plugin *out, vc_error *err) {
   char names[VC_PLUGIN_MAX_FOUND * 66];
   vc_plugin_find(&f);
   vc_plugin_found_text(&f, names, sizeof names);
-  return vc_fail(err, worst, "no usable plugin for backend '%s' (backends found: %s); looked at:%s",
-                 name, names, tried);
+  char why[512];
+  if (any_file || !vc_plugin_not_built(name, why, sizeof why))
+    return vc_fail(err, worst,
+                   "no usable plugin for backend '%s' (backends found: %s); looked at:%s", name,
+                   names, tried);
+  /* no plugin file of the name at all, and the build says why */
+  return vc_fail(err, worst,
+                 "no usable plugin for backend '%s': not built: %s (backends found: %s); looked "
+                 "at:%s",
+                 name, why, names, tried);
 }
 
 void vc_plugin_unload(vc_plugin *p) {

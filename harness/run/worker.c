@@ -101,7 +101,8 @@ static void on_result(void *ctx, const vc_result *r) {
    phase appends "enter NS PID" and "leave NS PID" lines (NS: the monotonic
    clock, shared by the processes), one write each, so a test can check
    that no more than --device-jobs phases overlap; the worker's start and
-   its device opened are "open NS PID" and "ready NS PID". */
+   its device opened are "open NS PID" and "ready NS PID", and "want NS PID"
+   that it has asked for the token (a test holding --device-lock waits for it). */
 static void device_log(const char *what) {
   const char *path = getenv("VYRE_CONFORM_DEVICE_LOG");
   if (!path || !*path) return;
@@ -123,6 +124,7 @@ static int device_enter(void *ctx, vc_error *err) {
   (void)err;
   worker_sink *w = ctx;
   send(w, VC_MSG_WANT);
+  device_log("want"); /* after asking: whoever sees the line knows the runner was asked */
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   int type = 0;

@@ -1,6 +1,8 @@
 # Tests of the CUDA backend that run without a GPU or driver. The device
 # itself is checked by vc-cuda-smoke on the GPU machine (docs/backend-cuda.md).
 if(NOT TARGET vc-backend-cuda)
+  vc_tests_of(${CMAKE_CURRENT_LIST_FILE} vc_cuda_tests)
+  vc_tests_not_registered("the cuda backend is not built" ${vc_cuda_tests})
   return()
 endif()
 set(VC_CUDA_TESTS ${CMAKE_CURRENT_LIST_DIR})

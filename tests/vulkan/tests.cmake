@@ -1,6 +1,8 @@
 # Tests of the Vulkan backend on Mesa lavapipe (a CPU Vulkan driver), plus
 # spirv-val on the SPIR-V the plugin produces without a device.
 if(NOT TARGET vc-backend-vulkan)
+  vc_tests_of(${CMAKE_CURRENT_LIST_FILE} vc_vk_tests)
+  vc_tests_not_registered("the vulkan backend is not built" ${vc_vk_tests})
   return()
 endif()
 set(VC_VK_TESTS ${CMAKE_CURRENT_LIST_DIR})
