@@ -10,8 +10,10 @@
  * the launch's local size at that launch (for a native kernel with many
  * barriers in loops, most of its compile time) and puts it in a binary
  * only when the binary is first asked for after it (it keeps the answer).
- * Every kernel built from source gets a first launch at compile that runs
- * nothing (ocl_kernel.c, ocl_native.c), and its binary is stored then.
+ * A native kernel's first launch is its warm-up at compile (ocl_native.c),
+ * and its binary is stored then; a segment kernel's first launch is the
+ * device phase's (it gets none at compile: ocl_kernel.c), and its binary
+ * is stored when it is freed.
  * A binary taken after the launch makes a warm kernel's launch find that
  * code instead of compiling it again. */
 #include <stdio.h>

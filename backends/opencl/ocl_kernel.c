@@ -13,33 +13,6 @@
 
 static const char *label_of(const vc_kernel_desc *k) { return k->label ? k->label : "kernel"; }
 
-/* A segment kernel returns at once when its first buffer is NULL: the
-   warm-up launch at compile (warm_up) binds NULL to every buffer, so that
-   PoCL builds the work-group function for the launch's shape there, before
-   the device phase, and the program's body runs only in the device phase.
-   The test is uniform (every work-item sees the same argument), so the
-   barriers after it are reached by all of a workgroup or by none. It goes
-   after the __local declarations, which open the body. */
-static int add_warm_return(char **source, vc_error *err) {
-  char *src = *source;
-  char *sig = strstr(src, "\nvoid vc_main(");
-  if (!sig || strncmp(sig + 14, "void)", 5) == 0) return 0; /* no buffer: nothing to bind NULL */
-  char *body = strstr(sig, ") {\n");
-  if (!body) return 0;
-  body += 4;
-  while (strncmp(body, "  __local ", 10) == 0 && strchr(body, '\n')) body = strchr(body, '\n') + 1;
-  static const char line[] = "  if (!b0) return; /* the warm-up launch (ocl_kernel.c) */\n";
-  size_t head = (size_t)(body - src), n = strlen(src);
-  char *out = malloc(n + sizeof line);
-  if (!out) return vc_fail(err, VC_ERR_NOMEM, "out of memory emitting a kernel");
-  memcpy(out, src, head);
-  memcpy(out + head, line, sizeof line - 1);
-  memcpy(out + head + sizeof line - 1, body, n - head + 1);
-  free(src);
-  *source = out;
-  return 0;
-}
-
 /* Without a device, native kernels get the portable OpenCL 1.2 ordering. */
 int vc_ocl_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *err) {
   vc_strbuf sb;
@@ -58,11 +31,7 @@ int vc_ocl_emit(const vc_kernel_desc *k, vc_dev *dev, char **source, vc_error *e
     return rc;
   }
   *source = vc_sb_take(&sb);
-  if (k && k->kind != VC_KERNEL_NATIVE && (rc = add_warm_return(source, err))) {
-    free(*source);
-    *source = NULL;
-  }
-  return rc;
+  return 0;
 }
 
 static uint64_t shared_bytes(const vc_program *p) {
@@ -160,32 +129,6 @@ static int build(vc_dev *d, const vc_kernel_desc *k, const char *src, vc_kern *k
   return 0;
 }
 
-/* A segment kernel built from source: one launch of its whole grid with
-   every buffer NULL, which returns at once (add_warm_return). PoCL builds
-   a kernel's work-group function for a launch's local size and grid class
-   at its first launch (seconds for a kernel with barriers in loops); here
-   that happens at compile, counted as compile time, before the device
-   token is taken, so that the compiles of several jobs overlap. The grid
-   is the real one: PoCL specialises for small grids too. Only on CPU
-   devices: a GPU driver has compiled at the build, and a launch outside
-   the token would share the GPU with another program's native launch. */
-static int warm_up(vc_dev *d, vc_kern *kern, vc_error *err) {
-  cl_device_type type = 0;
-  clGetDeviceInfo(d->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-  if (!(type & CL_DEVICE_TYPE_CPU)) return 0;
-  cl_int st = CL_SUCCESS;
-  for (uint32_t i = 0; i < kern->nbufs && st == CL_SUCCESS; i++)
-    st = clSetKernelArg(kern->kernel, i, sizeof(cl_mem), NULL);
-  if (st == CL_SUCCESS)
-    st = clEnqueueNDRangeKernel(d->queue, kern->kernel, 3, NULL, kern->global, kern->local, 0, NULL,
-                                NULL);
-  if (st == CL_SUCCESS) st = clFinish(d->queue);
-  if (st != CL_SUCCESS)
-    return vc_fail(err, VC_ERR_DEVICE, "%s: %s: first launch (warm-up): %s", d->label, kern->label,
-                   vc_ocl_status_name(st));
-  return 0;
-}
-
 /* What the compiled kernel can launch with may be less than the device's maximum. */
 static int check_kernel_limits(const vc_dev *d, const vc_kernel_desc *k, const vc_kern *kern,
                                vc_error *err) {
@@ -249,12 +192,16 @@ int vc_ocl_compile(vc_dev *d, const vc_kernel_desc *k, vc_kern **out, vc_compile
   free(src);
   if (!rc) rc = check_kernel_limits(d, k, kern, err);
   if (!rc && k->kind == VC_KERNEL_NATIVE) rc = vc_ocl_native_setup(d, k, kern, err);
-  else if (!rc && !hit && kern->nbufs) rc = warm_up(d, kern, err);
-  /* After the build and, on a CPU device, the first launch (the warm-up)
-     the binary holds the driver's final code; a segment kernel without
-     buffers has no warm-up, and its binary is stored when it is freed,
-     after its launches. */
-  if (!rc && kern->cache_pending && (kern->native || kern->nbufs)) vc_ocl_cache_flush(d, kern, &log);
+  /* A native kernel has had its first launch (the warm-up); a segment
+     kernel's binary is stored when it is freed, after its launches. A
+     segment kernel gets no launch here: its source is the generator's,
+     nothing added, so PoCL builds its work-group function at its first
+     launch, in the device phase. PoCL 3.1 builds that function only when
+     a launch executes (one that waits on a failed event builds nothing),
+     and a guard that made a warm-up launch return at once (`if (!b0)
+     return;`) was miscompiled in programs with a workgroup barrier then
+     stores under `(if (local_id x) ...)` (corpus/control/barrier_then_*). */
+  if (!rc && kern->native && kern->cache_pending) vc_ocl_cache_flush(d, kern, &log);
   if (info) {
     info->compile_ns = vc_now_ns() - t0;
     info->log = log;

@@ -102,12 +102,14 @@ static void entries_hold_the_launch_sized_function(void **state) {
   assert_int_equal(program, 3);
 }
 
-/* The work-group functions of the segment kernels are built at compile,
-   before the device token is taken (ocl_kernel.c, warm_up): a worker that
-   hangs as it enters its first device phase (--inject-hang ...@device)
-   has made them already, though it never launched the program. PoCL's
-   own cache (on, in a folder of its own) shows what it built. */
-static void segment_functions_built_before_the_device_phase(void **state) {
+/* A segment kernel's first launch is the device phase's: nothing launches
+   it at compile (ocl_kernel.c), since a warm-up launch would need a kernel
+   that runs nothing, and the guard that did that (`if (!b0) return;`) was
+   miscompiled by PoCL 3.1. A worker that hangs as it enters its first
+   device phase (--inject-hang ...@device) has therefore built no segment
+   kernel's work-group function; PoCL's own cache (on, in a folder of its
+   own) shows what it built. */
+static void segment_functions_built_in_the_device_phase_only(void **state) {
   (void)state;
   char cmd[2048];
   snprintf(cmd, sizeof cmd,
@@ -121,20 +123,21 @@ static void segment_functions_built_before_the_device_phase(void **state) {
   assert_int_equal(WEXITSTATUS(st), VC_EXIT_FAIL); /* the program timed out */
   snprintf(cmd, sizeof cmd, "grep -c 'timeout' %s/hang.txt", dir);
   assert_int_equal(system(cmd), 0);
-  /* the two segment kernels' functions for the program's workgroup */
+  /* no function for the program's workgroup (a host-split run compiles
+     no native kernel, whose warm-up would make one) */
   snprintf(cmd, sizeof cmd, "find %s/pc2 -type d -path '*/vc_main/8-1-1-*' | wc -l", dir);
   FILE *p = popen(cmd, "r");
   assert_non_null(p);
   int n = -1;
   assert_int_equal(fscanf(p, "%d", &n), 1);
   pclose(p);
-  assert_int_equal(n, 2);
+  assert_int_equal(n, 0);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(entries_hold_the_launch_sized_function, setup, teardown),
-      cmocka_unit_test_setup_teardown(segment_functions_built_before_the_device_phase, setup,
+      cmocka_unit_test_setup_teardown(segment_functions_built_in_the_device_phase_only, setup,
                                       teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,21 @@
+#!/bin/sh
+# generated_sample.sh VYRE_CONFORM BACKEND SEED COUNT DB
+# A fixed sample of generated programs (generate --seed SEED --count COUNT,
+# the same bytes every time) run on BACKEND in every mode, the device's
+# known failures excused by ci/expectations/BACKEND.txt; any other failure
+# fails the test. Generated programs reach shapes the corpus does not: with
+# seed 7, gen_7_55 is the program from which the corpus's
+# control/barrier_then_* were reduced. Run from the checkout's root.
+set -eu
+bin=$1 backend=$2 seed=$3 count=$4 db=$5
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$bin" generate --seed "$seed" --count "$count" --out "$dir" >/dev/null
+st=0
+"$bin" --backend "$backend" --db "$db" --expectations "ci/expectations/$backend.txt" \
+  --progress plain "$dir" || st=$?
+if [ "$st" -ne 0 ]; then
+  echo "generated sample (seed $seed, $count programs) failed on $backend: exit $st" >&2
+  echo "reproduce: $bin generate --seed $seed --count $count --out DIR, then run DIR" >&2
+fi
+exit "$st"
