@@ -53,8 +53,10 @@ static const char help[] =
     "                       phases, so that runs sharing FILE (on other backends of\n"
     "                       this machine) never overlap theirs; waiting for it is\n"
     "                       waiting for the device, not counted in --timeout\n"
-    "  --flake-reruns N     rerun a mode that fails unexpectedly up to N times in a\n"
-    "                       fresh worker; one that then passes is recorded flake (2)\n"
+    "  --flake-reruns N     rerun a mode that fails unexpectedly (or that only flake\n"
+    "                       entries excuse) up to N times in a fresh worker (2); one\n"
+    "                       that then passes is recorded flake, a failure unless a\n"
+    "                       flake entry of the expectations lists it\n"
     "  --progress P         auto, tty or plain (auto: tty on a terminal)\n"
     "  --cache DIR          compiled kernels are kept and reused in DIR (default\n"
     "                       $XDG_CACHE_HOME/vyre-conform, else ~/.cache/vyre-conform)\n"
@@ -74,9 +76,9 @@ static const char help[] =
     "                       at STEP: setup (the default), reference, oracle or a mode\n"
     "  --inject-hang GLOB[@STEP]   the same, hanging\n"
     "\n"
-    "Exit status: 0 all passed; 1 a divergence, error, crash or timeout; 2 usage\n"
-    "error (also a selection of no program, or device options the backend\n"
-    "refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
+    "Exit status: 0 all passed; 1 a divergence, error, crash, timeout or unlisted\n"
+    "flake; 2 usage error (also a selection of no program, or device options the\n"
+    "backend refuses; no run is written); 3 no usable backend or device; 4 a program could not be read or is\n"
     "invalid; 5 results database error; 6 an expectation expired; 130 interrupted.\n";
 
 enum {

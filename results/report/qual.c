@@ -216,10 +216,15 @@ static void judge(vc_qrun *qr) {
     qm->counts[cell->status]++;
     for (uint32_t k = 0; k < cell->n; k++) q->nflakes += cell->results[k].status == VC_ST_FLAKE;
     qr->nflakes += q->nflakes;
-    if (!vc_status_is_failure(cell->status)) continue;
+    if (!vc_status_is_failure(cell->status) && !q->nflakes) continue;
     vc_verdict v = vc_verdict_of_repeats(qr->has_exps ? &qr->exps : NULL, &cfg, today,
                                          cell->prog->info.name, cell->mode, cell->status,
                                          cell->results, cell->n);
+    /* a flake fails as a failure does, unless flake entries list it */
+    if (!vc_status_is_failure(cell->status) && !v.fails) {
+      q->by = v.by;
+      continue;
+    }
     if (v.fails) {
       q->judged = VC_JUDGED_NEW;
       qm->new_failures++;
