@@ -45,8 +45,8 @@ typedef enum vc_judged {
 
 typedef struct vc_qcell {
   vc_judged judged;
-  const vc_expectation *by; /* known: the entry covering its first part; a cell
-                               with listed flakes: the flake entry */
+  const vc_expectation *by; /* known: the entry covering its first part */
+  const vc_expectation *flakes_by; /* its flakes all listed: the entry listing the first */
   int32_t section;          /* failing: its section's number, else -1 */
   uint32_t nflakes;         /* repeats that failed, then passed on a rerun (status flake) */
 } vc_qcell;

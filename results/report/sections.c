@@ -568,17 +568,18 @@ void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
       for (uint32_t j = 0; j < c->n; j++) {
         const vc_result *x = &c->results[j];
         if (x->status != VC_ST_FLAKE) continue;
-        row_open(&t, qc->judged == VC_JUDGED_NEW);
+        row_open(&t, !qc->flakes_by);
         cell_open(&t);
         name_of(d, sb, c->prog->info.name);
         cell_close(&t);
         cell_text(&t, c->mode);
         cell_fmt(&t, "%u", x->repeat);
         cell_fmt(&t, "%u", x->attempts);
-        if (qc->judged == VC_JUDGED_NEW || !qc->by)
+        if (!qc->flakes_by)
           cell_text(&t, "no: a new failure");
         else
-          cell_fmt(&t, "known flake, %s:%u: %s", qr->exps.file, qc->by->line, qc->by->reason);
+          cell_fmt(&t, "known flake, %s:%u: %s", qr->exps.file, qc->flakes_by->line,
+                   qc->flakes_by->reason);
         cell_text(&t, x->attempt_log[0] ? x->attempt_log : x->reason);
         row_close(&t);
       }
@@ -586,7 +587,7 @@ void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
     put(sb, d->table_close);
     for (uint32_t k = 0; k < qr->sum.cells.n; k++) {
       const vc_cell *c = &qr->sum.cells.items[k];
-      if (qr->qcells[k].judged == VC_JUDGED_NEW) continue; /* shown under Failures */
+      if (qr->qcells[k].section >= 0) continue; /* shown under Failures */
       for (uint32_t j = 0; j < c->n; j++) {
         const vc_result *x = &c->results[j];
         if (x->status != VC_ST_FLAKE) continue;
