@@ -160,6 +160,16 @@ static vc_verdict passing(const vc_expectations *e, const vc_exp_config *cfg, in
   return v;
 }
 
+/* A flake is a failure unless flake entries list every failed attempt:
+   then it is a known flake (excused as a flake entry's pass is). */
+static vc_verdict flake(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                        const char *program, const vc_result *r) {
+  vc_verdict v = {r->status, false, VC_EXCUSE_FLAKE_PASS, NULL};
+  v.by = vc_expectations_cover_flake(e, cfg, today, program, r);
+  if (!v.by) v.excuse = VC_EXCUSE_NONE, v.fails = true;
+  return v;
+}
+
 vc_verdict vc_verdict_of(const vc_expectations *e, const vc_exp_config *cfg, int today,
                          const char *program, const vc_result *r) {
   vc_verdict v = {r->status, false, VC_EXCUSE_NONE, NULL};
@@ -170,6 +180,7 @@ vc_verdict vc_verdict_of(const vc_expectations *e, const vc_exp_config *cfg, int
     v.fails = false;
     return v;
   }
+  if (r->status == VC_ST_FLAKE) return flake(e, cfg, today, program, r);
   if (!vc_status_is_failure(r->status)) return passing(e, cfg, today, program, r->mode, r->status);
   v.by = vc_expectations_cover(e, cfg, today, program, r);
   v.excuse = v.by ? VC_EXCUSE_EXPECTED : VC_EXCUSE_NONE;
@@ -187,7 +198,21 @@ vc_verdict vc_verdict_of_repeats(const vc_expectations *e, const vc_exp_config *
     v.by = first;
     return v;
   }
-  if (!vc_status_is_failure(status)) return passing(e, cfg, today, program, mode, status);
+  const vc_expectation *listed = NULL; /* the entry listing the first flake */
+  for (uint32_t i = 0; i < n; i++) {
+    if (r[i].status != VC_ST_FLAKE) continue;
+    vc_verdict f = flake(e, cfg, today, program, &r[i]);
+    if (f.fails) {
+      v.fails = true;
+      return v;
+    }
+    if (!listed) listed = f.by;
+  }
+  if (!vc_status_is_failure(status)) {
+    v = passing(e, cfg, today, program, mode, status);
+    if (listed && v.excuse == VC_EXCUSE_NONE) v.excuse = VC_EXCUSE_FLAKE_PASS, v.by = listed;
+    return v;
+  }
   for (uint32_t i = 0; i < n; i++) {
     if (!vc_status_is_failure(r[i].status)) continue;
     const vc_expectation *x = vc_expectations_cover(e, cfg, today, program, &r[i]);
@@ -202,6 +227,16 @@ vc_verdict vc_verdict_of_repeats(const vc_expectations *e, const vc_exp_config *
   v.excuse = v.by ? VC_EXCUSE_EXPECTED : VC_EXCUSE_NONE;
   v.fails = !v.by;
   return v;
+}
+
+bool vc_verdict_rerun(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                      const char *program, const vc_result *r) {
+  if (vc_mode_from_name(r->mode) < 0 || r->status == VC_ST_INVALID) return false;
+  vc_verdict v = vc_verdict_of(e, cfg, today, program, r);
+  if (v.fails) return true;
+  /* excused by flake entries: a rerun tells a known flake from a failure */
+  return v.excuse == VC_EXCUSE_EXPECTED &&
+         !vc_expectations_cover_kind(e, cfg, today, program, r, VC_EXP_FAIL);
 }
 
 /* ---- the run's exit status ---- */

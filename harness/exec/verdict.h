@@ -65,7 +65,8 @@ void vc_verdict_skipped(const vc_expectations *e, const vc_expectation *x, vc_re
 typedef enum vc_excuse {
   VC_EXCUSE_NONE = 0,     /* no entry speaks for it */
   VC_EXCUSE_EXPECTED,     /* fails, and fail or flake entries cover every part of it */
-  VC_EXCUSE_FLAKE_PASS,   /* passes; a flake entry says it may fail */
+  VC_EXCUSE_FLAKE_PASS,   /* passes, or is a flake (failed, then passed on a rerun) that
+                             flake entries list; a flake entry says it may fail */
   VC_EXCUSE_IMPROVEMENT,  /* passes although a fail entry says it fails */
   VC_EXCUSE_SKIPPED       /* a skip entry covers it */
 } vc_excuse;
@@ -77,15 +78,23 @@ typedef struct vc_verdict {
   const vc_expectation *by;  /* the entry behind the excuse, or NULL */
 } vc_verdict;
 
-/* Applies the expectations (may be NULL) to result r of program under cfg. */
+/* Applies the expectations (may be NULL) to result r of program under cfg.
+   A flake fails unless flake entries list it (vc_expectations_cover_flake). */
 vc_verdict vc_verdict_of(const vc_expectations *e, const vc_exp_config *cfg, int today,
                          const char *program, const vc_result *r);
 /* The same for the n repeats of one program × mode (a compare cell), whose
    summary status is `status`: it fails unless every failing repeat is
-   covered. */
+   covered and every flake repeat listed. */
 vc_verdict vc_verdict_of_repeats(const vc_expectations *e, const vc_exp_config *cfg, int today,
                                  const char *program, const char *mode, vc_status status,
                                  const vc_result *r, uint32_t n);
+
+/* Whether a flake rerun may tell more of device result r (a mode, not a
+   step before the modes, not an invalid program: neither changes on a
+   rerun): it fails the run, or only flake entries excuse it (a rerun that
+   passes makes it a known flake). */
+bool vc_verdict_rerun(const vc_expectations *e, const vc_exp_config *cfg, int today,
+                      const char *program, const vc_result *r);
 
 /* ---- the run's exit status ---- */
 

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "harness/base/strbuf.h"
+#include "harness/model/attempt_log.h"
 
 const char *vc_exp_kind_name(vc_exp_kind k) {
   switch (k) {
@@ -321,33 +322,35 @@ const vc_expectation *vc_expectations_match_kind(const vc_expectations *e, const
   return NULL;
 }
 
-/* A fail or flake entry for this program, mode and status. */
-static bool may_cover(const vc_expectation *x, const vc_exp_config *cfg, int today,
-                      const char *program, const vc_result *r) {
-  return x->kind != VC_EXP_SKIP && vc_expectation_matches(x, cfg, today, program, r->mode) &&
+/* An entry of one of `kinds` (a mask of 1u << vc_exp_kind) for this
+   program, mode and status. */
+static bool may_cover(const vc_expectation *x, unsigned kinds, const vc_exp_config *cfg,
+                      int today, const char *program, const vc_result *r) {
+  return (kinds & (1u << x->kind)) && vc_expectation_matches(x, cfg, today, program, r->mode) &&
          glob(x->status, vc_status_name(r->status)) && glob(x->note, r->reason);
 }
 
-static const vc_expectation *cover_div(const vc_expectations *e, const vc_exp_config *cfg,
-                                       int today, const char *program, const vc_result *r,
-                                       const vc_divergence *d) {
+static const vc_expectation *cover_div(const vc_expectations *e, unsigned kinds,
+                                       const vc_exp_config *cfg, int today, const char *program,
+                                       const vc_result *r, const vc_divergence *d) {
   for (uint32_t i = 0; i < e->n; i++) {
     const vc_expectation *x = &e->items[i];
-    if (may_cover(x, cfg, today, program, r) && glob(x->buffer, d->buffer) &&
+    if (may_cover(x, kinds, cfg, today, program, r) && glob(x->buffer, d->buffer) &&
         glob(x->cls, vc_divclass_name(d->cls)))
       return x;
   }
   return NULL;
 }
 
-const vc_expectation *vc_expectations_cover(const vc_expectations *e, const vc_exp_config *cfg,
-                                            int today, const char *program, const vc_result *r) {
+static const vc_expectation *cover(const vc_expectations *e, unsigned kinds,
+                                   const vc_exp_config *cfg, int today, const char *program,
+                                   const vc_result *r) {
   if (!e) return NULL;
   const vc_expectation *first = NULL;
   bool any_div = false;
   for (uint32_t k = 0; k < r->ndivs; k++) {
     if (r->divs[k].cls == VC_DIV_NAN_PAYLOAD) continue; /* allowed, never a failure */
-    const vc_expectation *x = cover_div(e, cfg, today, program, r, &r->divs[k]);
+    const vc_expectation *x = cover_div(e, kinds, cfg, today, program, r, &r->divs[k]);
     if (!x) return NULL;
     if (!first) first = x;
     any_div = true;
@@ -355,7 +358,67 @@ const vc_expectation *vc_expectations_cover(const vc_expectations *e, const vc_e
   if (any_div) return first;
   for (uint32_t i = 0; i < e->n; i++) {
     const vc_expectation *x = &e->items[i];
-    if (may_cover(x, cfg, today, program, r) && !x->buffer && !x->cls) return x;
+    if (may_cover(x, kinds, cfg, today, program, r) && !x->buffer && !x->cls) return x;
+  }
+  return NULL;
+}
+
+const vc_expectation *vc_expectations_cover(const vc_expectations *e, const vc_exp_config *cfg,
+                                            int today, const char *program, const vc_result *r) {
+  return cover(e, 1u << VC_EXP_FAIL | 1u << VC_EXP_FLAKE, cfg, today, program, r);
+}
+
+const vc_expectation *vc_expectations_cover_kind(const vc_expectations *e,
+                                                 const vc_exp_config *cfg, int today,
+                                                 const char *program, const vc_result *r,
+                                                 vc_exp_kind kind) {
+  return cover(e, 1u << kind, cfg, today, program, r);
+}
+
+/* Failed attempt k of flake result r as a result of its own: its status and
+   reason from the attempt log, its divergences from attempt_divs (into
+   divs, which has room for all of them). */
+static void failed_attempt(const vc_result *r, const vc_attempt_entry *at, vc_divergence *divs,
+                           vc_result *t) {
+  memset(t, 0, sizeof *t);
+  t->mode = r->mode;
+  t->status = at->status;
+  snprintf(t->reason, sizeof t->reason, "%s", at->reason);
+  t->divs = divs;
+  for (uint32_t k = 0; k < r->nattempt_divs; k++)
+    if (r->attempt_divs[k].attempt == at->attempt) divs[t->ndivs++] = r->attempt_divs[k];
+}
+
+const vc_expectation *vc_expectations_cover_flake(const vc_expectations *e,
+                                                  const vc_exp_config *cfg, int today,
+                                                  const char *program, const vc_result *r) {
+  if (!e || r->status != VC_ST_FLAKE) return NULL;
+  vc_attempt_entry *at = malloc(VC_EXP_MAX_ATTEMPTS * sizeof *at);
+  vc_divergence *divs = malloc((r->nattempt_divs ? r->nattempt_divs : 1) * sizeof *divs);
+  if (!at || !divs) abort();
+  uint32_t n = vc_attempt_log_parse(r->attempt_log, at, VC_EXP_MAX_ATTEMPTS);
+  const vc_expectation *first = NULL;
+  bool any = false, all = true;
+  for (uint32_t k = 0; k < n && all; k++) {
+    if (!vc_status_is_failure(at[k].status)) continue;
+    vc_result t;
+    failed_attempt(r, &at[k], divs, &t);
+    const vc_expectation *x = cover(e, 1u << VC_EXP_FLAKE, cfg, today, program, &t);
+    all = x != NULL;
+    if (!first) first = x;
+    any = true;
+  }
+  free(at);
+  free(divs);
+  if (!all) return NULL;
+  if (any) return first;
+  /* an attempt log that names no failure (cut, or from an older file): only
+     an entry about the program and mode alone speaks for it */
+  for (uint32_t i = 0; i < e->n; i++) {
+    const vc_expectation *x = &e->items[i];
+    if (x->kind == VC_EXP_FLAKE && !x->status && !x->note && !x->buffer && !x->cls &&
+        vc_expectation_matches(x, cfg, today, program, r->mode))
+      return x;
   }
   return NULL;
 }

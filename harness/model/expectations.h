@@ -1,5 +1,7 @@
 /* Expectations: the reviewed list of known failures, flakes and skips that a
- * gate accepts (format in docs/gating.md). One entry a line:
+ * gate accepts (format in docs/gating.md); its flake entries are the list
+ * of known flakes (deqp-runner's --flakes file), without which a result
+ * that failed and then passed on a rerun fails the run. One entry a line:
  *
  *   fail  atomics_*  native  backend=vulkan driver=*22.3.6* expires=2027-03-01 reason="..."
  *   fail  f32_signed_zero  *  buffer=add_a_zero class=f32-signed-zero backend=vulkan reason="..."
@@ -18,7 +20,8 @@
 
 typedef enum vc_exp_kind {
   VC_EXP_FAIL = 0, /* known failure: diverge, error, crash or timeout is accepted */
-  VC_EXP_FLAKE,    /* passes or fails from run to run; timing is not judged either */
+  VC_EXP_FLAKE,    /* passes or fails from run to run, or fails and passes on a rerun;
+                      timing is not judged either */
   VC_EXP_SKIP      /* not judged at all */
 } vc_exp_kind;
 
@@ -78,6 +81,23 @@ const vc_expectation *vc_expectations_match_kind(const vc_expectations *e, const
    NULL when some part of r is outside every entry's scope. */
 const vc_expectation *vc_expectations_cover(const vc_expectations *e, const vc_exp_config *cfg,
                                             int today, const char *program, const vc_result *r);
+/* The same with entries of one kind only. */
+const vc_expectation *vc_expectations_cover_kind(const vc_expectations *e,
+                                                 const vc_exp_config *cfg, int today,
+                                                 const char *program, const vc_result *r,
+                                                 vc_exp_kind kind);
+/* The flake entry that lists flake result r (status flake: failed, then
+   passed on a rerun): every failed attempt (its status and reason from the
+   attempt log, its divergences from attempt_divs) lies in the scope of
+   matching flake entries, as vc_expectations_cover judges a result. The
+   entry returned covers the first failed attempt; NULL when some attempt is
+   outside every flake entry, or r is not a flake. Only flake entries list
+   flakes: a fail entry says a program fails, not that it may pass. */
+const vc_expectation *vc_expectations_cover_flake(const vc_expectations *e,
+                                                  const vc_exp_config *cfg, int today,
+                                                  const char *program, const vc_result *r);
+/* The attempts of one result that vc_expectations_cover_flake reads. */
+#define VC_EXP_MAX_ATTEMPTS 128
 const char *vc_exp_kind_name(vc_exp_kind k);
 /* Today in UTC as YYYYMMDD. */
 int vc_today_utc(void);

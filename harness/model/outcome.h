@@ -98,6 +98,11 @@ typedef struct vc_result {
   VC_RESULT_COLUMNS(VC_COLUMN_FIELD)
   vc_divergence *divs;
   uint32_t ndivs;
+  /* The divergences of the failed attempts before the last (their attempt
+     field says which), kept for a result that flake reruns made: the
+     result's own are divs. */
+  vc_divergence *attempt_divs;
+  uint32_t nattempt_divs;
   vc_segment_timing *segs;
   uint32_t nsegs;
 } vc_result;

@@ -8,10 +8,12 @@
 #include "harness/base/strbuf.h"
 #include "harness/exec/conform.h"
 #include "harness/exec/verdict.h"
+#include "harness/model/attempt_log.h"
 
 static void free_results(vc_program_acc *a) {
   for (uint32_t i = 0; i < a->n; i++) {
     free(a->res[i].divs);
+    free(a->res[i].attempt_divs);
     free(a->res[i].segs);
   }
   a->n = 0;
@@ -123,9 +125,27 @@ uint32_t vc_acc_after_failure(vc_program_acc *a, const vc_mode *modes, uint32_t 
   return nrerun;
 }
 
+/* The divergences of a failed attempt that a later one supersedes move to
+   the final row's attempt_divs, marked with their attempt: a flake's report
+   shows what each failed attempt got, and flake entries' buffer= and class=
+   are judged on them. */
+static void keep_attempt_divs(vc_result *fin, vc_result *x) {
+  if (!x->ndivs) return;
+  vc_divergence *d = realloc(fin->attempt_divs, (fin->nattempt_divs + x->ndivs) * sizeof *d);
+  if (!d) abort();
+  for (uint32_t k = 0; k < x->ndivs; k++) {
+    d[fin->nattempt_divs + k] = x->divs[k];
+    d[fin->nattempt_divs + k].attempt = x->attempts;
+  }
+  fin->attempt_divs = d;
+  fin->nattempt_divs += x->ndivs;
+}
+
 /* After flake reruns: one row per mode and repeat, in the first attempt's
    place, the latest attempt's, with every attempt's outcome in its
-   attempt_log; a row that failed and then passed is `flake`. */
+   attempt_log and the failed attempts' divergences in its attempt_divs; a
+   row that failed and then passed is `flake` (whether that fails the run is
+   verdict.c's to say). */
 void vc_acc_collapse_attempts(vc_program_acc *a) {
   if (a->attempt == 0) return;
   bool *drop = calloc(a->n ? a->n : 1, sizeof *drop);
@@ -141,24 +161,22 @@ void vc_acc_collapse_attempts(vc_program_acc *a) {
       if (!drop[j] && a->res[j].repeat == r0->repeat && strcmp(a->res[j].mode, r0->mode) == 0)
         last = j, group++;
     if (group == 1) continue;
-    char log[512] = "";
+    vc_result *fin = &a->res[last];
+    char log[sizeof fin->attempt_log] = "";
     size_t u = 0;
     for (uint32_t j = i; j < a->n; j++) {
-      const vc_result *x = &a->res[j];
+      vc_result *x = &a->res[j];
       if (drop[j] || x->repeat != r0->repeat || strcmp(x->mode, r0->mode) != 0) continue;
-      if (u < sizeof log)
-        u += (size_t)snprintf(log + u, sizeof log - u, "%s%u %s%s%.120s", u ? "; " : "",
-                              x->attempts, vc_status_name(x->status), x->reason[0] ? ": " : "",
-                              x->reason);
+      vc_attempt_log_append(log, sizeof log, &u, x->attempts, x->status, x->reason);
       if (j == last) continue;
       drop[j] = true;
+      if (vc_status_is_failure(x->status)) keep_attempt_divs(fin, x);
       if (vc_status_is_failure(x->status) && !failed) {
         failed = true;
         snprintf(first_failure, sizeof first_failure, "%s: %.150s", vc_status_name(x->status),
                  x->reason);
       }
     }
-    vc_result *fin = &a->res[last];
     memcpy(fin->attempt_log, log, sizeof fin->attempt_log);
     if (failed && !vc_status_is_failure(fin->status)) {
       fin->status = VC_ST_FLAKE;
@@ -176,6 +194,7 @@ void vc_acc_collapse_attempts(vc_program_acc *a) {
   for (uint32_t i = 0; i < a->n; i++) {
     if (drop[i]) {
       free(a->res[i].divs);
+      free(a->res[i].attempt_divs);
       free(a->res[i].segs);
       continue;
     }

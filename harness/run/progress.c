@@ -18,6 +18,7 @@ void vc_progress_init(vc_progress *p, int tty, const char *backend, const char *
   p->total = total;
   p->start_ns = p->last_beat_ns = vc_now_ns();
   vc_sb_init(&p->flake_list);
+  vc_sb_init(&p->known_flake_list);
   p->nflight = slots ? slots : 1;
   p->flight = calloc(p->nflight, sizeof *p->flight);
   if (!p->flight) abort();
@@ -124,6 +125,8 @@ void vc_progress_tick(vc_progress *p) {
 
 /* What the verdict adds to a result's status on its line. */
 static const char *verdict_note(const vc_verdict *v) {
+  if (v->status == VC_ST_FLAKE)
+    return v->fails ? " (a failure: no flake entry lists it)" : " (known flake)";
   switch (v->excuse) {
   case VC_EXCUSE_EXPECTED: return " (expected)";
   case VC_EXCUSE_IMPROVEMENT: return " (expected to fail: improvement)";
@@ -132,6 +135,12 @@ static const char *verdict_note(const vc_verdict *v) {
   case VC_EXCUSE_NONE: break;
   }
   return "";
+}
+
+/* A known flake is left out of the table, as an excused failure is. */
+static bool excused(const vc_verdict *v) {
+  return v->excuse == VC_EXCUSE_EXPECTED ||
+         (v->status == VC_ST_FLAKE && v->excuse == VC_EXCUSE_FLAKE_PASS);
 }
 
 /* The summary row of a result: its mode, or the step it was charged to. */
@@ -158,14 +167,18 @@ void vc_progress_results(vc_progress *p, uint32_t pos, const char *name, const v
   bool fails = false;
   for (uint32_t i = 0; i < n; i++) {
     int m = row_of(r[i].mode);
-    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && v[i].excuse != VC_EXCUSE_EXPECTED)
+    if (m >= 0 && (unsigned)r[i].status < VC_STATUS_COUNT && !excused(&v[i]))
       p->counts[m][r[i].status]++;
     p->nondeterministic += r[i].nondeterministic;
     fails |= v[i].fails;
     if (r[i].status == VC_ST_FLAKE) {
-      p->flakes++;
-      vc_sb_printf(&p->flake_list, "%s%s %s", p->flake_list.len ? ", " : "", name, r[i].mode);
-      if (r[i].repeat) vc_sb_printf(&p->flake_list, " #%u", r[i].repeat + 1);
+      vc_strbuf *list = v[i].fails ? &p->flake_list : &p->known_flake_list;
+      if (v[i].fails)
+        p->flakes++;
+      else
+        p->known_flakes++;
+      vc_sb_printf(list, "%s%s %s", list->len ? ", " : "", name, r[i].mode);
+      if (r[i].repeat) vc_sb_printf(list, " #%u", r[i].repeat + 1);
     }
   }
   if (fails)
@@ -225,10 +238,20 @@ void vc_progress_summary(vc_progress *p, const vc_run_verdict *rv, const char *e
   if (p->nondeterministic)
     printf("; %u nondeterministic result%s", p->nondeterministic,
            p->nondeterministic == 1 ? "" : "s");
+  if (p->known_flakes)
+    printf("; %u known flake%s excused, not counted above (listed in %s)", p->known_flakes,
+           p->known_flakes == 1 ? "" : "s", expectations ? expectations : "the expectations");
   if (p->flakes)
-    printf("; %u flake%s (failed, then passed on a rerun)", p->flakes, p->flakes == 1 ? "" : "s");
+    printf("; %u flake%s (failed, then passed on a rerun) that no flake entry lists, failing "
+           "the run",
+           p->flakes, p->flakes == 1 ? "" : "s");
   printf("; run %lld in %s\n", (long long)p->run_id, p->db_path);
-  if (p->flakes) printf("flakes: %s\n", vc_sb_str(&p->flake_list));
+  if (p->flakes)
+    printf("flakes not listed in %s: %s (a flake is a failure unless a flake entry lists it: "
+           "docs/gating.md)\n",
+           expectations ? expectations : "any expectations file (none was read)",
+           vc_sb_str(&p->flake_list));
+  if (p->known_flakes) printf("known flakes: %s\n", vc_sb_str(&p->known_flake_list));
   if (vc_run_verdict_not_run(rv)) { /* exit 9: skipped and unsupported results are no pass */
     uint32_t skip = 0, uns = 0;
     for (int m = 0; m < VC_MODE_COUNT + VC_PHASE_COUNT; m++) {
@@ -243,6 +266,7 @@ void vc_progress_summary(vc_progress *p, const vc_run_verdict *rv, const char *e
 
 void vc_progress_free(vc_progress *p) {
   vc_sb_free(&p->flake_list);
+  vc_sb_free(&p->known_flake_list);
   free(p->flight);
   memset(p, 0, sizeof *p);
 }

@@ -42,8 +42,10 @@ typedef struct vc_progress {
      excused failures aside */
   uint32_t counts[VC_MODE_COUNT + VC_PHASE_COUNT][VC_STATUS_COUNT];
   uint32_t nondeterministic;
-  uint32_t flakes;
-  vc_strbuf flake_list;    /* "program mode, ..." */
+  /* flakes (failed, then passed on a rerun): those flake entries list, and
+     those they do not, which fail the run; each "program mode, ..." */
+  uint32_t known_flakes, flakes;
+  vc_strbuf known_flake_list, flake_list;
   vc_in_flight *flight;
   uint32_t nflight;
 } vc_progress;

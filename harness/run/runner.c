@@ -436,17 +436,17 @@ static void start_job(run_state *s, slot *sl, item *it) {
   mode_times_reset(sl, 0);
 }
 
-/* The modes of the latest attempt with a result that fails the run and that
-   a rerun may clear: a device mode (not a step before the modes, not an
-   invalid program: neither changes on a rerun). Returns their number. */
+/* The modes of the latest attempt with a result that a rerun may tell more
+   of (vc_verdict_rerun: one that fails the run, or that only flake entries
+   excuse). Returns their number. */
 static uint32_t flaky_candidates(run_state *s, const vc_program_acc *a, vc_mode *modes) {
   vc_exp_config cfg = device_config(s);
   uint32_t n = 0;
   for (uint32_t i = 0; i < a->n; i++) {
     const vc_result *r = &a->res[i];
     int m = vc_mode_from_name(r->mode);
-    if (r->attempts != a->attempt + 1 || m < 0 || r->status == VC_ST_INVALID) continue;
-    if (!vc_verdict_of(s->expect, &cfg, s->today, a->name, r).fails) continue;
+    if (r->attempts != a->attempt + 1) continue;
+    if (!vc_verdict_rerun(s->expect, &cfg, s->today, a->name, r)) continue;
     bool have = false;
     for (uint32_t k = 0; k < n; k++) have |= (int)modes[k] == m;
     if (!have) modes[n++] = (vc_mode)m;

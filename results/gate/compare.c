@@ -119,11 +119,12 @@ static int judge(comparer *k, const vc_cell *b, const vc_cell *c) {
   /* Coverage lost is a failure: only a skip entry allows it. */
   if (!c) return add(k, VC_F_MISSING, true, b, NULL, NULL);
   k->c->cand_ran += ran(c);
-  if (vc_status_is_failure(c->status)) {
+  /* a flake that no flake entry lists fails as a failing status does */
+  if (vc_status_is_failure(c->status) || v.fails) {
     if (!v.fails) return add(k, VC_F_EXPECTED, false, b, c, v.by);
     /* A failure the baseline had unexcused was accepted with it; one behind
        an excused baseline failure is outside that excuse, hence new. */
-    if (b && vc_status_is_failure(b->status) && cell_verdict(k, b, true).fails)
+    if (b && cell_verdict(k, b, true).fails)
       return add(k, VC_F_STILL_FAILING, false, b, c, NULL);
     return add(k, VC_F_NEW_FAILURE, true, b, c, NULL);
   }

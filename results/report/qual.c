@@ -148,13 +148,25 @@ static void judge(vc_qrun *qr) {
     vc_qmode *qm = &qr->modes[m];
     qm->programs++;
     qm->counts[cell->status]++;
-    for (uint32_t k = 0; k < cell->n; k++) q->nflakes += cell->results[k].status == VC_ST_FLAKE;
+    const vc_expectations *exps = qr->has_exps ? &qr->exps : NULL;
+    bool unlisted = false;
+    for (uint32_t k = 0; k < cell->n; k++) {
+      const vc_result *x = &cell->results[k];
+      if (x->status != VC_ST_FLAKE) continue;
+      q->nflakes++;
+      const vc_expectation *by =
+          vc_expectations_cover_flake(exps, &cfg, today, cell->prog->info.name, x);
+      if (!q->flakes_by) q->flakes_by = by;
+      unlisted |= !by;
+    }
+    if (unlisted) q->flakes_by = NULL;
     qr->nflakes += q->nflakes;
     qr->ncovered += cell->status == VC_ST_PASS || cell->status == VC_ST_FLAKE;
-    if (!vc_status_is_failure(cell->status)) continue;
-    vc_verdict v = vc_verdict_of_repeats(qr->has_exps ? &qr->exps : NULL, &cfg, today,
-                                         cell->prog->info.name, cell->mode, cell->status,
-                                         cell->results, cell->n);
+    if (!vc_status_is_failure(cell->status) && !q->nflakes) continue;
+    vc_verdict v = vc_verdict_of_repeats(exps, &cfg, today, cell->prog->info.name, cell->mode,
+                                         cell->status, cell->results, cell->n);
+    /* a flake fails as a failure does, unless flake entries list it */
+    if (!vc_status_is_failure(cell->status) && !v.fails) continue;
     if (v.fails) {
       q->judged = VC_JUDGED_NEW;
       qm->new_failures++;

@@ -50,6 +50,7 @@ typedef enum vc_judged {
 typedef struct vc_qcell {
   vc_judged judged;
   const vc_expectation *by; /* known: the entry covering its first part */
+  const vc_expectation *flakes_by; /* its flakes all listed: the entry listing the first */
   int32_t section;          /* failing: its section's number, else -1 */
   uint32_t nflakes;         /* repeats that failed, then passed on a rerun (status flake) */
 } vc_qcell;
@@ -111,8 +112,9 @@ bool vc_qual_option(const vc_run_data *r, const char *key, char *out, size_t n);
 /* Removes the kernel cache's "cache=DIR" item from a device-options text,
    in place: where kernels are kept changes no result. */
 void vc_qual_strip_cache(char *s);
-/* A cell that did not fail but had a repeat that flaked: the matrix says
-   flake, not pass. */
+/* A cell that did not fail but had a repeat that flaked, every flake listed
+   by a flake entry: the matrix says flake, not pass. An unlisted flake is a
+   new failure. */
 static inline bool vc_qual_flaky(const vc_qcell *qc) {
   return qc->judged == VC_JUDGED_OK && qc->nflakes > 0;
 }

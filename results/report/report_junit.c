@@ -30,6 +30,7 @@ typedef struct junit_state {
 
 static const char *element(vc_status s, vc_judged j) {
   if (j == VC_JUDGED_KNOWN) return "skipped";
+  if (j == VC_JUDGED_NEW && !vc_status_is_failure(s)) return "failure"; /* an unlisted flake */
   if (s == VC_ST_DIVERGE || s == VC_ST_UNTRUSTWORTHY || s == VC_ST_INVALID) return "failure";
   if (s == VC_ST_ERROR || s == VC_ST_CRASH || s == VC_ST_TIMEOUT) return "error";
   if (vc_status_is_failure(s)) return "failure"; /* a failing status added later */

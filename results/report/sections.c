@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/base/plural.h"
+#include "harness/model/attempt_log.h"
 #include "harness/model/outcome.h"
 #include "results/report/fmt.h"
 #include "results/report/modestats.h"
@@ -446,7 +447,7 @@ void vc_matrix_label(const vc_markup *d, const vc_qrun *qr, const vc_cell *c, vc
     return;
   }
   const vc_qcell *qc = &qr->qcells[vc_qual_cell_index(qr, c)];
-  bool flaky = vc_qual_flaky(qc);
+  bool flaky = qc->nflakes && !c->nfailing;
   if (qc->judged == VC_JUDGED_NEW) put(sb, d->new_mark);
   if (qc->judged == VC_JUDGED_KNOWN) vc_sb_puts(sb, "known: ");
   vc_sb_puts(sb, vc_status_name(flaky ? VC_ST_FLAKE : c->status));
@@ -454,51 +455,6 @@ void vc_matrix_label(const vc_markup *d, const vc_qrun *qr, const vc_cell *c, vc
     vc_sb_printf(sb, " %u/%u", c->nfailing, c->n);
   else if (flaky && qc->nflakes < c->n)
     vc_sb_printf(sb, " %u/%u", qc->nflakes, c->n);
-}
-
-/* ---- flakes: failed unexpectedly, then passed on a rerun ---- */
-
-/* Every result with status flake, one row each, with the outcome of every
-   attempt: a flake does not fail the run, but a driver engineer wants to
-   see it. */
-void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
-  uint32_t total = 0;
-  for (uint32_t i = 0; i < q->nruns; i++) total += q->runs[i].nflakes;
-  if (!total) return;
-  heading(d, sb, 2, "Flakes");
-  put(sb, d->para.open);
-  vc_sb_printf(sb, "%u result%s failed, then passed on a rerun (", total, total == 1 ? "" : "s");
-  d->code(sb, "--flake-reruns");
-  vc_sb_puts(sb, "): they do not fail the run.");
-  put(sb, d->para.close);
-  static const vc_col cols[] = {{"program", VC_COL_TEXT},
-                                {"mode", VC_COL_TEXT},
-                                {"repeat", VC_COL_NUM},
-                                {"attempts", VC_COL_NUM},
-                                {"attempt log", VC_COL_WRAP}};
-  for (uint32_t i = 0; i < q->nruns; i++) {
-    const vc_qrun *qr = &q->runs[i];
-    if (!qr->nflakes) continue;
-    run_heading(d, sb, 3, qr->run);
-    table t = table_open(d, sb, "flakes", cols, 5);
-    for (uint32_t k = 0; k < qr->sum.cells.n; k++) {
-      const vc_cell *c = &qr->sum.cells.items[k];
-      for (uint32_t j = 0; j < c->n; j++) {
-        const vc_result *x = &c->results[j];
-        if (x->status != VC_ST_FLAKE) continue;
-        row_open(&t, false);
-        cell_open(&t);
-        name_of(d, sb, c->prog->info.name);
-        cell_close(&t);
-        cell_text(&t, c->mode);
-        cell_fmt(&t, "%u", x->repeat);
-        cell_fmt(&t, "%u", x->attempts);
-        cell_text(&t, x->attempt_log[0] ? x->attempt_log : x->reason);
-        row_close(&t);
-      }
-    }
-    put(sb, d->table_close);
-  }
 }
 
 /* ---- one failure ---- */
@@ -547,16 +503,104 @@ static void divergence(const vc_markup *d, vc_strbuf *sb, const vc_divergence *d
   values_table(d, sb, dv);
 }
 
-static bool same_outcome(const vc_result *a, const vc_result *b) {
-  if (a->status != b->status || strcmp(a->reason, b->reason) || a->ndivs != b->ndivs) return false;
-  for (uint32_t k = 0; k < a->ndivs; k++) {
-    const vc_divergence *x = &a->divs[k], *y = &b->divs[k];
+static bool same_divs(const vc_divergence *a, const vc_divergence *b, uint32_t n) {
+  for (uint32_t k = 0; k < n; k++) {
+    const vc_divergence *x = &a[k], *y = &b[k];
     if (strcmp(x->buffer, y->buffer) || x->first_index != y->first_index || x->count != y->count ||
         x->cls != y->cls || strcmp(x->expected_hex, y->expected_hex) ||
-        strcmp(x->actual_hex, y->actual_hex))
+        strcmp(x->actual_hex, y->actual_hex) || x->attempt != y->attempt)
       return false;
   }
   return true;
+}
+
+static bool same_outcome(const vc_result *a, const vc_result *b) {
+  return a->status == b->status && !strcmp(a->reason, b->reason) && a->ndivs == b->ndivs &&
+         same_divs(a->divs, b->divs, a->ndivs) && !strcmp(a->attempt_log, b->attempt_log) &&
+         a->nattempt_divs == b->nattempt_divs &&
+         same_divs(a->attempt_divs, b->attempt_divs, a->nattempt_divs);
+}
+
+/* ---- flakes: failed, then passed on a rerun ---- */
+
+/* What each failed attempt of flake x got: its status and reason from the
+   attempt log, then the first differing elements of each buffer it had
+   wrong (attempt_divs). */
+static void failed_attempts(const vc_markup *d, vc_strbuf *sb, const char *who,
+                            const vc_result *x) {
+  vc_attempt_entry *at = malloc(VC_EXP_MAX_ATTEMPTS * sizeof *at);
+  if (!at) return;
+  uint32_t n = vc_attempt_log_parse(x->attempt_log, at, VC_EXP_MAX_ATTEMPTS);
+  for (uint32_t i = 0; i < n; i++) {
+    if (!vc_status_is_failure(at[i].status)) continue;
+    char title[400];
+    snprintf(title, sizeof title, "%s%sattempt %u of %u: %s", who, who[0] ? ", " : "",
+             at[i].attempt, x->attempts, vc_status_name(at[i].status));
+    d->lead(sb, title, at[i].reason);
+    for (uint32_t k = 0; k < x->nattempt_divs; k++)
+      if (x->attempt_divs[k].attempt == at[i].attempt) divergence(d, sb, &x->attempt_divs[k]);
+  }
+  free(at);
+}
+
+/* Every result with status flake, one row each, with the outcome of every
+   attempt and whether a flake entry lists it (an unlisted flake is a new
+   failure), then what each failed attempt got. */
+void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
+  uint32_t total = 0;
+  for (uint32_t i = 0; i < q->nruns; i++) total += q->runs[i].nflakes;
+  if (!total) return;
+  heading(d, sb, 2, "Flakes");
+  put(sb, d->para.open);
+  vc_sb_printf(sb, "%u result%s failed, then passed on a rerun (", total, total == 1 ? "" : "s");
+  d->code(sb, "--flake-reruns");
+  vc_sb_puts(sb, "). A flake is a failure unless a flake entry of the expectations lists it "
+                 "(docs/gating.md); a listed one is a known flake. What each failed attempt "
+                 "got is under Failures for the others, and below for known flakes.");
+  put(sb, d->para.close);
+  static const vc_col cols[] = {{"program", VC_COL_TEXT},  {"mode", VC_COL_TEXT},
+                                {"repeat", VC_COL_NUM},    {"attempts", VC_COL_NUM},
+                                {"listed", VC_COL_WRAP},   {"attempt log", VC_COL_WRAP}};
+  for (uint32_t i = 0; i < q->nruns; i++) {
+    const vc_qrun *qr = &q->runs[i];
+    if (!qr->nflakes) continue;
+    run_heading(d, sb, 3, qr->run);
+    table t = table_open(d, sb, "flakes", cols, 6);
+    for (uint32_t k = 0; k < qr->sum.cells.n; k++) {
+      const vc_cell *c = &qr->sum.cells.items[k];
+      const vc_qcell *qc = &qr->qcells[k];
+      for (uint32_t j = 0; j < c->n; j++) {
+        const vc_result *x = &c->results[j];
+        if (x->status != VC_ST_FLAKE) continue;
+        row_open(&t, !qc->flakes_by);
+        cell_open(&t);
+        name_of(d, sb, c->prog->info.name);
+        cell_close(&t);
+        cell_text(&t, c->mode);
+        cell_fmt(&t, "%u", x->repeat);
+        cell_fmt(&t, "%u", x->attempts);
+        if (!qc->flakes_by)
+          cell_text(&t, "no: a new failure");
+        else
+          cell_fmt(&t, "known flake, %s:%u: %s", qr->exps.file, qc->flakes_by->line,
+                   qc->flakes_by->reason);
+        cell_text(&t, x->attempt_log[0] ? x->attempt_log : x->reason);
+        row_close(&t);
+      }
+    }
+    put(sb, d->table_close);
+    for (uint32_t k = 0; k < qr->sum.cells.n; k++) {
+      const vc_cell *c = &qr->sum.cells.items[k];
+      if (qr->qcells[k].section >= 0) continue; /* shown under Failures */
+      for (uint32_t j = 0; j < c->n; j++) {
+        const vc_result *x = &c->results[j];
+        if (x->status != VC_ST_FLAKE) continue;
+        char who[360];
+        snprintf(who, sizeof who, "%s %s repeat %u", c->prog->info.name, c->mode, x->repeat);
+        failed_attempts(d, sb, who, x);
+      }
+    }
+  }
 }
 
 /* The repeats of a cell, identical ones merged: "3 of 3 repeats". */
@@ -574,6 +618,7 @@ static void repeats(const vc_markup *d, vc_strbuf *sb, const vc_cell *c) {
              vc_status_name(x->status));
     d->lead(sb, title, x->reason);
     for (uint32_t k = 0; k < x->ndivs; k++) divergence(d, sb, &x->divs[k]);
+    if (x->status == VC_ST_FLAKE) failed_attempts(d, sb, "", x);
     if (x->captured_stderr[0]) {
       char summary[128];
       snprintf(summary, sizeof summary, "standard error of the worker and driver (repeat %u)",

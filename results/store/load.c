@@ -360,6 +360,23 @@ static int seg_row(loader *ld, sqlite3_stmt *st) {
   return rc;
 }
 
+/* A result's own divergences (attempt 0) stay in divs; those of the failed
+   attempts a flake rerun superseded go to attempt_divs, in their order. The
+   store writes the own ones first, so this only moves a boundary; a stable
+   partition keeps any other order right too. */
+static void split_attempt_divs(vc_result *x) {
+  uint32_t own = 0;
+  for (uint32_t k = 0; k < x->ndivs; k++) {
+    if (x->divs[k].attempt) continue;
+    vc_divergence d = x->divs[k];
+    memmove(&x->divs[own + 1], &x->divs[own], (k - own) * sizeof d);
+    x->divs[own++] = d;
+  }
+  x->nattempt_divs = x->ndivs - own;
+  x->attempt_divs = x->nattempt_divs ? x->divs + own : NULL;
+  x->ndivs = own;
+}
+
 #define OF_RUN " WHERE result_id IN (SELECT id FROM results WHERE run_id=?1)"
 
 static int load_children(loader *ld) {
@@ -374,6 +391,7 @@ static int load_children(loader *ld) {
   if (!rc)
     rc = each_row_of(ld, "t.result_id", &vc_table_segments, "t",
                      "FROM segments t" OF_RUN " ORDER BY result_id, pass, segment", seg_row);
+  for (uint32_t i = 0; !rc && i < ld->nall; i++) split_attempt_divs(&ld->all[i]);
   return rc;
 }
 

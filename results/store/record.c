@@ -288,6 +288,8 @@ static int insert_result(vc_db *db, int64_t run_id, int64_t program_id, const vc
   int64_t result_id = sqlite3_last_insert_rowid(db->sql);
   for (uint32_t i = 0; !rc && i < r->ndivs; i++)
     rc = insert_divergence(db, result_id, &r->divs[i], what, err);
+  for (uint32_t i = 0; !rc && i < r->nattempt_divs; i++)
+    rc = insert_divergence(db, result_id, &r->attempt_divs[i], what, err);
   for (uint32_t i = 0; !rc && i < r->nsegs; i++)
     rc = insert_segment(db, result_id, &r->segs[i], what, err);
   return rc;
@@ -300,7 +302,7 @@ static int check_results(const vc_db *db, const vc_program_info *prog, const vc_
   for (uint32_t i = 0; i < nresults; i++) {
     const vc_result *r = &results[i];
     if (!r->mode || (unsigned)r->status >= VC_STATUS_COUNT || (r->ndivs && !r->divs) ||
-        (r->nsegs && !r->segs))
+        (r->nattempt_divs && !r->attempt_divs) || (r->nsegs && !r->segs))
       return vc_fail(err, VC_ERR_USAGE,
                      "recording program %s into %s: result %u is malformed (mode, status, "
                      "divergences or segments)",

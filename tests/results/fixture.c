@@ -129,6 +129,16 @@ static vc_divergence fx_div = {.buffer = "out",
                                .expected_hex = "0000000f 00000010 00000011 00000012 00000013",
                                .actual_hex = "0000000f 00000010 deadbeef 00000012 00000013",
                                .cls = VC_DIV_INTEGER};
+/* What a flake's failed first attempt got (results of status f). */
+static vc_divergence fx_attempt_div = {.buffer = "out",
+                                       .type = "u32",
+                                       .first_index = 17,
+                                       .count = 1,
+                                       .context_start = 15,
+                                       .expected_hex = "0f000000 10000000 11000000 12000000 13000000",
+                                       .actual_hex = "0f000000 10000000 8017f6a8 12000000 13000000",
+                                       .cls = VC_DIV_INTEGER,
+                                       .attempt = 1};
 
 /* 'z': lavapipe's folded -0 + 0.0; 'm': that and a second fault in another
    buffer and class (an fmin for a min, say). */
@@ -192,6 +202,8 @@ uint32_t fx_results(const fx_prog *p, uint32_t repeats, vc_result *out) {
         x->attempts = 2;
         snprintf(x->attempt_log, sizeof x->attempt_log,
                  "1 diverge: out differs in %s; 2 pass", x->mode);
+        x->attempt_divs = &fx_attempt_div;
+        x->nattempt_divs = 1;
       }
       if (st[m] == 'd') {
         x->divs = &fx_div;

@@ -30,7 +30,8 @@ int fx_tmp_teardown(void **state);
 
 /* One program: a status letter per mode (native, host-split, resident-split):
    p pass, d diverge, w untrustworthy, e error, c crash, t timeout,
-   u unsupported, s skip, i invalid, f flake (2 attempts, an attempt log); z diverge in buffer add_a_zero (class
+   u unsupported, s skip, i invalid, f flake (2 attempts, an attempt log, the first
+   attempt's divergence in out[17]); z diverge in buffer add_a_zero (class
    f32-signed-zero), m that and min_nan (f32-nan); '-' leaves the mode out. Repeat r of n takes
    wall_ms + (r - (n-1)/2) * jitter_ms, so wall_ms is the median and the
    spread is (n-1) * jitter_ms. */

@@ -158,10 +158,14 @@ static void test_fix_and_improvement_reported(void **state) {
   outcome_free(&o);
 }
 
-/* A flake (failed, then passed on a rerun) passes the gate: not a new
-   failure where the baseline passed; against a failing baseline it is a fix.
-   A mode whose three repeats are all flakes is a flake cell, not a skip. */
-static void test_flake_passes_gate(void **state) {
+/* A flake (failed, then passed on a rerun) is a failure unless a flake
+   entry lists it: where the baseline passed it is a new failure, where the
+   baseline failed it is still failing. Listed by a flake entry for its
+   device, it passes the gate: against a failing baseline it is a fix. A
+   flake entry for another backend, one whose buffer= misses the failed
+   attempt's divergence, an expired one or a fail entry lists nothing. A
+   mode whose three repeats are all flakes is a flake cell, not a skip. */
+static void test_flake_fails_gate_unless_listed(void **state) {
   (void)state;
   const fx_prog cand[] = {{"a", "fpp", 10, 0},
                           {"b", "ppf", 10, 0},
@@ -171,11 +175,38 @@ static void test_flake_passes_gate(void **state) {
   write_pair(cand, 5, 3);
   outcome o;
   compare_files(&o, NULL);
+  assert_int_equal(o.c.exit_code, VC_EXIT_FAIL);
+  assert_int_equal(o.c.counts[VC_F_NEW_FAILURE], 2);
+  const vc_finding *f = find(&o, VC_F_NEW_FAILURE, "a", "native");
+  assert_non_null(f);
+  assert_true(f->gating);
+  assert_int_equal(f->cand->status, VC_ST_FLAKE);
+  assert_non_null(find(&o, VC_F_NEW_FAILURE, "b", "resident-split"));
+  assert_non_null(find(&o, VC_F_STILL_FAILING, "c", "native"));
+  assert_int_equal(o.c.counts[VC_F_MISSING], 0);
+  outcome_free(&o);
+
+  const char *unlisting[] = {
+      "flake * * backend=no-such reason=\"another backend\"\n",
+      "flake * * buffer=other reason=\"another buffer\"\n",
+      "flake * * expires=2020-01-01 reason=\"expired\"\n",
+      "fail * * reason=\"known failures\"\n"};
+  for (int i = 0; i < 4; i++) {
+    compare_files(&o, unlisting[i]);
+    assert_non_null(find(&o, VC_F_NEW_FAILURE, "a", "native"));
+    assert_non_null(find(&o, VC_F_NEW_FAILURE, "b", "resident-split"));
+    assert_int_equal(o.c.exit_code, i == 2 ? VC_EXIT_EXPIRED : VC_EXIT_FAIL);
+    outcome_free(&o);
+  }
+
+  compare_files(&o, "flake a native reason=\"shaky\"\n"
+                    "flake b resident-split buffer=out class=integer reason=\"shaky\"\n"
+                    "flake c * reason=\"shaky\"\n");
   assert_int_equal(o.c.exit_code, VC_EXIT_OK);
   assert_int_equal(o.c.ngating, 0);
   assert_int_equal(o.c.counts[VC_F_NEW_FAILURE], 0);
   assert_int_equal(o.c.counts[VC_F_MISSING], 0);
-  const vc_finding *f = find(&o, VC_F_FIXED, "c", "native");
+  f = find(&o, VC_F_FIXED, "c", "native");
   assert_non_null(f);
   assert_int_equal(f->cand->status, VC_ST_FLAKE);
   outcome_free(&o);
@@ -663,7 +694,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_expected_failure_passes_gate, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_expired_expectation_exits_6, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_fix_and_improvement_reported, setup, fx_tmp_teardown),
-      cmocka_unit_test_setup_teardown(test_flake_passes_gate, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_flake_fails_gate_unless_listed, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_timing_spread, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_timing_min_delta, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_unsupported_missing_new_skip, setup, fx_tmp_teardown),

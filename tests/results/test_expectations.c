@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "harness/model/attempt_log.h"
 #include "harness/model/expectations.h"
 
 static const char good[] =
@@ -259,12 +260,101 @@ static void test_scope_covers(void **state) {
   vc_expectations_free(&e);
 }
 
+/* The attempt log is read back as it was written: a "; " inside a reason
+   does not start an entry, a status with no reason has an empty one. */
+static void test_attempt_log(void **state) {
+  (void)state;
+  char log[512] = "";
+  size_t u = 0;
+  vc_attempt_log_append(log, sizeof log, &u, 1, VC_ST_DIVERGE,
+                        "3 elements differ in 1 buffer; first: left[256] (integer)");
+  vc_attempt_log_append(log, sizeof log, &u, 2, VC_ST_TIMEOUT, "");
+  vc_attempt_log_append(log, sizeof log, &u, 3, VC_ST_PASS, "");
+  assert_string_equal(log, "1 diverge: 3 elements differ in 1 buffer; first: left[256] "
+                           "(integer); 2 timeout; 3 pass");
+  vc_attempt_entry at[4];
+  assert_int_equal(vc_attempt_log_parse(log, at, 4), 3);
+  assert_int_equal(at[0].attempt, 1);
+  assert_int_equal(at[0].status, VC_ST_DIVERGE);
+  assert_string_equal(at[0].reason, "3 elements differ in 1 buffer; first: left[256] (integer)");
+  assert_int_equal(at[1].attempt, 2);
+  assert_int_equal(at[1].status, VC_ST_TIMEOUT);
+  assert_string_equal(at[1].reason, "");
+  assert_int_equal(at[2].status, VC_ST_PASS);
+  assert_int_equal(vc_attempt_log_parse(log, at, 1), 1);
+  assert_int_equal(vc_attempt_log_parse("", at, 4), 0);
+  assert_int_equal(vc_attempt_log_parse("garbage", at, 4), 0);
+}
+
+/* A flake is listed only when flake entries cover every failed attempt:
+   its status and reason, and its divergences (attempt_divs), as a failing
+   result is covered; a fail entry lists no flake; scope by device and
+   expiry as for any entry. */
+static void test_cover_flake(void **state) {
+  (void)state;
+  vc_divergence d = {.buffer = "left", .type = "u32", .first_index = 256, .count = 3,
+                     .cls = VC_DIV_INTEGER, .attempt = 1};
+  vc_result r = {.mode = "host-split", .status = VC_ST_FLAKE, .attempts = 3,
+                 .attempt_divs = &d, .nattempt_divs = 1};
+  snprintf(r.attempt_log, sizeof r.attempt_log,
+           "1 diverge: 3 elements differ in 1 buffer; first: left[256] (integer); "
+           "2 timeout: no result within 60 s; 3 pass");
+  const vc_exp_config pocl = {"opencl", "pthread-skylake", "Portable Computing Language", "3.1"};
+  struct {
+    const char *text;
+    bool listed;
+    uint32_t line;
+  } cases[] = {
+      {"flake shared_atomics host-split reason=x\n", true, 1},
+      {"flake shared_* * backend=opencl device=pthread-* driver=*Portable* reason=x\n", true, 1},
+      {"flake shared_atomics host-split backend=vulkan reason=x\n", false, 0},
+      {"flake shared_atomics host-split device=NVIDIA* reason=x\n", false, 0},
+      {"flake shared_atomics native reason=x\n", false, 0},
+      {"flake shared_atomics host-split expires=2020-01-01 reason=x\n", false, 0},
+      {"fail shared_atomics host-split reason=x\n", false, 0},
+      /* buffer= covers the divergence, not the timeout without one */
+      {"flake shared_atomics host-split buffer=left reason=x\n", false, 0},
+      {"flake shared_atomics host-split buffer=left reason=x\n"
+       "flake shared_atomics host-split status=timeout note=\"*60 s\" reason=y\n",
+       true, 1},
+      {"flake shared_atomics host-split status=diverge reason=x\n", false, 0},
+      {"flake shared_atomics host-split buffer=right reason=x\n"
+       "flake shared_atomics host-split status=timeout reason=y\n",
+       false, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    vc_expectations e;
+    vc_error err = {0};
+    assert_int_equal(vc_expectations_parse("flakes.txt", cases[i].text, &e, &err), 0);
+    const vc_expectation *x =
+        vc_expectations_cover_flake(&e, &pocl, 20261201, "shared_atomics", &r);
+    if (cases[i].listed) {
+      assert_non_null(x);
+      assert_int_equal(x->line, cases[i].line);
+    } else {
+      assert_null(x);
+    }
+    vc_expectations_free(&e);
+  }
+  /* not a flake: nothing to list */
+  vc_expectations e;
+  vc_error err = {0};
+  assert_int_equal(vc_expectations_parse("f.txt", "flake * * reason=x\n", &e, &err), 0);
+  vc_result pass = {.mode = "host-split", .status = VC_ST_PASS};
+  assert_null(vc_expectations_cover_flake(&e, &pocl, 20261201, "p", &pass));
+  /* an attempt log that names no failure: an entry without scope only */
+  vc_result bare = {.mode = "host-split", .status = VC_ST_FLAKE, .attempts = 2};
+  assert_non_null(vc_expectations_cover_flake(&e, &pocl, 20261201, "p", &bare));
+  vc_expectations_free(&e);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_parse_errors),
       cmocka_unit_test(test_load_from_file),  cmocka_unit_test(test_matching),
       cmocka_unit_test(test_expiry_boundary), cmocka_unit_test(test_first_match_wins),
       cmocka_unit_test(test_parse_scope),     cmocka_unit_test(test_scope_covers),
+      cmocka_unit_test(test_attempt_log),     cmocka_unit_test(test_cover_flake),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,6 +110,7 @@ static void test_old_file_migrates_and_compares(void **state) {
   int64_t before[6], after[6];
   table_counts(path, before);
   assert_int_equal(has_column(path, "results", "converged"), 0);
+  assert_int_equal(has_column(path, "divergences", "attempt"), 0);
 
   vc_error err = {0};
   vc_db *db = NULL;
@@ -118,6 +119,9 @@ static void test_old_file_migrates_and_compares(void **state) {
   assert_int_equal(fx_query_int(path, "PRAGMA application_id"), VC_DB_APPLICATION_ID);
   assert_int_equal(has_column(path, "results", "converged"), 1);
   assert_int_equal(has_column(path, "runs", "selection"), 1);
+  /* schema 9: every divergence of an old file is its result's own */
+  assert_int_equal(has_column(path, "divergences", "attempt"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM divergences WHERE attempt != 0"), 0);
   table_counts(path, after);
   for (int i = 0; i < 6; i++) assert_int_equal(after[i], before[i]);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);

@@ -449,15 +449,17 @@ static void test_known_issues(void **state) {
 }
 
 /* Flakes (failed, then passed on a rerun) have their own section after the
-   known issues, each result with its attempt log; the matrix says flake,
-   the Markdown matrix lists them, and JUnit passes them with the log in
-   <system-out>. */
+   known issues, each result with its attempt log and the flake entry that
+   lists it; the matrix says flake, the Markdown matrix lists them, JUnit
+   passes them with the log in <system-out>, and what the failed attempt got
+   is shown (the element, expected and actual). */
 static void test_flakes(void **state) {
   (void)state;
   char path[512], exp[512];
   fx_path(&fx_tmp, "flakes.db", path);
   fx_path(&fx_tmp, "flakes.txt", exp);
-  const char text[] = "fail barrier_chain native reason=\"the driver's barrier bug\"\n";
+  const char text[] = "fail barrier_chain native reason=\"the driver's barrier bug\"\n"
+                      "flake shaky * buffer=out reason=\"a shaky test\"\n";
   fx_write_file(exp, text, strlen(text));
   const fx_prog p[] = {{"atomics_add", "ppp", 3, 0},
                        {"barrier_chain", "dpp", 8, 0},
@@ -479,11 +481,17 @@ static void test_flakes(void **state) {
   assert_non_null(known);
   assert_non_null(section);
   assert_true(known < section && section < matrix);
+  /* a flake entry lists flakes; it excused no failure */
+  assert_int_equal(count_between(known, section, "a shaky test"), 0);
   assert_non_null(strstr(section, "<tr><td>shaky</td><td>native</td><td class=\"n\">0</td>"
-                                  "<td class=\"n\">2</td><td class=\"w\">1 diverge: out "
-                                  "differs in native; 2 pass</td></tr>"));
+                                  "<td class=\"n\">2</td><td class=\"w\">known flake, "));
+  assert_non_null(strstr(section, "flakes.txt:2: a shaky test</td><td class=\"w\">1 diverge: "
+                                  "out differs in native; 2 pass</td></tr>"));
   assert_non_null(strstr(section, "<tr><td>shaky</td><td>resident-split</td>"));
-  assert_int_equal(count_between(section, matrix, "<tr><td>"), 2);
+  assert_int_equal(count_between(section, matrix, "<tr><td>shaky</td>"), 2);
+  /* the failed attempt's values: element 17, expected 17, got a8f61780 */
+  assert_non_null(strstr(section, "shaky native repeat 0, attempt 1 of 2: diverge"));
+  assert_true(strstr(section, "a8f61780") && strstr(section, "a8f61780") < matrix);
   assert_int_equal(count_of(html, "<td class=\"c s-flake\""), 2);
   assert_int_equal(count_of(matrix, ">flake</td>"), 2);
   vc_sb_free(&sb);
@@ -497,8 +505,10 @@ static void test_flakes(void **state) {
   assert_non_null(known);
   assert_non_null(section);
   assert_true(known < section && section < matrix);
-  assert_non_null(strstr(section, "| `shaky` | native | 0 | 2 | 1 diverge: out differs in "
-                                  "native; 2 pass |"));
+  assert_non_null(strstr(section, "| `shaky` | native | 0 | 2 | known flake, "));
+  assert_non_null(strstr(section, "**shaky native repeat 0, attempt 1 of 2: diverge**"));
+  assert_non_null(strstr(section, "| **17 \xe2\x89\xa0** | **17** | **2834700160** | "
+                                  "`0x00000011` | `0xa8f61780` |"));
   assert_non_null(strstr(matrix, "| `shaky` | flake | pass | flake |"));
   vc_sb_free(&sb);
 
@@ -512,6 +522,48 @@ static void test_flakes(void **state) {
                               "</system-out>\n    </testcase>"));
   assert_int_equal(count_of(xml, "<system-out>"), 2);
   vc_sb_free(&sb);
+  vc_run_free(r);
+}
+
+/* A flake is a failure unless a flake entry lists it: without one (or with
+   one whose scope misses the failed attempt's divergence, or that expired)
+   the report's verdict is FAIL, the cells are new failures whose section
+   shows the failed attempt's values, and JUnit fails them. A fail entry
+   lists no flake. */
+static void test_unlisted_flakes_fail(void **state) {
+  (void)state;
+  char path[512], exp[512];
+  fx_path(&fx_tmp, "unlisted.db", path);
+  fx_path(&fx_tmp, "unlisted.txt", exp);
+  const fx_prog p[] = {{"atomics_add", "ppp", 3, 0}, {"shaky", "fpp", 8, 0}};
+  fx_write_run(path, &(fx_run){.progs = p, .nprogs = 2});
+  vc_run_data *r = load(path);
+  const vc_run_data *runs[] = {r};
+  const char *files[] = {"flake shaky native buffer=other reason=\"another buffer\"\n",
+                         "flake shaky native backend=no-such reason=\"another backend\"\n",
+                         "flake shaky native expires=2020-01-01 reason=\"expired\"\n",
+                         "fail shaky native reason=\"a known failure\"\n", NULL};
+  for (int i = 0; i < 5; i++) {
+    if (files[i]) fx_write_file(exp, files[i], strlen(files[i]));
+    vc_strbuf sb;
+    vc_sb_init(&sb);
+    fx_report(vc_report_markdown, runs, 1, files[i] ? exp : "none", NULL, &sb);
+    const char *md = vc_sb_str(&sb);
+    assert_non_null(strstr(md, "# FAIL &mdash;"));
+    assert_non_null(strstr(md, "1 new failure"));
+    const char *failures = strstr(md, "\n## Failures\n");
+    assert_non_null(failures);
+    assert_non_null(strstr(failures, "### `shaky` native "));
+    assert_non_null(strstr(failures, "**attempt 1 of 2: diverge**"));
+    assert_non_null(strstr(failures, "`0xa8f61780`"));
+    assert_non_null(strstr(md, "| **`shaky`** | **native** | **0** | **2** | **no: a new failure** |"));
+    vc_sb_free(&sb);
+    vc_sb_init(&sb);
+    fx_report(vc_report_junit, runs, 1, files[i] ? exp : "none", NULL, &sb);
+    assert_valid_junit(vc_sb_str(&sb), sb.len, "unlisted.xml");
+    assert_int_equal(count_of(vc_sb_str(&sb), "<failure"), 1);
+    vc_sb_free(&sb);
+  }
   vc_run_free(r);
 }
 
@@ -944,6 +996,7 @@ int main(void) {
                                       fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_known_issues, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_flakes, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_unlisted_flakes_fail, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_planted_faults_in_title, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_three_backends, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_baseline_changes, setup, fx_tmp_teardown),

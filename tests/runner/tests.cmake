@@ -11,6 +11,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(runner_jobs_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_jobs_pocl PROPERTIES TIMEOUT 600)
+  # A flake is a failure unless a flake entry lists it (run, report, compare).
+  vc_add_test(runner_flakes_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_flakes.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_exec SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_flakes_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_flakes_pocl PROPERTIES TIMEOUT 300)
   # Rows of a crashed or timed-out worker keep its last words (results.stderr).
   vc_add_test(runner_last_words_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_last_words.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
     LIBS vc_base SQLite::SQLite3 LABELS integration)
