@@ -89,9 +89,9 @@ int vc_gen_equivalent(const char *a, const char *b, vc_error *err) {
     goto done;
   }
   if (ra.report.passes != rb.report.passes) {
-    rc = vc_fail(err, VC_ERR_INTERNAL, "the original runs %u %s, the transformed one %u",
+    rc = vc_fail(err, VC_ERR_INTERNAL, "the original runs %u %s, the transformed one %u %s",
                  ra.report.passes, vc_plural(ra.report.passes, "pass", "passes"),
-                 rb.report.passes);
+                 rb.report.passes, vc_plural(rb.report.passes, "pass", "passes"));
     goto done;
   }
   /* The outputs are the write and read_write buffers, in order; the

@@ -76,7 +76,7 @@
   X(CHARS, actual_hex, actual_hex, 200)                                       \
   X(DIVCLASS, cls, class, 0)                                                  \
   X(U64, max_ulp, max_ulp, 0)                /* f32: largest distance seen */ \
-  X(U32, attempt, attempt, 0)                /* 0: the result's own; K: failed attempt K, before a flake rerun passed */
+  X(U32, attempt, attempt, 0)                /* 0: the result's own (its last attempt's); K: earlier failed attempt K */
 
 /* segments: one row per segment launch of a split mode, per fixpoint pass
    (vc_segment_timing). */

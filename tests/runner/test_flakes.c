@@ -2,7 +2,8 @@
  * passes on a --flake-reruns rerun) is a failure unless a flake entry of the
  * expectations lists it for this device. --inject-flip M:B:I@1 makes a real
  * device run fail on its first attempt only: a failure that a rerun hides.
- * Unlisted, the run exits 1 and names it, compare finds a new failure and
+ * Unlisted, the run exits 1 and names it, compare finds a new failure (and,
+ * the run being planted, refuses it: exit 10) and
  * the report fails it showing what the failed attempt got; listed (scoped to
  * this backend, device and driver), it is a known flake and the run passes;
  * an entry for another device, another buffer, or past its date lists
@@ -91,8 +92,10 @@ static void unlisted_flake_fails_the_run(void **state) {
   assert_true(ru_file_contains("u.html", "attempt 1 of 2: diverge"));
   assert_true(ru_file_contains("u.xml", "<failure type=\"flake\""));
 
-  assert_int_equal(ru_run(NULL, "compare base.db u.db --no-timing"), VC_EXIT_FAIL);
+  /* compare judges the flake a new failure, and refuses the planted run */
+  assert_int_equal(ru_run(NULL, "compare base.db u.db --no-timing"), VC_EXIT_PLANTED);
   assert_true(ru_file_contains("out.txt", "NEW FAILURE        b_plain host-split: pass -> flake"));
+  assert_true(ru_file_contains("out.txt", "summary: 2 new-failure"));
 }
 
 /* A flake entry for this backend, device and driver lists it: the mode is
@@ -121,8 +124,16 @@ static void listed_flake_is_known(void **state) {
   assert_true(ru_file_contains("k.md", "PASS &mdash;"));
   assert_true(ru_file_contains("k.md", "| known flake, flakes.txt:1: flips once |"));
   assert_true(ru_file_contains("k.md", "**b_plain host-split repeat 0, attempt 1 of 2: diverge**"));
-  assert_int_equal(ru_run(NULL, "compare base.db k.db --no-timing --expectations flakes.txt"), 0);
-  assert_int_equal(ru_run(NULL, "compare base.db k.db --no-timing"), VC_EXIT_FAIL);
+  assert_int_equal(ru_run(NULL, "compare base.db k.db --no-timing --expectations flakes.txt"),
+                   VC_EXIT_PLANTED);
+  assert_true(ru_file_contains("out.txt", "summary: no changes"));
+  /* by default compare judges by the file the run recorded; without it the
+     flakes are new failures */
+  assert_int_equal(ru_run(NULL, "compare base.db k.db --no-timing"), VC_EXIT_PLANTED);
+  assert_true(ru_file_contains("out.txt", "summary: no changes"));
+  assert_int_equal(ru_run(NULL, "compare base.db k.db --no-timing --expectations none"),
+                   VC_EXIT_PLANTED);
+  assert_true(ru_file_contains("out.txt", "NEW FAILURE        b_plain host-split: pass -> flake"));
 
   /* failing on every attempt: a flake entry accepts failing too */
   assert_int_equal(ru_run(NULL, "--backend opencl --db k3.db --expectations flakes.txt --mode "
@@ -174,7 +185,8 @@ static void expired_entry_lists_nothing(void **state) {
   assert_true(ru_file_contains("out.txt", "flakes not listed in old.txt: b_plain host-split, "
                                           "c_third host-split"));
   assert_int_equal(ru_run(NULL, "compare base.db x.db --no-timing --expectations old.txt"),
-                   VC_EXIT_EXPIRED);
+                   VC_EXIT_PLANTED);
+  assert_true(ru_file_contains("out.txt", "summary: 2 new-failure, 1 expired"));
 }
 
 int main(void) {
