@@ -5,7 +5,10 @@ execute_process(COMMAND git rev-parse --short=12 HEAD
   WORKING_DIRECTORY ${SRC} OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 execute_process(COMMAND git status --porcelain --untracked-files=no
   WORKING_DIRECTORY ${SRC} OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(NOT commit)
+if(NOT commit AND DEFINED ENV{VC_GIT_COMMIT})
+  # a source tree without .git (an image build): the commit it was taken from
+  set(commit "$ENV{VC_GIT_COMMIT}")
+elseif(NOT commit)
   set(commit "unknown")
 elseif(dirty)
   set(commit "${commit}+changes")
