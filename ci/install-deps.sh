@@ -4,13 +4,14 @@
 # is missing. Without root it prints the exact apt-get line and fails.
 # --no-install-recommends keeps a machine lean, so what is only recommended
 # is named here: libclang-rt-14-dev holds clang's sanitizer and libFuzzer
-# runtimes (ci/fuzz), a Recommends of clang-14.
+# runtimes (ci/fuzz), a Recommends of clang-14. nodejs and npm (Debian 12:
+# Node 18) run ci/validate-manifests (its packages: ci/validate).
 set -eu
 pkgs="build-essential cmake pkg-config clang libclang-rt-14-dev \
 libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools \
 ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
 libcmocka-dev libsqlite3-dev sqlite3 valgrind chromium \
-libxml2-dev libxml2-utils zlib1g-dev python3-yaml shellcheck"
+libxml2-dev libxml2-utils zlib1g-dev python3-yaml shellcheck nodejs npm"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

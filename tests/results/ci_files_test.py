@@ -49,6 +49,11 @@ runs = "\n".join(s.get("run", "") for s in jobs["shard"]["steps"])
 check("a shard step passes --shard K/SHARDS", "--shard \"${{ matrix.shard }}/$SHARDS\"" in runs)
 check("the gate merges", "--merge" in "\n".join(s.get("run", "") for s in gate["steps"]))
 
+check("a shard publishes its results file", "--publish published" in runs)
+gate_run = "\n".join(s.get("run", "") for s in gate["steps"])
+check("the gate bootstraps: --baseline and --promote name one file",
+      '--baseline "baseline/$b.db" --promote "baseline/$b.db"' in gate_run)
+
 with open(src + "/ci/k8s/nightly-job.yaml") as f:
     docs = [d for d in yaml.safe_load_all(f) if d]
 check("the k8s file holds two Jobs", [d["kind"] for d in docs] == ["Job", "Job"])
@@ -59,14 +64,29 @@ env = {e["name"]: e["value"] for e in c["env"]}
 check("the shards Job is Indexed", sj["spec"]["completionMode"] == "Indexed")
 check("completions equal SHARDS", sj["spec"]["completions"] == int(env["SHARDS"]))
 check("each shard pod takes one GPU", c["resources"]["limits"]["nvidia.com/gpu"] == 1)
-script = c["args"][0]
-check("the shard is the completion index", "--shard \"$JOB_COMPLETION_INDEX/$SHARDS\"" in script)
-sh_syntax("the shard pod's command", script)
+check("the shard runs ci/nightly in exec form under tini",
+      c["command"] == ["/usr/bin/tini", "--", "ci/nightly"])
+a = c["args"]
+check("the shard is the completion index",
+      a[a.index("--shard") + 1] == "$(JOB_COMPLETION_INDEX)/$(SHARDS)")
+check("the shard writes to the emptyDir and publishes to the night's folder",
+      a[a.index("--out") + 1].startswith("/work/")
+      and a[a.index("--publish") + 1] == "/results/nights/@NIGHT@/shards")
+vols = {v["name"]: v for v in sj["spec"]["template"]["spec"]["volumes"]}
+check("/work is an emptyDir", "emptyDir" in vols["work"])
+rules = sj["spec"]["podFailurePolicy"]["rules"]
+check("exit 3 fails the index", any(r["action"] == "FailIndex" and r["onExitCodes"]["values"] == [3] for r in rules))
+check("disruptions are ignored", any(r["action"] == "Ignore" and r["onPodConditions"][0]["type"] == "DisruptionTarget" for r in rules))
 g = byname["gate"]["spec"]["template"]["spec"]["containers"][0]
-check("the gate Job merges", "--merge" in g["args"][0])
-sh_syntax("the gate pod's command", g["args"][0])
-vols = {d["metadata"]["name"]: d["spec"]["template"]["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"] for d in docs}
-check("both Jobs share one volume claim", len(set(vols.values())) == 1)
+check("the gate Job runs ci/k8s/gate", g["command"][-1] == "ci/k8s/gate")
+with open(src + "/ci/k8s/gate") as f:
+    check("ci/k8s/gate merges", "--merge" in f.read())
+claims = {d["metadata"]["name"]: [v["persistentVolumeClaim"]["claimName"] for v in d["spec"]["template"]["spec"]["volumes"] if "persistentVolumeClaim" in v] for d in docs}
+check("both Jobs share one volume claim", len({c for v in claims.values() for c in v}) == 1)
+with open(src + "/ci/k8s/results-pvc.yaml") as f:
+    pvc = yaml.safe_load(f)
+check("the claim the Jobs mount is defined", [pvc["metadata"]["name"]] == list({c for v in claims.values() for c in v}))
+check("the claim is ReadWriteMany", pvc["spec"]["accessModes"] == ["ReadWriteMany"])
 
 print("all passed" if not failures else f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
