@@ -14,9 +14,9 @@ static const char usage[] = USAGE;
 static const char help[] =
     "usage: " USAGE "\n"
     "\n"
-    "Judges the results of one run (default: DB's latest run, or DB:RUN) on its\n"
-    "own, without a baseline, and exits with the status the run itself gave:\n"
-    "every result against the expectations (the file the run recorded, or\n"
+    "Judges the results of one run (default: DB's last complete run, or DB:RUN)\n"
+    "on its own, without a baseline, and exits with the status the run itself\n"
+    "gave: every result against the expectations (the file the run recorded, or\n"
     "--expectations FILE|none), on the day it started. For a merged run this is\n"
     "the status the corpus run at once would have had. One line on standard\n"
     "output says the verdict and why.\n"
