@@ -132,6 +132,13 @@ has "an interrupted shard is published as partial" "$tmp/pub/partial/vulkan-shar
 [ ! -e "$tmp/pub/vulkan-shard-1-3.db" ] && [ ! -e "$tmp/pub/vulkan-shard-1-3.db.tmp" ]
 check "nothing else was published for it" 0 $?
 
+: >"$tmp/notadir"
+FAKE_SCENARIO=pass nightly --backend vulkan --shard 2/3 --out "$tmp/p2" --publish "$tmp/notadir"
+check "a shard that cannot publish its file fails" 5 $?
+has "it names the folder" "$tmp/log" "cannot publish to $tmp/notadir"
+FAKE_SCENARIO=pass nightly --backend vulkan --out "$tmp/p3" --publish "$tmp/pub"
+check "--publish is for a shard" 2 $?
+
 # Without a baseline the merged run's own verdict decides, never merge's 0.
 nightly --merge --out "$tmp/m4" "$tmp/pub/vulkan-shard-0-3.db" "$tmp/s1/vulkan-shard-1-3.db" \
   "$tmp/s2/vulkan-shard-2-3.db"
