@@ -54,16 +54,22 @@ static int parse_args(int argc, char **argv, const char **db, const char **exps)
 
 static void print_why(const vc_run_data *r, const vc_file_verdict *v, const vc_judged_by *j) {
   const vc_run_verdict *rv = &v->rv;
-  printf("verdict: %s run %lld of %s (%s): exit %d:", v->exit ? "FAIL" : "PASS",
-         (long long)r->id, r->path, r->status, v->exit);
+  printf("verdict: %s run %lld of %s (%s): exit %d:", v->exit ? "FAIL" : "PASS", (long long)r->id,
+         r->path, r->status, v->exit);
   const char *sep = " ";
-  if (rv->failures) printf("%s%u failing result%s", sep, rv->failures, rv->failures == 1 ? "" : "s"), sep = "; ";
+  if (rv->failures)
+    printf("%s%u failing result%s", sep, rv->failures, rv->failures == 1 ? "" : "s"), sep = "; ";
   if (rv->invalid) printf("%s%u invalid", sep, rv->invalid), sep = "; ";
-  if (rv->expired) printf("%s%u expectation%s expired", sep, rv->expired, rv->expired == 1 ? "" : "s"), sep = "; ";
+  if (rv->expired)
+    printf("%s%u expectation%s expired", sep, rv->expired, rv->expired == 1 ? "" : "s"), sep = "; ";
   if (vc_run_verdict_not_run(rv)) printf("%snothing was checked", sep), sep = "; ";
-  if (strcmp(r->status, "complete") != 0) printf("%sthe run is %s: not every program ran", sep, r->status), sep = "; ";
-  if (v->planted[0]) printf("%splanted faults (%s): it qualifies nothing", sep, v->planted), sep = "; ";
-  if (!v->exit) printf(" %u covered, %u expected failure%s", rv->covered, rv->excused, rv->excused == 1 ? "" : "s");
+  if (strcmp(r->status, "complete") != 0)
+    printf("%sthe run is %s: not every program ran", sep, r->status), sep = "; ";
+  if (v->planted[0])
+    printf("%splanted faults (%s): it qualifies nothing", sep, v->planted), sep = "; ";
+  if (!v->exit)
+    printf(" %u covered, %u expected failure%s", rv->covered, rv->excused,
+           rv->excused == 1 ? "" : "s");
   printf("; expectations: %s\n", j->text);
 }
 

@@ -12,8 +12,8 @@
 
 typedef struct vc_file_verdict {
   vc_run_verdict rv;
-  int judged;       /* vc_run_verdict_exit(&rv): the run's own exit status */
-  int exit;         /* judged, then 1 at least for an unfinished run, 10 for a planted one */
+  int judged;         /* vc_run_verdict_exit(&rv): the run's own exit status */
+  int exit;           /* judged, then 1 at least for an unfinished run, 10 for a planted one */
   char planted[1024]; /* vc_run_planted's text, "" for none */
 } vc_file_verdict;
 
