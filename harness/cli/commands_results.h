@@ -1,4 +1,5 @@
-/* The results commands of vyre-conform: compare, merge, report and export.
+/* The results commands of vyre-conform: compare, merge, report, export and
+ * verdict.
  * Each takes the command's own argv (argv[0] is the command name) and
  * returns an exit status from harness/exitcodes.h. */
 #ifndef VC_COMMANDS_RESULTS_H
@@ -8,5 +9,6 @@ int vc_cmd_compare(int argc, char **argv);
 int vc_cmd_merge(int argc, char **argv);
 int vc_cmd_report(int argc, char **argv);
 int vc_cmd_export(int argc, char **argv);
+int vc_cmd_verdict(int argc, char **argv);
 
 #endif

@@ -32,6 +32,7 @@ static const command commands[] = {
     {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},
     {"export", vc_cmd_export, "write a run as CSV: every result, or the failures"},
+    {"verdict", vc_cmd_verdict, "exit with a recorded run's own verdict, no baseline"},
 };
 static const unsigned ncommands = sizeof commands / sizeof commands[0];
 

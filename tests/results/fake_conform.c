@@ -1,5 +1,5 @@
-/* A stand-in for vyre-conform in the ci/nightly test: compare, merge and
- * report are the real commands; a run records six synthetic programs
+/* A stand-in for vyre-conform in the ci/nightly test: compare, merge,
+ * report and verdict are the real commands; a run records six synthetic programs
  * through the recorder, as the runner would, without a device.
  * FAKE_SCENARIO: pass (default), regress (p3 diverges natively),
  * slow (p1 takes ten times as long), nodevice (exit 3, nothing recorded),
@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "compare")) return vc_cmd_compare(argc - 1, argv + 1);
   if (argc > 1 && !strcmp(argv[1], "merge")) return vc_cmd_merge(argc - 1, argv + 1);
   if (argc > 1 && !strcmp(argv[1], "report")) return vc_cmd_report(argc - 1, argv + 1);
+  if (argc > 1 && !strcmp(argv[1], "verdict")) return vc_cmd_verdict(argc - 1, argv + 1);
   const char *scenario = getenv("FAKE_SCENARIO");
   if (!scenario) scenario = "pass";
   if (!strcmp(scenario, "nodevice"))

@@ -31,6 +31,15 @@ if(TARGET vc-backend-opencl)
   add_test(NAME results_report_pocl
     COMMAND sh ${VC_RT}/report_pocl_test.sh $<TARGET_FILE:vyre-conform> ${CMAKE_SOURCE_DIR})
   set_tests_properties(results_report_pocl PROPERTIES LABELS "results;opencl;pocl" TIMEOUT 300)
+  # `verdict` of a results file is the exit status of the PoCL run that wrote it.
+  add_test(NAME results_verdict_pocl
+    COMMAND sh ${VC_RT}/verdict_pocl_test.sh $<TARGET_FILE:vyre-conform>)
+  set_tests_properties(results_verdict_pocl PROPERTIES LABELS "results;opencl;pocl" TIMEOUT 300)
+  # ci/nightly end to end with the real runner: 4 shards on PoCL, retries,
+  # merge, bootstrap and gate.
+  add_test(NAME results_nightly_pocl
+    COMMAND sh ${VC_RT}/nightly_pocl_test.sh $<TARGET_FILE:vyre-conform> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(results_nightly_pocl PROPERTIES LABELS "integration;opencl;ci" TIMEOUT 600)
 endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)

@@ -180,7 +180,8 @@ static void dash_is_standard_output(void **state) {
   assert_false(exists("-"));
 }
 
-/* compare, merge, report and mutants --help: every option, the exit statuses. */
+/* compare, merge, report, export, verdict and mutants --help: every option,
+   the exit statuses. */
 static void help_describes_options_and_exit_statuses(void **state) {
   (void)state;
   static const struct {
@@ -193,6 +194,9 @@ static void help_describes_options_and_exit_statuses(void **state) {
       {"report", {"--run", "--baseline", "--expectations", "--html", "--md", "--junit ",
                   "--junit-limit", "--junit-link", "5 a database cannot be read", NULL}},
       {"export", {"--run", "--csv", "--failures", "5 the database cannot be read", NULL}},
+      {"verdict", {"--expectations", "1 a new failure", "4 an invalid program",
+                   "9 nothing was checked", "10 the run was made with planted faults",
+                   "5 the database cannot be read", NULL}},
       {"mutants", {"--killers", "0 listed", NULL}},
   };
   for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
