@@ -15,6 +15,13 @@ runner=podman
 runs podman || { echo "not run: buildah builds, but no podman to run the image"; exit 77; }
 tool=podman
 runs podman || tool=buildah
+# Without a registry (an offline machine) the base cannot be had: that is
+# not run, and says so, rather than a failure of the Containerfile.
+base=${VC_IMAGE_BASE:-$(sed -n 's/^ARG BASE=//p' "$src/Containerfile")}
+if ! $runner image exists "$base" 2>/dev/null && ! err=$($runner pull -q "$base" 2>&1); then
+  echo "not run: the base image $base cannot be pulled: $(printf '%s\n' "$err" | tail -1)"
+  exit 77
+fi
 set -- --tool "$tool" --name localhost/vyre-conform-test --tag "test-$$"
 [ -n "${VC_IMAGE_BASE:-}" ] && set -- "$@" --base "$VC_IMAGE_BASE"
 failures=0

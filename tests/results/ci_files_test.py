@@ -76,6 +76,10 @@ vols = {v["name"]: v for v in sj["spec"]["template"]["spec"]["volumes"]}
 check("/work is an emptyDir", "emptyDir" in vols["work"])
 rules = sj["spec"]["podFailurePolicy"]["rules"]
 check("exit 3 fails the index", any(r["action"] == "FailIndex" and r["onExitCodes"]["values"] == [3] for r in rules))
+check("a shard's failing verdict is not retried",
+      any(r["action"] == "FailIndex" and r["onExitCodes"]["values"] == [1, 4, 6, 9, 10] for r in rules))
+check("every shard runs whatever the others' verdicts",
+      sj["spec"]["maxFailedIndexes"] == sj["spec"]["completions"])
 check("disruptions are ignored", any(r["action"] == "Ignore" and r["onPodConditions"][0]["type"] == "DisruptionTarget" for r in rules))
 g = byname["gate"]["spec"]["template"]["spec"]["containers"][0]
 check("the gate Job runs ci/k8s/gate", g["command"][-1] == "ci/k8s/gate")
