@@ -43,7 +43,19 @@ static const char help[] =
     "  --db-timeout S       seconds a write waits for the database's lock while\n"
     "                       another process holds it, saying so, before the run\n"
     "                       fails (exit 5; rows recorded before are kept) (60)\n"
-    "  --shard K/N          run the programs i with i mod N = K (0 <= K < N)\n"
+    "  --shard K/N          run shard K of N (0 <= K < N): the selection's programs\n"
+    "                       go costliest first, each to the shard with the least\n"
+    "                       cost so far (equal costs by name), so every shard\n"
+    "                       computes the same plan on any machine\n"
+    "  --shard-costs SPEC   costs for --shard: a results database DB[:RUN] (each\n"
+    "                       program's worker time in its last complete run, or\n"
+    "                       RUN), or a .csv of name,cost lines or export's CSV;\n"
+    "                       programs it lacks get the static estimate (invocations\n"
+    "                       + buffer bytes) scaled to its units. Without it: the\n"
+    "                       static estimate. One that cannot be read: exit 4\n"
+    "  --shard-plan N       print the plan for N shards of the selection (each\n"
+    "                       shard's summed cost, its programs and their costs),\n"
+    "                       open no device, write nothing; --backend not needed\n"
     "  --timeout S          seconds per program before its worker is killed, for\n"
     "                       programs without an (expect (timeout S)) of their own (60)\n"
     "  --max-buffer-bytes N refuse programs whose buffers need more (no limit)\n"
@@ -123,6 +135,8 @@ enum {
   O_DEVLOCK,
   O_FLAKE,
   O_DBTIMEOUT,
+  O_SHARDCOSTS,
+  O_SHARDPLAN,
   O_COUNT
 };
 
@@ -198,7 +212,9 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_DEVJOBS] = VC_OPT("device-jobs", true, false),
                           [O_DEVLOCK] = VC_OPT("device-lock", true, false),
                           [O_FLAKE] = VC_OPT("flake-reruns", true, false),
-                          [O_DBTIMEOUT] = VC_OPT("db-timeout", true, false)};
+                          [O_DBTIMEOUT] = VC_OPT("db-timeout", true, false),
+                          [O_SHARDCOSTS] = VC_OPT("shard-costs", true, false),
+                          [O_SHARDPLAN] = VC_OPT("shard-plan", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -226,7 +242,14 @@ int vc_cmd_run(int argc, char **argv) {
   if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
   vc_opt *o;
   bool resuming = vc_args_get(opts, O_COUNT, "resume") != NULL;
-  if (!(o = vc_args_get(opts, O_COUNT, "backend")) && !resuming) {
+  if ((o = vc_args_get(opts, O_COUNT, "shard-plan"))) {
+    if (vc_args_u32(o, 1, 100000, &r.shard_plan, &e)) goto usage;
+    if (resuming || vc_args_get(opts, O_COUNT, "shard")) {
+      vc_fail(&e, VC_ERR_USAGE, "--shard-plan prints every shard: give it without --shard or --resume");
+      goto usage;
+    }
+  }
+  if (!(o = vc_args_get(opts, O_COUNT, "backend")) && !resuming && !r.shard_plan) {
     char names[2048];
     vc_plugin_names(names, sizeof names);
     vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
@@ -276,6 +299,13 @@ int vc_cmd_run(int argc, char **argv) {
     }
     r.shard_k = k;
     r.shard_n = n;
+  }
+  if ((o = vc_args_get(opts, O_COUNT, "shard-costs"))) {
+    if (!r.shard_n && !r.shard_plan) {
+      vc_fail(&e, VC_ERR_USAGE, "--shard-costs balances shards: give it with --shard or --shard-plan");
+      goto usage;
+    }
+    r.shard_costs = o->value;
   }
   if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r.timeout_s, &e))
     goto usage;

@@ -215,8 +215,3 @@ uint32_t vc_corpus_filter(vc_corpus *c, const char *glob) {
   return c->n;
 }
 
-void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n) {
-  if (n <= 1) return;
-  for (uint32_t i = c->n; i-- > 0;)
-    if (i % n != k) vc_corpus_remove(c, i);
-}

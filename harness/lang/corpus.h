@@ -45,8 +45,6 @@ void vc_corpus_parse(vc_corpus *c);
 void vc_corpus_program_name(const vc_corpus_file *f, char *out, size_t n);
 /* Recomputes c->digest over the files left (after selection). */
 void vc_corpus_redigest(vc_corpus *c);
-/* Keeps every n-th file starting at k (0 <= k < n), counted in sorted order. */
-void vc_corpus_shard(vc_corpus *c, uint32_t k, uint32_t n);
 /* The name a file stands for when it has no program name to give: its file
    name without the directory and the extension ("a/b/scan.vyre" -> "scan"). */
 void vc_corpus_file_name(const char *path, char *out, size_t n);

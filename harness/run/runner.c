@@ -23,6 +23,7 @@
 #include "harness/run/runlock.h"
 #include "harness/run/runopts.h"
 #include "harness/run/schedule.h"
+#include "harness/run/shard_plan.h"
 #include "harness/base/strbuf.h"
 #include "harness/run/wire.h"
 #include "harness/model/expectations.h"
@@ -835,17 +836,28 @@ static int select_by_filters(const vc_runner_opts *o, vc_corpus *c) {
   return VC_EXIT_USAGE;
 }
 
-/* What runs: the files under PATH, then --filter (name or path), --shard and
-   --exclude-tag, in that order. Each file is parsed here, once: the worker
-   inherits the parsed programs. Returns 0 or an exit status. */
-static int select_programs(const vc_runner_opts *o, vc_corpus *c) {
+/* --shard-costs: read before anything is written; a file that cannot be
+   read or parsed refuses the run (never a quiet fall back to estimates). */
+static int load_shard_costs(const vc_runner_opts *o, vc_cost_table *t) {
+  memset(t, 0, sizeof *t);
+  if (!o->shard_costs) return 0;
+  vc_error e;
+  vc_error_clear(&e);
+  if (!vc_cost_table_load(o->shard_costs, t, &e)) return 0;
+  fprintf(stderr, "vyre-conform: --shard-costs: %s\n", e.msg);
+  return VC_EXIT_INPUT;
+}
+
+/* What runs: the files under PATH, then --filter (name or path),
+   --exclude-tag and --shard, in that order. Each file is parsed here, once:
+   the worker inherits the parsed programs. The shard plan needs them all
+   parsed (their costs), and the same selection in every shard. costs: the
+   --shard-costs table (empty: estimates). Returns 0 or an exit status. */
+static int select_programs(const vc_runner_opts *o, const vc_cost_table *costs, vc_corpus *c) {
   if (!c->n) return empty_selection(o, "paths", 0);
   uint32_t before = c->n;
   int rc = select_by_filters(o, c);
   if (rc) return rc;
-  before = c->n;
-  if (o->shard_n) vc_corpus_shard(c, o->shard_k, o->shard_n);
-  if (!c->n) return empty_selection(o, "shard", before);
   vc_corpus_parse(c);
   before = c->n;
   for (uint32_t i = c->n; i-- > 0;) {
@@ -855,7 +867,38 @@ static int select_programs(const vc_runner_opts *o, vc_corpus *c) {
     if (ex) vc_corpus_remove(c, i);
   }
   if (!c->n) return empty_selection(o, "tags", before);
-  return unique_names(c);
+  if ((rc = unique_names(c))) return rc;
+  before = c->n;
+  if (o->shard_n) vc_shard_keep(c, costs, o->shard_k, o->shard_n);
+  if (!c->n) return empty_selection(o, "shard", before);
+  return 0;
+}
+
+/* --shard-plan N: the selection as N shards would split it, printed; no
+   device is opened, nothing written. */
+static int print_shard_plan(const vc_runner_opts *o) {
+  vc_runner_opts all = *o;
+  all.shard_n = all.shard_k = 0;
+  vc_corpus c;
+  memset(&c, 0, sizeof c);
+  vc_error e;
+  vc_error_clear(&e);
+  vc_cost_table costs;
+  int rc = load_shard_costs(o, &costs);
+  if (!rc && vc_corpus_collect(&c, o->paths, o->npaths, &e)) {
+    fprintf(stderr, "vyre-conform: %s\n", e.msg);
+    rc = VC_EXIT_INPUT;
+  }
+  if (!rc) rc = select_programs(&all, &costs, &c);
+  if (!rc) {
+    vc_shard_plan p;
+    vc_shard_plan_make(&c, &costs, o->shard_plan, &p);
+    vc_shard_plan_print(&p, stdout);
+    vc_shard_plan_free(&p);
+  }
+  vc_cost_table_free(&costs);
+  vc_corpus_free(&c);
+  return rc;
 }
 
 /* --inject-flip must name an output buffer and an element that some selected
@@ -1006,7 +1049,10 @@ static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     return VC_EXIT_INPUT;
   }
-  int rc = select_programs(o, c);
+  vc_cost_table costs;
+  int rc = load_shard_costs(o, &costs);
+  if (!rc) rc = select_programs(o, &costs, c);
+  vc_cost_table_free(&costs);
   if (!rc) rc = check_flip(o, c);
   if (rc) return rc;
   vc_corpus_redigest(c); /* the digest covers what runs, not what was found */
@@ -1031,6 +1077,7 @@ static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
 }
 
 int vc_run_corpus(const vc_runner_opts *o) {
+  if (o->shard_plan) return print_shard_plan(o);
   vc_corpus c;
   memset(&c, 0, sizeof c);
   vc_error e;

@@ -47,6 +47,8 @@ typedef struct vc_runner_opts {
   const char *const *exclude_tags;
   uint32_t nexclude_tags;
   uint32_t shard_k, shard_n;    /* n == 0: not sharded */
+  const char *shard_costs;      /* --shard-costs DB[:RUN]|CSV (shard_costs.h); NULL: estimates */
+  uint32_t shard_plan;          /* --shard-plan N: print the plan for N shards, run nothing; 0: run */
   const char *db_path;
   uint32_t timeout_s;           /* per program */
   int64_t resume_run;           /* 0: a new run */

@@ -52,6 +52,7 @@ void vc_run_setting_value(const vc_runner_opts *o, vc_run_setting s, vc_strbuf *
   case VC_SET_FILTER: put_list(sb, o->filters, o->nfilters); break;
   case VC_SET_EXCLUDE_TAG: put_list(sb, o->exclude_tags, o->nexclude_tags); break;
   case VC_SET_SHARD: if (o->shard_n) vc_sb_printf(sb, "%u/%u", o->shard_k, o->shard_n); break;
+  case VC_SET_SHARD_COSTS: if (o->shard_costs) put_quoted(sb, o->shard_costs); break;
   case VC_SET_TIMEOUT: vc_sb_printf(sb, "%u", o->timeout_s); break;
   case VC_SET_EXPECTATIONS: if (o->expectations) put_quoted(sb, o->expectations); break;
   case VC_SET_MAX_BUFFER_BYTES:
@@ -206,7 +207,8 @@ static int apply(vc_runner_opts *o, vc_run_restored *r, const char *key, char *v
     char c;
     if (sscanf(v, "%u/%u%c", &o->shard_k, &o->shard_n, &c) != 2)
       rc = vc_fail(err, VC_ERR_USAGE, "stored options: bad shard '%s'", v);
-  } else if (!strcmp(key, "timeout")) rc = u32_of(v, &o->timeout_s, err);
+  } else if (!strcmp(key, "shard-costs")) o->shard_costs = v;
+  else if (!strcmp(key, "timeout")) rc = u32_of(v, &o->timeout_s, err);
   else if (!strcmp(key, "expectations")) o->expectations = v;
   else if (!strcmp(key, "max-buffer-bytes")) {
     char *end;
@@ -225,7 +227,7 @@ static int parse_stored(const char *text, const vc_runner_opts *defaults, vc_run
                         vc_run_restored *r, vc_error *err) {
   *out = *defaults;
   out->backend = NULL;
-  out->device_options = out->expectations = NULL;
+  out->device_options = out->expectations = out->shard_costs = NULL;
   out->nfilters = out->nexclude_tags = out->npaths = 0;
   out->shard_k = out->shard_n = 0;
   out->conform.max_buffer_bytes = 0;
@@ -307,6 +309,7 @@ int vc_run_restore_settings(vc_runner_opts *o, uint32_t given, vc_run_restored *
   o->nexclude_tags = stored.nexclude_tags;
   o->shard_k = stored.shard_k;
   o->shard_n = stored.shard_n;
+  o->shard_costs = stored.shard_costs;
   o->timeout_s = stored.timeout_s;
   o->expectations = stored.expectations;
   o->flake_reruns = stored.flake_reruns;

@@ -27,6 +27,7 @@
   X(FILTER, "filter")                  \
   X(EXCLUDE_TAG, "exclude-tag")        \
   X(SHARD, "shard")                    \
+  X(SHARD_COSTS, "shard-costs")        \
   X(TIMEOUT, "timeout")                \
   X(EXPECTATIONS, "expectations")      \
   X(MAX_BUFFER_BYTES, "max-buffer-bytes") \

@@ -57,6 +57,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
   add_dependencies(runner_db_wait_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_db_wait_pocl PROPERTIES TIMEOUT 600)
+  # --shard K/N by --shard-costs: each program in one shard, where --shard-plan says.
+  vc_add_test(runner_shard_costs_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_shard_run.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_base SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_shard_costs_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_shard_costs_pocl PROPERTIES TIMEOUT 600)
 endif()
 
 # check --timeout inside one long phase of the oracle (no device).
@@ -161,4 +166,7 @@ vc_add_test(runner_caselist SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_caselist.c LI
 
 # The start order of a run with several workers.
 vc_add_test(test_schedule SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_schedule.c LIBS vc_run
+  LABELS unit)
+# The plan of --shard K/N and the --shard-costs it reads.
+vc_add_test(test_shard_plan SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_shard_plan.c LIBS vc_run
   LABELS unit)
