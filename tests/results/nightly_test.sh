@@ -87,7 +87,7 @@ nightly --merge --out "$tmp/m" --baseline "$base" "$tmp/s0/vulkan-shard-0-3.db" 
 check "three shards merge and pass the gate" 0 $?
 has "the merged summary counts six programs" "$tmp/m/summary.md" "| native | 6 | 6 |"
 nightly --merge --out "$tmp/m2" "$tmp/s0/vulkan-shard-0-3.db" "$tmp/s2/vulkan-shard-2-3.db"
-check "a missing shard is refused" 1 $?
+check "a missing shard is refused" 4 $?
 has "the missing shard is named" "$tmp/log" "shard missing: 1/3"
 
 FAKE_SCENARIO=nodevice nightly --backend cuda --out "$tmp/r5"
