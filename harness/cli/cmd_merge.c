@@ -1,4 +1,5 @@
 /* vyre-conform merge -o OUT SHARD.db...: one run from the shards of one. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,23 +12,33 @@
 #include "results/store/load.h"
 #include "results/gate/merge.h"
 
-static const char usage[] = "vyre-conform merge -o OUT SHARD.db[:RUN]...";
+static const char usage[] = "vyre-conform merge [--allow-mixed] -o OUT SHARD.db[:RUN]...";
 static const char help[] =
-    "usage: vyre-conform merge -o OUT SHARD.db[:RUN]...\n"
+    "usage: vyre-conform merge [--allow-mixed] -o OUT SHARD.db[:RUN]...\n"
     "\n"
     "Joins the shard files of one sharded run (`vyre-conform --shard K/N`, each\n"
-    "shard into its own file) into one run that reads as if the corpus had run\n"
-    "at once, appended to OUT (docs/gating.md). Each SHARD is its latest run\n"
-    "unless :RUN names one. Shards of different corpora, builds, backends, modes\n"
-    "or shard counts, a shard given twice or missing, a program in two shards\n"
-    "and an OUT that is one of the shards are refused, writing nothing.\n"
+    "shard into its own file) into one run that reads as if the selection had\n"
+    "run at once, appended to OUT (docs/gating.md). Each SHARD is its latest run\n"
+    "unless :RUN names one. Refused, writing nothing, naming the files: shards\n"
+    "cut from different selections (each run records the digest of its\n"
+    "selection before --shard) or into different N, a shard given twice or\n"
+    "missing, a program in two shards or outside the selection, complete shards\n"
+    "whose programs are not the whole selection, an OUT that is one of the\n"
+    "shards; and shards that differ in harness version, build (the SHA-256 of\n"
+    "the binary), plugin, backend, modes, device, driver, repeat, timeout,\n"
+    "device options, flake reruns or max buffer bytes. Planted faults of any\n"
+    "shard are carried into the merged run (compare refuses it, exit 10).\n"
     "\n"
     "  -o OUT, --output OUT   the results file the merged run goes to (created\n"
     "                         if absent; an existing one keeps its runs; not `-`)\n"
+    "  --allow-mixed          merge shards that differ in the fields of the last\n"
+    "                         list anyway; the merged run records them as its\n"
+    "                         option mixed=FIELD,... and the report shows it\n"
     "\n"
-    "Exit status: 0 a complete run was written; 1 the shards were refused, or a\n"
-    "shard was not complete (the merged run is then interrupted or failed);\n"
-    "2 usage error; 5 a results file cannot be read or written.\n";
+    "Exit status: 0 a complete run was written; 1 a shard was not complete (the\n"
+    "merged run is then interrupted or failed); 2 usage error; 4 the shards\n"
+    "were refused (they do not make one run); 5 a results file cannot be read\n"
+    "or written.\n";
 
 enum { MERGE_BUSY_MS = 10000 };
 
@@ -50,11 +61,14 @@ static int announce(const char *out, int64_t run_id, int nshards) {
   return status;
 }
 
-static int parse_args(int argc, char **argv, const char **out, const char **inputs, int *n) {
+static int parse_args(int argc, char **argv, const char **out, const char **inputs, int *n,
+                      bool *allow_mixed) {
   for (int i = 1; i < argc; i++) {
     const char *val;
     const int at = i; /* the option's index: i moves past a separate value */
-    if (vc_cmd_option(argc, argv, &i, "-o", &val) ||
+    if (strcmp(argv[i], "--allow-mixed") == 0) {
+      *allow_mixed = true;
+    } else if (vc_cmd_option(argc, argv, &i, "-o", &val) ||
         vc_cmd_option(argc, argv, &i, "--output", &val)) {
       if (!val || !*val) return vc_cmd_no_value("merge", usage, argc, argv, at, "a file");
       *out = val;
@@ -78,14 +92,15 @@ int vc_cmd_merge(int argc, char **argv) {
   const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
   if (!inputs) return VC_EXIT_FAIL;
   int n = 0;
-  int status = parse_args(argc, argv, &out, inputs, &n);
+  bool allow_mixed = false;
+  int status = parse_args(argc, argv, &out, inputs, &n, &allow_mixed);
   if (status == VC_EXIT_OK) {
     vc_error err = {0};
     int64_t run_id;
-    if (vc_merge(out, inputs, (uint32_t)n, MERGE_BUSY_MS, &run_id, &err)) {
+    if (vc_merge(out, inputs, (uint32_t)n, MERGE_BUSY_MS, allow_mixed, &run_id, &err)) {
       vc_cmd_error("merge", &err);
-      /* a refused shard set is a failed gate, not a usage error */
-      status = err.code == VC_ERR_USAGE ? VC_EXIT_FAIL : vc_cmd_exit_for(&err);
+      /* shards that do not make one run are bad input, not a regression */
+      status = err.code == VC_ERR_USAGE ? VC_EXIT_INPUT : vc_cmd_exit_for(&err);
     } else {
       status = announce(out, run_id, n);
     }

@@ -9,6 +9,7 @@
 #include "harness/base/exitcodes.h"
 #include "harness/base/mutant.h"
 #include "harness/base/version.h"
+#include "harness/model/digest.h"
 
 
 typedef struct command {
@@ -49,7 +50,8 @@ static void usage(FILE *out) {
   for (unsigned i = 0; i < ncommands; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n`vyre-conform COMMAND --help` describes each; docs/usage.md has the guide.\n"
-               "  --version  print the version and the commit it was built from\n"
+               "  --version  print the version, the commit it was built from and the build id\n"
+               "             (SHA-256 of this binary, as runs record it)\n"
                "  mutants    list the planted faults of a -DVC_MUTANTS=ON build (docs/detection.md);\n"
                "             --killers: each with the programs and tests that kill it\n");
 }
@@ -73,7 +75,7 @@ int main(int argc, char **argv) {
     return VC_EXIT_USAGE;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("vyre-conform %s (commit %s)\n", VC_VERSION, VC_GIT_COMMIT);
+    printf("vyre-conform %s (commit %s)\nbuild: %s\n", VC_VERSION, VC_GIT_COMMIT, vc_build_id());
     if (vc_mutants_built()) printf("planted faults: %d (VC_MUTANTS; `vyre-conform mutants` lists them)\n", VC_MUT_COUNT);
     return VC_EXIT_OK;
   }

@@ -1,6 +1,7 @@
 #include "harness/model/digest.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/sha256.h"
@@ -64,4 +65,28 @@ void vc_digest_string(const char *str, char hex[65]) {
   uint8_t d[32];
   vc_sha256_final(&s, d);
   vc_sha256_hex(d, hex);
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(((const vc_named_digest *)a)->name, ((const vc_named_digest *)b)->name);
+}
+
+void vc_selection_digest(vc_named_digest *items, uint32_t n, char hex[65]) {
+  if (n) qsort(items, n, sizeof *items, by_name);
+  vc_sha256 s;
+  vc_sha256_init(&s);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *d = items[i].digest ? items[i].digest : "";
+    vc_sha256_update(&s, items[i].name, strlen(items[i].name) + 1);
+    vc_sha256_update(&s, d, strlen(d));
+  }
+  uint8_t out[32];
+  vc_sha256_final(&s, out);
+  vc_sha256_hex(out, hex);
+}
+
+const char *vc_build_id(void) {
+  static char id[65];
+  if (!id[0] && vc_digest_file("/proc/self/exe", id) != 0) snprintf(id, sizeof id, "unknown");
+  return id;
 }

@@ -103,7 +103,12 @@
   X(TEXT, modes, modes, 0)                   /* "native,host-split,resident-split" */ \
   X(TEXT, options, options, 0)               /* the remaining options, "key=value ..." */ \
   X(I64, started_ns, started_ns, 0)          /* unix time */                  \
-  X(TEXT, selection, selection, 0)           /* what was selected: filters, tags, shard, count */
+  X(TEXT, selection, selection, 0)           /* what was selected: filters, tags, shard, count */ \
+  X(TEXT, selection_digest, selection_digest, 0) /* the selection before --shard (vc_selection_digest) */ \
+  X(U32, selection_programs, selection_programs, 0) /* its programs; a shard runs some of them */ \
+  X(TEXT, selection_list, selection_list, 0) /* its programs, "DIGEST NAME" lines by name */ \
+  X(TEXT, build_id, build_id, 0)             /* SHA-256 of the harness binary that ran */ \
+  X(TEXT, plugin_id, plugin_id, 0)           /* SHA-256 of the backend plugin it loaded */
 
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose
    layout is the plugin ABI); the table adds run_id and fingerprint. */

@@ -26,6 +26,7 @@
 #include "harness/run/shard_plan.h"
 #include "harness/base/strbuf.h"
 #include "harness/run/wire.h"
+#include "harness/model/digest.h"
 #include "harness/model/expectations.h"
 #include "harness/run/default_exps.h"
 #include "harness/exec/verdict.h"
@@ -151,6 +152,13 @@ typedef struct slot {
   uint64_t mode_wait_ns, mode_phase_ns; /* of the mode in flight, so far */
 } slot;
 
+/* What the selection was before --shard cut it (runs.selection_digest). */
+typedef struct vc_selection {
+  char digest[65];
+  uint32_t programs;
+  vc_strbuf list; /* "DIGEST NAME\n" by name (runs.selection_list) */
+} vc_selection;
+
 typedef struct run_state {
   const vc_runner_opts *o;
   const vc_corpus *c; /* the parsed selection the workers inherit */
@@ -177,6 +185,8 @@ typedef struct run_state {
   vc_progress prog;
   int exit_code;
   uint32_t *order; /* the items' start order (vc_schedule_order); NULL: as they come */
+  vc_selection selection; /* before --shard */
+  char plugin_id[65];     /* the plugin's digest, as the first worker ready said */
 } run_state;
 
 /* Ends a slot's worker (how: 0 asks it to quit, a signal kills it) and takes
@@ -250,11 +260,13 @@ static int open_answer(run_state *s, slot *sl, int rc, int type, vc_wbuf *msg) {
     vc_device_info info;
     vc_get_bytes(msg, &info, sizeof info);
     const char *fingerprint = vc_get_str(msg);
+    const char *plugin_id = vc_get_str(msg);
     /* Recorded by the caller once the run's row exists (record_device). */
     if (!s->have_device) {
       s->have_device = true;
       s->device = info;
       snprintf(s->fingerprint, sizeof s->fingerprint, "%s", fingerprint);
+      snprintf(s->plugin_id, sizeof s->plugin_id, "%s", plugin_id);
     }
     sl->ready = true;
   } else if (rc == 0 && type == VC_MSG_FATAL) {
@@ -848,12 +860,34 @@ static int load_shard_costs(const vc_runner_opts *o, vc_cost_table *t) {
   return VC_EXIT_INPUT;
 }
 
-/* What runs: the files under PATH, then --filter (name or path),
-   --exclude-tag and --shard, in that order. Each file is parsed here, once:
-   the worker inherits the parsed programs. The shard plan needs them all
-   parsed (their costs), and the same selection in every shard. costs: the
-   --shard-costs table (empty: estimates). Returns 0 or an exit status. */
-static int select_programs(const vc_runner_opts *o, const vc_cost_table *costs, vc_corpus *c) {
+/* The selection's digest and size (runs.selection_digest): by program
+   name and source digest, as the programs table records them, so that
+   merge can check a shard set against it. */
+static void record_selection(const vc_corpus *c, vc_selection *sel) {
+  vc_named_digest *items = calloc(c->n ? c->n : 1, sizeof *items);
+  char (*names)[256] = calloc(c->n ? c->n : 1, sizeof *names);
+  if (!items || !names) abort();
+  for (uint32_t i = 0; i < c->n; i++) {
+    vc_corpus_program_name(&c->files[i], names[i], sizeof names[i]);
+    items[i] = (vc_named_digest){names[i], c->files[i].digest};
+  }
+  vc_selection_digest(items, c->n, sel->digest);
+  sel->programs = c->n;
+  vc_sb_init(&sel->list);
+  for (uint32_t i = 0; i < c->n; i++)
+    vc_sb_printf(&sel->list, "%s %s\n", items[i].digest, items[i].name);
+  free(names);
+  free(items);
+}
+
+/* What runs: the files under PATH, then --filter (name or path), parsing,
+   --exclude-tag, and last --shard: every shard is cut from the same
+   selection, which is recorded (sel, when not NULL) before it is cut. Each
+   file is parsed here, once: the worker inherits the parsed programs. The
+   shard plan needs them all parsed (their costs). costs: the --shard-costs
+   table (empty: estimates). Returns 0 or an exit status. */
+static int select_programs(const vc_runner_opts *o, const vc_cost_table *costs, vc_corpus *c,
+                           vc_selection *sel) {
   if (!c->n) return empty_selection(o, "paths", 0);
   uint32_t before = c->n;
   int rc = select_by_filters(o, c);
@@ -868,6 +902,7 @@ static int select_programs(const vc_runner_opts *o, const vc_cost_table *costs, 
   }
   if (!c->n) return empty_selection(o, "tags", before);
   if ((rc = unique_names(c))) return rc;
+  if (sel) record_selection(c, sel);
   before = c->n;
   if (o->shard_n) vc_shard_keep(c, costs, o->shard_k, o->shard_n);
   if (!c->n) return empty_selection(o, "shard", before);
@@ -889,7 +924,7 @@ static int print_shard_plan(const vc_runner_opts *o) {
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
     rc = VC_EXIT_INPUT;
   }
-  if (!rc) rc = select_programs(&all, &costs, &c);
+  if (!rc) rc = select_programs(&all, &costs, &c, NULL);
   if (!rc) {
     vc_shard_plan p;
     vc_shard_plan_make(&c, &costs, o->shard_plan, &p);
@@ -1051,7 +1086,7 @@ static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
   }
   vc_cost_table costs;
   int rc = load_shard_costs(o, &costs);
-  if (!rc) rc = select_programs(o, &costs, c);
+  if (!rc) rc = select_programs(o, &costs, c, &s->selection);
   vc_cost_table_free(&costs);
   if (!rc) rc = check_flip(o, c);
   if (rc) return rc;
@@ -1102,6 +1137,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   }
   int prepared = prepare(&s, &c, &expect);
   if (prepared) {
+    vc_sb_free(&s.selection.list);
     vc_runlock_release(&s.runlock);
     kill_all(&s);
     free(s.slots);
@@ -1110,6 +1146,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
     return prepared;
   }
   if (vc_db_open(o->db_path, vc_run_db_busy_ms(o), &s.db, &e)) {
+    vc_sb_free(&s.selection.list);
     kill_all(&s);
     free(s.slots);
     if (s.expect) vc_expectations_free(s.expect);
@@ -1146,7 +1183,12 @@ int vc_run_corpus(const vc_runner_opts *o) {
                     modes,
                     vc_sb_str(&opts),
                     (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
-                    vc_sb_str(&sel)};
+                    vc_sb_str(&sel),
+                    s.selection.digest,
+                    s.selection.programs,
+                    vc_sb_str(&s.selection.list),
+                    vc_build_id(),
+                    s.plugin_id};
   bool *done = calloc(c.n, sizeof *done);
   if (!done) abort();
   int opened =
@@ -1154,6 +1196,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   if (!opened && !o->resume_run) opened = vc_runlock_take(&s.runlock, o->db_path, s.run_id, &e);
   vc_sb_free(&opts);
   vc_sb_free(&sel);
+  vc_sb_free(&s.selection.list);
   if (opened) {
     vc_runlock_release(&s.runlock);
     fprintf(stderr, "vyre-conform: %s\n", e.msg);
@@ -1169,6 +1212,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   for (uint32_t i = 0; i < c.n; i++) todo += !done[i];
   vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, todo, s.nslots);
   printf("expectations: %s\n", s.expect_says);
+  printf("build: %s, plugin %s\n", vc_build_id(), s.plugin_id);
   int status = record_device(&s);
   item *items = calloc(todo ? todo : 1, sizeof *items);
   if (!items) abort();

@@ -14,6 +14,7 @@
 #include "harness/lang/corpus.h"
 #include "harness/exec/fingerprint.h"
 #include "harness/exec/plugin.h"
+#include "harness/model/digest.h"
 #include "harness/run/capture.h"
 #include "harness/run/runner.h"
 #include "harness/run/wire.h"
@@ -188,6 +189,9 @@ int vc_worker_main(int in_fd, int out_fd, const vc_runner_opts *o, const vc_corp
   vc_fingerprint(be, dev, fingerprint, sizeof fingerprint);
   vc_put_bytes(&w.buf, &info, sizeof info);
   vc_put_str(&w.buf, fingerprint);
+  char plugin_id[65];
+  if (vc_digest_file(plugin.path, plugin_id) != 0) snprintf(plugin_id, sizeof plugin_id, "unknown");
+  vc_put_str(&w.buf, plugin_id);
   device_log("ready");
   send(&w, VC_MSG_DEVICE); /* ready: the runner sends no job before */
   w.flushes = vc_fingerprint_flushes(fingerprint);

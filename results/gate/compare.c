@@ -163,8 +163,16 @@ static void warn(vc_comparison *c, const char *what, const char *b, const char *
            "%s differ: baseline %s, candidate %s", what, b[0] ? b : "(none)", a[0] ? a : "(none)");
 }
 
+static bool has(const char *s) { return s && s[0]; }
+
 static void add_warnings(vc_comparison *c) {
-  warn(c, "corpus digests", c->base->info.corpus_digest, c->cand->info.corpus_digest);
+  /* A merged run keeps shard 0's corpus digest; the selection digest covers
+     the whole of an unsharded or merged run. */
+  const vc_run_info *bi = &c->base->info, *ci = &c->cand->info;
+  if (has(bi->selection_digest) && has(ci->selection_digest) && !has(bi->shard) && !has(ci->shard))
+    warn(c, "selection digests", bi->selection_digest, ci->selection_digest);
+  else
+    warn(c, "corpus digests", bi->corpus_digest, ci->corpus_digest);
   warn(c, "backends", c->base->info.backend, c->cand->info.backend);
   warn(c, "devices", c->base->device.device_name, c->cand->device.device_name);
   /* The file each run was judged and skipped by. A baseline written before

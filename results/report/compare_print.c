@@ -131,12 +131,20 @@ static void put_summary(vc_strbuf *sb, const vc_comparison *c) {
   vc_sb_putc(sb, '\n');
 }
 
+/* A build or plugin id (runs.build_id), "unrecorded" before schema 10. */
+static const char *id_text(const char *id) { return id && id[0] ? id : "unrecorded"; }
+
 void vc_comparison_print_text(const vc_comparison *c, FILE *out) {
   vc_strbuf sb;
   vc_sb_init(&sb);
   put_run(&sb, "baseline: ", c->base);
   put_run(&sb, "candidate:", c->cand);
   if (c->opts->exps_text) vc_sb_printf(&sb, "expectations: %s\n", c->opts->exps_text);
+  const char *bb = id_text(c->base->info.build_id), *cb = id_text(c->cand->info.build_id);
+  const char *bp = id_text(c->base->info.plugin_id), *cp = id_text(c->cand->info.plugin_id);
+  if (strcmp(bb, cb) != 0 || strcmp(bp, cp) != 0)
+    vc_sb_printf(&sb, "builds: baseline %s (plugin %s), candidate %s (plugin %s)\n", bb, bp, cb,
+                 cp);
   for (uint32_t i = 0; i < c->nwarnings; i++) vc_sb_printf(&sb, "warning: %s\n", c->warnings[i]);
   for (int s = 0; s < 2; s++)
     if (c->planted[s][0])

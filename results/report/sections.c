@@ -9,6 +9,7 @@
 #include "harness/base/plural.h"
 #include "harness/model/attempt_log.h"
 #include "harness/model/outcome.h"
+#include "results/gate/judged_by.h"
 #include "results/report/fmt.h"
 #include "results/report/modestats.h"
 #include "results/report/report.h"
@@ -213,6 +214,16 @@ void vc_section_first_screen(const vc_markup *d, const vc_qual *q, vc_strbuf *sb
       vc_sb_puts(sb, ". Its failures say nothing about the device.");
       vc_sb_puts(sb, d->alert_close);
     }
+  for (uint32_t i = 0; i < q->nruns; i++) {
+    char mixed[256];
+    if (!vc_run_option(q->runs[i].run, "mixed", mixed, sizeof mixed)) continue;
+    d->alert_open(sb, "warning");
+    bold(d, sb, "Mixed shards:");
+    vc_sb_printf(sb, " run %lld merges shards that differ in ", (long long)q->runs[i].run->id);
+    d->esc(sb, mixed);
+    vc_sb_puts(sb, " (merge --allow-mixed).");
+    vc_sb_puts(sb, d->alert_close);
+  }
   provenance(d, sb, q);
 }
 
@@ -740,6 +751,8 @@ static void run_table(const vc_markup *d, vc_strbuf *sb, const vc_run_data *r) {
   kv(&t, "duration", took);
   kv(&t, "harness version", r->info.harness_version);
   kv(&t, "harness commit", r->info.harness_commit);
+  kv(&t, "build (SHA-256 of the binary)", r->info.build_id[0] ? r->info.build_id : "unrecorded");
+  kv(&t, "plugin (SHA-256)", r->info.plugin_id[0] ? r->info.plugin_id : "unrecorded");
   kv(&t, "command line", r->info.command_line);
   kv(&t, "host", r->info.host);
   kv(&t, "corpus", r->info.corpus_path);

@@ -21,8 +21,10 @@
    3: results.cache_hits. 4: results.stderr. 5: results.attempts,
    results.attempt_log. 6: programs.timeout_s.
    7: programs.source. 8: results.mode_ns, wait_ns, phase_ns; programs.setup_ns,
-   reference_ns, oracle_ns, flight_ns. 9: divergences.attempt. */
-#define VC_DB_SCHEMA_VERSION 9
+   reference_ns, oracle_ns, flight_ns. 9: divergences.attempt.
+   10: runs.selection_digest, selection_programs, selection_list,
+   build_id, plugin_id. */
+#define VC_DB_SCHEMA_VERSION 10
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 

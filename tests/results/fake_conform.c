@@ -12,6 +12,7 @@
 #include "fixture.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
+#include "harness/model/digest.h"
 
 typedef struct fake_args {
   const char *backend, *db, *shard, *expectations;
@@ -50,7 +51,21 @@ static int record(const fake_args *a, const char *scenario) {
   char options[1200];
   snprintf(options, sizeof options, "repeat=1 timeout=60%s%s", a->expectations ? " expectations=" : "",
            a->expectations ? a->expectations : "");
-  fx_run spec = {.shard = a->shard, .backend = a->backend, .options = options};
+  /* the selection before --shard, as the runner records it */
+  vc_named_digest sel[6];
+  char names[6][8], list[256] = "", digest[65];
+  for (uint32_t i = 0; i < 6; i++) {
+    snprintf(names[i], sizeof names[i], "p%u", i);
+    sel[i] = (vc_named_digest){names[i], "s"};
+    snprintf(list + strlen(list), sizeof list - strlen(list), "s %s\n", names[i]);
+  }
+  vc_selection_digest(sel, 6, digest);
+  fx_run spec = {.shard = a->shard,
+                 .backend = a->backend,
+                 .options = options,
+                 .selection_digest = digest,
+                 .selection_programs = 6,
+                 .selection_list = list};
   vc_run_info info = fx_run_info(&spec);
   vc_device_info dev;
   fx_device(&dev, NULL);

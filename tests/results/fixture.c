@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "harness/base/sha256.h"
+#include "harness/model/digest.h"
 
 const char *const fx_modes[3] = {"native", "host-split", "resident-split"};
 
@@ -77,7 +78,29 @@ vc_run_info fx_run_info(const fx_run *spec) {
       .modes = "native,host-split,resident-split",
       .options = spec->options ? spec->options : "repeat=1 timeout=60",
       .started_ns = 1764445623000000000LL,
+      .selection = "",
+      .selection_digest = spec->selection_digest ? spec->selection_digest : "",
+      .selection_programs = spec->selection_programs,
+      .selection_list = spec->selection_list ? spec->selection_list : "",
+      .build_id = spec->build_id ? spec->build_id : "b0b0b0b0b0b0-fixture-build",
+      .plugin_id = spec->plugin_id ? spec->plugin_id : "p1p1p1p1p1p1-fixture-plugin",
   };
+}
+
+void fx_select(fx_run *spec, const fx_prog *progs, uint32_t n, fx_selection *sel) {
+  vc_named_digest *items = calloc(n ? n : 1, sizeof *items);
+  assert_non_null(items);
+  for (uint32_t i = 0; i < n; i++) items[i] = (vc_named_digest){progs[i].name, "abcdef"};
+  vc_selection_digest(items, n, sel->digest);
+  size_t used = 0;
+  sel->list[0] = '\0';
+  for (uint32_t i = 0; i < n; i++)
+    used += (size_t)snprintf(sel->list + used, sizeof sel->list - used, "%s %s\n",
+                             items[i].digest, items[i].name);
+  free(items);
+  spec->selection_digest = sel->digest;
+  spec->selection_programs = n;
+  spec->selection_list = sel->list;
 }
 
 void fx_device(vc_device_info *d, const char *name) {
@@ -242,6 +265,8 @@ int64_t fx_write_run(const char *path, const fx_run *spec) {
   vc_db *db = begin(path, spec, &run);
   vc_device_info dev;
   fx_device(&dev, spec->device_name);
+  if (spec->driver_version)
+    snprintf(dev.driver_version, sizeof dev.driver_version, "%s", spec->driver_version);
   assert_int_equal(vc_db_record_device(db, run, &dev, "probe-digest-1234", &err), 0);
   uint32_t repeats = spec->repeats ? spec->repeats : 1;
   vc_result *res = calloc(3 * repeats, sizeof *res);

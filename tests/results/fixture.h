@@ -56,16 +56,31 @@ typedef struct fx_run {
   const char *harness_version; /* NULL: "0.1.0" */
   const char *end_status;      /* NULL: "complete"; "": left running */
   const char *device_name;     /* NULL: "llvmpipe (LLVM 15.0.6, 256 bits)" */
+  const char *driver_version;  /* NULL: "Mesa 22.3.6" */
   uint32_t repeats;            /* 0: 1 */
   const char *command_line;    /* NULL: "vyre-conform --backend vulkan corpus/" */
   const char *options;         /* NULL: "repeat=1 timeout=60" */
   const fx_extra *extras;      /* NULL, or one per program */
+  const char *selection_digest; /* NULL: "" (as before schema 10) */
+  uint32_t selection_programs;
+  const char *selection_list;  /* NULL: "" */
+  const char *build_id;        /* NULL: a fixed id */
+  const char *plugin_id;       /* NULL: a fixed id */
   bool warm_cache;             /* every kernel from the kernel cache (cache_hits); else none */
   const fx_prog *progs;
   uint32_t nprogs;
 } fx_run;
 
 extern const char *const fx_modes[3];
+
+/* The selection of progs as the runner records it (a fixture program's
+   source digest is "abcdef"), into spec's selection fields; they point
+   into sel. */
+typedef struct fx_selection {
+  char digest[65];
+  char list[2048];
+} fx_selection;
+void fx_select(fx_run *spec, const fx_prog *progs, uint32_t n, fx_selection *sel);
 
 /* Opens the file (creating it) and begins a run of a plain fx_run. */
 vc_db *fx_begin(const char *path, int64_t *run);

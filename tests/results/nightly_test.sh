@@ -88,7 +88,7 @@ check "three shards merge and pass the gate" 0 $?
 has "the merged summary counts six programs" "$tmp/m/summary.md" "| native | 6 | 6 |"
 nightly --merge --out "$tmp/m2" --baseline "$base" "$tmp/s0/vulkan-shard-0-3.db" \
   "$tmp/s2/vulkan-shard-2-3.db"
-check "a missing shard is refused with merge's status" 1 $?
+check "a missing shard is refused with merge's status" 4 $?
 has "the missing shard is named" "$tmp/log" "shard missing: 1/3"
 if [ ! -e "$tmp/m2/compare.txt" ] && ! grep -q "compare" "$tmp/log"; then
   echo "ok: nothing is compared when merge refused"

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
 #include "harness/cli/commands_results.h"
@@ -315,6 +316,41 @@ static void test_warnings(void **state) {
   assert_non_null(strstr(o.c.warnings[0], "corpus digests differ"));
   assert_non_null(strstr(o.c.warnings[1], "Other GPU"));
   outcome_free(&o);
+}
+
+/* Two whole runs (unsharded, or merged from shards whose corpus digests
+   cover their own programs) are compared by selection; different builds
+   are named in the header. */
+static void test_selection_and_builds(void **state) {
+  (void)state;
+  fx_run b = {.progs = baseline, .nprogs = 5, .selection_digest = "5e1", .selection_programs = 5};
+  fx_run c = b;
+  c.corpus_digest = "shard0s";
+  c.build_id = "another-build";
+  fx_write_run(base_path, &b);
+  fx_write_run(cand_path, &c);
+  outcome o;
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.nwarnings, 0);
+  outcome_free(&o);
+  char *out;
+  const char *argv[] = {"compare", base_path, cand_path};
+  assert_int_equal(fx_capture(vc_cmd_compare, 3, argv, &out), VC_EXIT_OK);
+  if (!strstr(out, "builds: baseline b0b0b0b0b0b0-fixture-build (plugin p1p1p1p1p1p1-fixture-plugin), "
+                   "candidate another-build (plugin p1p1p1p1p1p1-fixture-plugin)\n"))
+    fail_msg("no builds line in:\n%s", out);
+  free(out);
+  unlink(cand_path);
+  c.build_id = NULL;
+  c.selection_digest = "0ther";
+  fx_write_run(cand_path, &c);
+  compare_files(&o, NULL);
+  assert_int_equal(o.c.nwarnings, 1);
+  assert_non_null(strstr(o.c.warnings[0], "selection digests differ: baseline 5e1, candidate 0ther"));
+  outcome_free(&o);
+  assert_int_equal(fx_capture(vc_cmd_compare, 3, argv, &out), VC_EXIT_OK);
+  assert_null(strstr(out, "builds:"));
+  free(out);
 }
 
 
@@ -710,6 +746,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_planted_side_is_refused, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_other_expectations_said, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_cold_cache_not_timed, setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_selection_and_builds, setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include "fixture.h"
 #include "harness/base/exitcodes.h"
 #include "harness/cli/commands_results.h"
+#include "results/gate/merge.h"
 #include "results/report/report.h"
 #include "results/store/load.h"
 #include "results/store/schema.h"
@@ -341,6 +342,60 @@ static void test_version_5_migrates(void **state) {
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM programs WHERE timeout_s=0"), 4);
 }
 
+/* A file of version 9 (before runs.selection_digest, selection_programs,
+   selection_list, build_id, plugin_id): read as it is, the columns reading
+   "" and 0, and refused by merge (its union cannot be checked); migrated
+   when written, every run kept, the old one with empty columns. */
+static void test_version_9_migrates(void **state) {
+  (void)state;
+  char path[512], other[512], out[512];
+  fx_path(&fx_tmp, "v9.db", path);
+  fx_path(&fx_tmp, "v10.db", other);
+  fx_path(&fx_tmp, "merged.db", out);
+  const fx_prog progs[] = {{"a", "ppd", 10, 0}, {"b", "ppp", 10, 0}};
+  fx_selection sel;
+  fx_run spec = {.progs = progs, .nprogs = 1, .shard = "0/2"};
+  fx_select(&spec, progs, 2, &sel);
+  fx_write_run(path, &spec);
+  spec.progs = progs + 1;
+  spec.shard = "1/2";
+  fx_write_run(other, &spec);
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "ALTER TABLE runs DROP COLUMN selection_digest; "
+                                "ALTER TABLE runs DROP COLUMN selection_programs; "
+                                "ALTER TABLE runs DROP COLUMN selection_list; "
+                                "ALTER TABLE runs DROP COLUMN build_id; "
+                                "ALTER TABLE runs DROP COLUMN plugin_id; "
+                                "PRAGMA user_version=9;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  vc_run_data *r = NULL;
+  vc_error err = {0};
+  assert_int_equal(vc_run_load(path, VC_RUN_LAST_COMPLETE, &r, &err), 0);
+  assert_string_equal(r->info.selection_digest, "");
+  assert_int_equal(r->info.selection_programs, 0);
+  assert_string_equal(r->info.build_id, "");
+  vc_run_free(r);
+  const char *inputs[] = {path, other};
+  int64_t run;
+  assert_int_equal(vc_merge(out, inputs, 2, 1000, false, &run, &err), VC_ERR_USAGE);
+  assert_non_null(strstr(err.msg, "records no selection digest"));
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 9);
+  fx_write_run(path, &spec); /* writing migrates */
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
+  assert_int_equal(has_column(path, "runs", "selection_digest"), 1);
+  assert_int_equal(has_column(path, "runs", "build_id"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM runs"), 2);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM runs WHERE id=1 AND "
+                                      "selection_digest='' AND selection_programs=0 AND "
+                                      "selection_list='' AND build_id='' AND plugin_id=''"),
+                   1);
+  assert_int_equal(fx_query_int(path, "SELECT selection_programs FROM runs WHERE id=2"), 2);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_old_file_is_read_as_it_is, fx_tmp_setup,
@@ -353,6 +408,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_version_3_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_4_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_5_migrates, fx_tmp_setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_version_9_migrates, fx_tmp_setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,8 +47,14 @@ static int setup(void **state) {
   snprintf(logged, sizeof logged, "%s/logged.db", ro_dir);
   fx_write_run(base, &(fx_run){.progs = progs, .nprogs = 2});
   fx_write_run(cand, &(fx_run){.progs = progs, .nprogs = 2});
-  fx_write_run(shard0, &(fx_run){.progs = progs, .nprogs = 1, .shard = "0/2"});
-  fx_write_run(shard1, &(fx_run){.progs = progs + 1, .nprogs = 1, .shard = "1/2"});
+  fx_selection sel;
+  fx_run s0 = {.progs = progs, .nprogs = 1, .shard = "0/2"};
+  fx_select(&s0, progs, 2, &sel);
+  fx_run s1 = s0;
+  s1.progs = progs + 1;
+  s1.shard = "1/2";
+  fx_write_run(shard0, &s0);
+  fx_write_run(shard1, &s1);
   /* logged.db: its last transaction only in its -wal file, as a writer that
      died leaves it */
   fx_write_run(logged, &(fx_run){.progs = progs, .nprogs = 2});

@@ -40,6 +40,11 @@ if(TARGET vc-backend-opencl)
   add_test(NAME results_nightly_pocl
     COMMAND sh ${VC_RT}/nightly_pocl_test.sh $<TARGET_FILE:vyre-conform> ${CMAKE_SOURCE_DIR})
   set_tests_properties(results_nightly_pocl PROPERTIES LABELS "integration;opencl;ci" TIMEOUT 600)
+  # Real shards on PoCL merge into the whole run; another build's shard is refused.
+  add_test(NAME results_merge_pocl
+    COMMAND sh ${VC_RT}/merge_pocl_test.sh $<TARGET_FILE:vyre-conform>)
+  set_tests_properties(results_merge_pocl PROPERTIES LABELS "results;integration;opencl;pocl"
+    TIMEOUT 300)
 endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)

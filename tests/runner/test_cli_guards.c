@@ -190,7 +190,7 @@ static void help_describes_options_and_exit_statuses(void **state) {
   } cmds[] = {
       {"compare", {"--expectations", "--strict-expectations", "--threshold", "--min-delta-ms",
                    "--no-timing", "--json", "6 an expectation has expired", NULL}},
-      {"merge", {"-o OUT", "--output", "1 the shards were refused", NULL}},
+      {"merge", {"-o OUT", "--output", "--allow-mixed", "4 the shards\nwere refused", NULL}},
       {"report", {"--run", "--baseline", "--expectations", "--html", "--md", "--junit ",
                   "--junit-limit", "--junit-link", "5 a database cannot be read", NULL}},
       {"export", {"--run", "--csv", "--failures", "5 the database cannot be read", NULL}},
