@@ -135,13 +135,17 @@ void vc_capture_start_in(vc_capture *c, const vc_capture_file *f) {
     for (int i = 0; i < 3; i++)
       if (dup2(keep[i], i) < 0) _exit(1);
     close_from(3);
-    /* the worker's end, not a key or a signal to the group, ends it */
+    /* the worker's end, not a key or a signal to the group, ends it; in a
+       group of its own, so that the runner's kill of a dead or hung
+       worker's group (lifeline.c) does not take its last words with it */
+    setpgid(0, 0);
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
     echo_main();
   }
   close(pipefd[0]);
+  if (pid > 0) setpgid(pid, pid); /* as the child does: whichever runs first */
   if (pid < 0 || dup2(fd, 2) < 0) {
     if (pid > 0) {
       close(pipefd[1]);

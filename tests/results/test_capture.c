@@ -127,6 +127,51 @@ static void test_last_words_survive_a_kill(void **state) {
   assert_string_equal(got, "driver: assertion failed, aborting\n");
 }
 
+/* The runner kills a dead or hung worker's whole process group; the
+   process passing the capture on is in a group of its own, so it outlives
+   that kill and passes on the last words (the worker's end ends it). */
+static void test_last_words_survive_a_group_kill(void **state) {
+  (void)state;
+  int p[2], sync[2];
+  assert_int_equal(pipe(p), 0);
+  assert_int_equal(pipe(sync), 0);
+  fflush(NULL);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    setpgid(0, 0); /* as a worker does (lifeline.c) */
+    dup2(p[1], 2);
+    close(p[0]);
+    close(p[1]);
+    close(sync[0]);
+    vc_capture c;
+    vc_capture_start(&c);
+    if (write(2, "driver: hung in the device\n", 27) != 27) _exit(3);
+    if (write(sync[1], &c.echo, sizeof c.echo) != (ssize_t)sizeof c.echo) _exit(3);
+    for (;;) pause();
+  }
+  close(p[1]);
+  close(sync[1]);
+  pid_t echo = 0;
+  assert_int_equal(read(sync[0], &echo, sizeof echo), (ssize_t)sizeof echo);
+  close(sync[0]);
+  setpgid(pid, pid);
+  pid_t echo_group = echo > 0 ? getpgid(echo) : -1;
+  assert_int_equal(kill(-pid, SIGKILL), 0); /* before any assert: no child left behind */
+  assert_true(echo > 0);
+  assert_int_not_equal(echo_group, pid);
+  char got[256];
+  size_t n = 0;
+  ssize_t r;
+  while (n < sizeof got - 1 && (r = read(p[0], got + n, sizeof got - 1 - n)) > 0) n += (size_t)r;
+  got[n] = '\0';
+  close(p[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  assert_string_equal(got, "driver: hung in the device\n");
+}
+
 /* A file the parent made: after the child is killed, the parent reads what
    the child wrote since its last take (not before it), bounded and cut as
    a take is. */
@@ -184,6 +229,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_each_take_gets_what_came_since, setup, teardown),
       cmocka_unit_test_setup_teardown(test_long_text_is_cut_and_says_so, setup, teardown),
       cmocka_unit_test(test_last_words_survive_a_kill),
+      cmocka_unit_test(test_last_words_survive_a_group_kill),
       cmocka_unit_test_setup_teardown(test_parent_reads_a_dead_childs_rest, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
