@@ -11,6 +11,8 @@
 # refused (exit 2, the file named, nothing written); --allow-dirty makes a
 # package whose statement and records say NOT FOR SUBMISSION and which
 # verifies with warnings (exit 12).
+# A merged run (two shards) packages and verifies as one run; one shard
+# alone does not verify.
 # usage: package_test.sh VYRE_CONFORM BACKEND
 set -u
 vc=$1 backend=$2
@@ -79,6 +81,16 @@ for p in pkg pkg.tar.gz; do
   [ "$rc" = 0 ] || { fail "verify $p exited $rc, not 0"; cat verify.txt; }
 done
 
+# fractions: the corpus run as two shards, merged, packages and verifies as
+# one run; the manifest lists the shards' hosts
+run s0.db --shard 0/2 && run s1.db --shard 1/2 || { fail "a shard run exited $?"; cat s0.db.txt s1.db.txt; }
+"$vc" merge -o merged.db s0.db s1.db >merge.txt 2>&1 || { fail "merge exited $?"; cat merge.txt; }
+"$vc" package -o frac merged.db --source src >frac.txt 2>&1 || { fail "package of the merged run exited $?"; cat frac.txt; }
+"$vc" verify frac >frac.verify 2>&1 || { fail "verify of the merged run exited $?"; cat frac.verify; }
+grep -q '"hosts": \["'"$(sqlite3 s0.db "SELECT host FROM runs")"'"\]' frac/manifest.json ||
+  fail "the merged run's hosts are not in the manifest"
+grep -q 'merged-shards=2' frac/manifest.json || fail "the merged run is not in the manifest"
+
 # tampered NAME SED-LINE: verify a tampered copy; exit 11 and a line matching SED-LINE
 tampered() {
   "$vc" verify "$1" >"$1.verify" 2>&1
@@ -132,6 +144,10 @@ run flip.db --inject-flip native:out:3
   { fail "package of the planted run exited $?"; cat flip.pack.txt; }
 grep -q "run 1 had planted faults" flip.pack.txt || fail "package does not warn of the planted run"
 tampered t-flip "results.db: run 1 ($backend): planted faults (--inject-flip native:out:3"
+
+# a shard alone is no whole run
+"$vc" package -o t-shard s0.db --source src >/dev/null 2>&1 || fail "package of a shard exited $?"
+tampered t-shard "results.db: run 1 ($backend): shard 0/2, not a whole run"
 
 echo change >src/untracked.txt
 "$vc" package -o t-dirty q.db --source src >dirty.txt 2>&1
