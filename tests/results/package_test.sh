@@ -12,7 +12,8 @@
 # package whose statement and records say NOT FOR SUBMISSION and which
 # verifies with warnings (exit 12).
 # A merged run (two shards) packages and verifies as one run; one shard
-# alone does not verify.
+# alone does not verify. A run's expectations file that changed since the
+# run, or is gone, makes package fail (exit 4) naming it.
 # usage: package_test.sh VYRE_CONFORM BACKEND
 set -u
 vc=$1 backend=$2
@@ -144,6 +145,24 @@ run flip.db --inject-flip native:out:3
   { fail "package of the planted run exited $?"; cat flip.pack.txt; }
 grep -q "run 1 had planted faults" flip.pack.txt || fail "package does not warn of the planted run"
 tampered t-flip "results.db: run 1 ($backend): planted faults (--inject-flip native:out:3"
+
+# a run's expectations file must be there, as it was: changed, then gone
+cp src/expectations.txt other.txt
+"$vc" --backend "$backend" --db other.db --expectations other.txt src/corpus >other.db.txt 2>&1 ||
+  { fail "the run with other.txt exited $?"; cat other.db.txt; }
+echo "# edited" >>other.txt
+"$vc" package -o t-other other.db --source src >other.txt.out 2>&1
+rc=$?
+[ "$rc" = 4 ] || fail "package with a changed expectations file exited $rc, not 4"
+grep -q "run 1 was judged by other.txt with sha256 [0-9a-f]*; the file is [0-9a-f]* now: it changed since the run" other.txt.out ||
+  { fail "the changed file is not named"; cat other.txt.out; }
+rm other.txt
+"$vc" package -o t-other other.db --source src >other.txt.out 2>&1
+rc=$?
+[ "$rc" = 4 ] || fail "package without the expectations file exited $rc, not 4"
+grep -q "run 1 was judged by other.txt, which cannot be read here" other.txt.out ||
+  { fail "the missing file is not named"; cat other.txt.out; }
+[ -e t-other ] && fail "a refused package left its folder"
 
 # a shard alone is no whole run
 "$vc" package -o t-shard s0.db --source src >/dev/null 2>&1 || fail "package of a shard exited $?"
