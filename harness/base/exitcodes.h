@@ -14,14 +14,16 @@ enum {
   VC_EXIT_NOTHING = 8,     /* reduce: the program does not fail, nothing to reduce */
   VC_EXIT_NOT_RUN = 9,     /* no result passed: everything skipped or unsupported, no coverage */
   VC_EXIT_PLANTED = 10,    /* compare: a side was made with planted faults, it gates nothing */
+  VC_EXIT_PKG_INVALID = 11, /* verify: the package is incomplete or inconsistent */
+  VC_EXIT_PKG_WARNINGS = 12, /* verify: valid, with warnings (NOT FOR SUBMISSION, an extra file) */
   VC_EXIT_INTERRUPTED = 130 /* SIGINT, SIGTERM or SIGHUP: the run is marked interrupted */
 };
 
 /* Where several statuses apply (a run with an invalid program, a failure
    and an expired entry; a gate with a regression and an expired entry),
    the exit status is the one first in this precedence (exitcodes.c, argued
-   in docs/usage.md, "Exit status"): 130 > 2 > 3 > 5 > 7 > 10 > 4 > 6 > 1 >
-   9 > 8 > 0. A status outside the list ranks first: it is passed through. */
+   in docs/usage.md, "Exit status"): 130 > 2 > 3 > 5 > 7 > 10 > 11 > 4 > 6 >
+   1 > 12 > 9 > 8 > 0. A status outside the list ranks first: it is passed through. */
 int vc_exit_worst(int a, int b);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness/cli/args.h"
+#include "harness/cli/buildinfo.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/commands_results.h"
 #include "harness/base/exitcodes.h"
@@ -34,6 +35,8 @@ static const command commands[] = {
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},
     {"export", vc_cmd_export, "write a run as CSV: every result, or the failures"},
     {"verdict", vc_cmd_verdict, "exit with a recorded run's own verdict, no baseline"},
+    {"package", vc_cmd_package, "write a qualification package a third party can verify"},
+    {"verify", vc_cmd_verify, "check that a qualification package is complete and consistent"},
 };
 static const unsigned ncommands = sizeof commands / sizeof commands[0];
 
@@ -50,8 +53,9 @@ static void usage(FILE *out) {
   for (unsigned i = 0; i < ncommands; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n`vyre-conform COMMAND --help` describes each; docs/usage.md has the guide.\n"
-               "  --version  print the version, the commit it was built from and the build id\n"
-               "             (SHA-256 of this binary, as runs record it)\n"
+               "  --version  print the version, the commit it was built from, the build id\n"
+               "             (SHA-256 of this binary, as runs record it), the compiler, the\n"
+               "             build type and the CMake options\n"
                "  mutants    list the planted faults of a -DVC_MUTANTS=ON build (docs/detection.md);\n"
                "             --killers: each with the programs and tests that kill it\n");
 }
@@ -75,7 +79,9 @@ int main(int argc, char **argv) {
     return VC_EXIT_USAGE;
   }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("vyre-conform %s (commit %s)\nbuild: %s\n", VC_VERSION, VC_GIT_COMMIT, vc_build_id());
+    vc_package_build b = vc_build_info();
+    printf("vyre-conform %s (commit %s)\nbuild: %s\n", b.version, b.commit, b.build_id);
+    printf("compiler: %s\nbuild type: %s\noptions: %s\n", b.compiler, b.build_type, b.cmake_options);
     if (vc_mutants_built()) printf("planted faults: %d (VC_MUTANTS; `vyre-conform mutants` lists them)\n", VC_MUT_COUNT);
     return VC_EXIT_OK;
   }

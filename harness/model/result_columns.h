@@ -108,7 +108,9 @@
   X(U32, selection_programs, selection_programs, 0) /* its programs; a shard runs some of them */ \
   X(TEXT, selection_list, selection_list, 0) /* its programs, "DIGEST NAME" lines by name */ \
   X(TEXT, build_id, build_id, 0)             /* SHA-256 of the harness binary that ran */ \
-  X(TEXT, plugin_id, plugin_id, 0)           /* SHA-256 of the backend plugin it loaded */
+  X(TEXT, plugin_id, plugin_id, 0)           /* SHA-256 of the backend plugin it loaded */ \
+  X(TEXT, environment, environment, 0)       /* the variables that change behaviour, "NAME=value" lines */ \
+  X(TEXT, expectations_sha256, expectations_sha256, 0) /* of the expectations file it judged by; "" none */
 
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose
    layout is the plugin ABI); the table adds run_id and fingerprint. */

@@ -21,6 +21,7 @@
 #include "harness/run/program_acc.h"
 #include "harness/run/progress.h"
 #include "harness/run/runlock.h"
+#include "harness/run/runenv.h"
 #include "harness/run/runopts.h"
 #include "harness/run/schedule.h"
 #include "harness/run/shard_plan.h"
@@ -1170,6 +1171,12 @@ int vc_run_corpus(const vc_runner_opts *o) {
   size_t u = 0;
   for (uint32_t i = 0; i < o->npaths && u < sizeof paths; i++)
     u += (size_t)snprintf(paths + u, sizeof paths - u, "%s%s", i ? " " : "", o->paths[i]);
+  /* The file's digest, so that a package can prove which entries judged it. */
+  char exps_sha[65] = "";
+  if (s.expect && vc_digest_file(s.expect_file, exps_sha) != 0) snprintf(exps_sha, sizeof exps_sha, "unknown");
+  vc_strbuf env;
+  vc_sb_init(&env);
+  vc_run_environment(&env);
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   vc_run_info ri = {VC_VERSION,
@@ -1188,7 +1195,9 @@ int vc_run_corpus(const vc_runner_opts *o) {
                     s.selection.programs,
                     vc_sb_str(&s.selection.list),
                     vc_build_id(),
-                    s.plugin_id};
+                    s.plugin_id,
+                    vc_sb_str(&env),
+                    exps_sha};
   bool *done = calloc(c.n, sizeof *done);
   if (!done) abort();
   int opened =
@@ -1196,6 +1205,7 @@ int vc_run_corpus(const vc_runner_opts *o) {
   if (!opened && !o->resume_run) opened = vc_runlock_take(&s.runlock, o->db_path, s.run_id, &e);
   vc_sb_free(&opts);
   vc_sb_free(&sel);
+  vc_sb_free(&env);
   vc_sb_free(&s.selection.list);
   if (opened) {
     vc_runlock_release(&s.runlock);

@@ -300,6 +300,9 @@ int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_repor
 }
 
 const char *vc_qual_title_prefix(const vc_qual *q) {
+  bool nfs = q->opts && q->opts->not_for_submission;
+  if (nfs && q->planted) return "[NOT FOR SUBMISSION] [PLANTED FAULTS: NOT A QUALIFICATION] ";
+  if (nfs) return "[NOT FOR SUBMISSION] ";
   return q->planted ? "[PLANTED FAULTS: NOT A QUALIFICATION] " : "";
 }
 

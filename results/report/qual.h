@@ -39,6 +39,7 @@ typedef struct vc_report_opts {
   const vc_run_data *baseline; /* NULL: none */
   uint32_t junit_limit;        /* failing testcases written in full; 0: all */
   const char *junit_link;      /* "See ...{{testcase}}..." or NULL */
+  bool not_for_submission;     /* a package of a dirty tree: every headline says so */
 } vc_report_opts;
 
 typedef enum vc_judged {
@@ -99,8 +100,9 @@ typedef struct vc_qual {
 int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_report_opts *opts,
                   vc_qual *q, vc_error *err);
 void vc_qual_free(vc_qual *q);
-/* What every report's title starts with: "[PLANTED FAULTS: NOT A
-   QUALIFICATION] " where q->planted, else "". */
+/* What every report's title starts with: "[NOT FOR SUBMISSION] " where
+   opts->not_for_submission, "[PLANTED FAULTS: NOT A QUALIFICATION] " where
+   q->planted, else "". */
 const char *vc_qual_title_prefix(const vc_qual *q);
 
 /* The corpus folder of a program ("semantics"), relative to the run's

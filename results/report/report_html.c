@@ -71,6 +71,7 @@ static void head(vc_strbuf *sb, const vc_qual *q) {
   vc_sb_printf(sb, " (vyre-conform)</title>\n<style>%s</style></head><body>\n", style);
   vc_sb_puts(sb, "<h1>vyre-conform qualification report");
   if (q->planted) vc_sb_puts(sb, " &mdash; planted faults, not a qualification");
+  if (q->opts && q->opts->not_for_submission) vc_sb_puts(sb, " &mdash; NOT FOR SUBMISSION");
   vc_sb_puts(sb, "</h1>\n");
 }
 

@@ -269,7 +269,9 @@ int vc_report_junit(const vc_qual *q, vc_strbuf *out, vc_error *err) {
       suite(&body, &st, &q->runs[r], q->runs[r].sum.cells.modes[m], &total);
   for (uint32_t r = 0; r < q->nruns; r++)
     if (q->runs[r].verdict == VC_VERDICT_NOT_RUN) not_run_suite(&body, &q->runs[r], &total);
-  vc_sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"vyre-conform");
+  vc_sb_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
+  vc_sb_puts(out, vc_qual_title_prefix(q));
+  vc_sb_puts(out, "vyre-conform");
   for (uint32_t r = 0; r < q->nruns; r++) {
     vc_sb_putc(out, r ? ',' : ' ');
     vc_esc_markup(out, q->runs[r].run->info.backend);

@@ -23,8 +23,8 @@
    7: programs.source. 8: results.mode_ns, wait_ns, phase_ns; programs.setup_ns,
    reference_ns, oracle_ns, flight_ns. 9: divergences.attempt.
    10: runs.selection_digest, selection_programs, selection_list,
-   build_id, plugin_id. */
-#define VC_DB_SCHEMA_VERSION 10
+   build_id, plugin_id. 11: runs.environment, expectations_sha256. */
+#define VC_DB_SCHEMA_VERSION 11
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 

@@ -45,9 +45,26 @@ if(TARGET vc-backend-opencl)
     COMMAND sh ${VC_RT}/merge_pocl_test.sh $<TARGET_FILE:vyre-conform>)
   set_tests_properties(results_merge_pocl PROPERTIES LABELS "results;integration;opencl;pocl"
     TIMEOUT 300)
+  # A package of a PoCL run verifies; each tampering of it is named invalid.
+  add_test(NAME results_package_pocl
+    COMMAND sh ${VC_RT}/package_test.sh $<TARGET_FILE:vyre-conform> opencl)
+  set_tests_properties(results_package_pocl PROPERTIES LABELS "results;integration;opencl;pocl"
+    TIMEOUT 300)
+endif()
+# ... and of a lavapipe run (only lavapipe, whatever else the machine has).
+if(TARGET vc-backend-vulkan)
+  file(GLOB VC_PKG_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  list(APPEND VC_PKG_LVP_ICD "lavapipe-icd-not-found.json")
+  list(GET VC_PKG_LVP_ICD 0 VC_PKG_LVP_ICD_FILE)
+  add_test(NAME results_package_lavapipe
+    COMMAND sh ${VC_RT}/package_test.sh $<TARGET_FILE:vyre-conform> vulkan)
+  set_tests_properties(results_package_lavapipe PROPERTIES LABELS "results;integration;vulkan"
+    ENVIRONMENT "VK_DRIVER_FILES=${VC_PKG_LVP_ICD_FILE}" TIMEOUT 300)
 endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)
+# A package's parts without a device: reasons' classes, the JSON reader, SHA256SUMS.
+vc_add_test(results_package SOURCES ${VC_RT}/test_package.c LIBS vc_results_fixture LABELS results)
 vc_add_test(results_merge SOURCES ${VC_RT}/test_merge.c LIBS vc_results_fixture vc_results_cmd LABELS results)
 # The sections the HTML and Markdown reports share say the same in both.
 vc_add_test(results_sections SOURCES ${VC_RT}/test_sections.c LIBS vc_results_fixture LABELS results)

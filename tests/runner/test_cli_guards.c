@@ -180,7 +180,8 @@ static void dash_is_standard_output(void **state) {
   assert_false(exists("-"));
 }
 
-/* compare, merge, report, export, verdict and mutants --help: every option,
+/* compare, merge, report, export, verdict, package, verify and mutants
+   --help: every option,
    the exit statuses. */
 static void help_describes_options_and_exit_statuses(void **state) {
   (void)state;
@@ -198,6 +199,9 @@ static void help_describes_options_and_exit_statuses(void **state) {
                    "9 nothing was checked", "10 the run was made with planted faults",
                    "5 the database cannot be read", NULL}},
       {"mutants", {"--killers", "0 listed", NULL}},
+      {"package", {"-o DIR", "--source", "--log", "--backends", "--product", "--driver", "--os",
+                   "--allow-dirty", "4 a file cannot be", NULL}},
+      {"verify", {"11 invalid", "12 valid with warnings", "4 PACKAGE cannot be read", NULL}},
   };
   for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
     assert_int_equal(ru_run(NULL, "%s --help", cmds[c].cmd), VC_EXIT_OK);

@@ -234,8 +234,9 @@ static void exit_status_precedence(void **state) {
   (void)state;
   static const int order[] = {VC_EXIT_INTERRUPTED, VC_EXIT_USAGE,   VC_EXIT_NO_BACKEND,
                               VC_EXIT_DB,          VC_EXIT_INTERNAL, VC_EXIT_PLANTED,
-                              VC_EXIT_INPUT,       VC_EXIT_EXPIRED, VC_EXIT_FAIL,
-                              VC_EXIT_NOT_RUN,     VC_EXIT_NOTHING, VC_EXIT_OK};
+                              VC_EXIT_PKG_INVALID, VC_EXIT_INPUT,    VC_EXIT_EXPIRED,
+                              VC_EXIT_FAIL,        VC_EXIT_PKG_WARNINGS, VC_EXIT_NOT_RUN,
+                              VC_EXIT_NOTHING,     VC_EXIT_OK};
   int n = (int)(sizeof order / sizeof order[0]);
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {

@@ -115,6 +115,14 @@ if(TARGET vc-backend-opencl AND TARGET vc-backend-vulkan)
     ENVIRONMENT "VK_DRIVER_FILES=${VC_QUAL_LVP_ICD_FILE}" TIMEOUT 600)
 endif()
 
+# ci/qualify --package: the runs' package, verified; a dirty checkout refused.
+if(TARGET vc-backend-opencl)
+  add_test(NAME runner_qualify_package_pocl
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/qualify_package_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(runner_qualify_package_pocl PROPERTIES LABELS "integration;ci;opencl;pocl"
+    TIMEOUT 300)
+endif()
+
 # One judge: run, report, compare, export and ci/nightly agree on lavapipe's
 # known fault; a copied binary finds the expectations of the checkout it is
 # run from (docs/gating.md, docs/usage.md).
