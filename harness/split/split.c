@@ -101,7 +101,7 @@ static void cut_segments(splitter *sp) {
   for (uint32_t i = 0; i < sp->top.n; i++) {
     if (VC_MUTANT(DROP_EMPTY_SEGMENT) && is_grid_barrier(sp->top.items[i]) && sp->seg_begin[k] == i) { sp->seg_begin[k] = i + 1; sp->nsegs--; continue; }
     if (is_grid_barrier(sp->top.items[i])) {
-      sp->seg_end[k++] = i;
+      sp->seg_end[k++] = VC_MUTANT(SEGMENT_KEEPS_BARRIER) ? i + 1 : i;
       sp->seg_begin[k] = i + 1;
     }
   }
