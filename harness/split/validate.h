@@ -15,7 +15,7 @@
 #include "harness/model/program.h"
 #include "harness/split/split.h"
 
-/* X(ID, "name", "what the rule requires"), in the order they are checked. */
+/* X(ID, "name", "what the rule requires"); docs/splitter.md, section 7, says each exactly. */
 #define VC_PLAN_RULE_TABLE(X)                                                                      \
   X(SEGMENTS, "segment-count",                                                                     \
     "grid barriers + 1 segments, each a plain launch of the source's shape without a fixpoint; "   \
