@@ -34,6 +34,10 @@
     "an empty segment before a grid barrier is left out of the plan",                              \
     "structure/empty_segments values/spill_across_empty_segments",                                 \
     "")                                                                                            \
+  X(SEGMENT_KEEPS_BARRIER, "segment-keeps-barrier", MUTANT, "split",                               \
+    "the grid barrier stays in the segment before the cut (the cut off by one)",                   \
+    "structure/many_barriers values/spill_u64_high_word",                                          \
+    "")                                                                                            \
   X(FRESH_WRITE_BUFFER, "fresh-write-buffer", MUTANT, "split",                                     \
     "a write buffer an earlier segment wrote is bound as a fresh zeroed allocation",               \
     "buffers/partial_rewrite algorithms/cg_fixed_point barrier-detect/spin_arrival_count",         \

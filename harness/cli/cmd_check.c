@@ -21,8 +21,11 @@ static const char help[] =
     "\n"
     "For every program: parse and validate it, run the CPU oracle (which\n"
     "refuses out-of-bounds accesses, data races, reads of uninitialised\n"
-    "workgroup memory and divergent workgroup barriers), split it, check that\n"
-    "the plan has one segment more than the source has grid barriers, show that\n"
+    "workgroup memory and divergent workgroup barriers), split it, validate the\n"
+    "plan (no grid barrier inside a segment, every touched buffer bound with the\n"
+    "access its use needs, spill slots written before read and as wide as their\n"
+    "values, recomputed lets' operands at hand, one segment more than the source\n"
+    "has grid barriers: docs/splitter.md, section 7), show that\n"
     "the comparison reports a bit flipped in the program's first and last output\n"
     "elements, run the split plan on the oracle in host-split and resident-split\n"
     "mode and compare every byte with the unsplit run (split-on-oracle), check\n"
@@ -53,8 +56,12 @@ static const char help[] =
     "says \"not checked: unsupported\", naming the limit, and the summary counts\n"
     "it apart from the programs checked.\n"
     "\n"
+    "A plan the validator refuses is a bug of the splitter, not of the program:\n"
+    "its line is \"FAIL  PATH: plan validator: RULE: ...\", and check exits 7.\n"
+    "\n"
     "Exit status: 0 all passed; 1 a check failed; 2 usage error (a --filter\n"
-    "that matches no program included); 4 a file could not be read or parsed.\n";
+    "that matches no program included); 4 a file could not be read or parsed;\n"
+    "7 the plan validator refused a plan (a harness bug; before 4 and 1).\n";
 
 int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err);
 
@@ -67,7 +74,7 @@ typedef struct check_opts {
 } check_opts;
 
 typedef struct outcome {
-  int status; /* VC_EXIT_OK, VC_EXIT_FAIL or VC_EXIT_INPUT */
+  int status; /* VC_EXIT_OK, VC_EXIT_FAIL, VC_EXIT_INPUT or VC_EXIT_INTERNAL */
   bool unsupported; /* not checked: over a limit of the harness or this machine */
   bool timed_out;   /* stopped at --timeout (counted among the failed) */
   char line[2048];
@@ -266,6 +273,9 @@ static void check_program(const char *path, const check_opts *co, outcome *out) 
         "TIME  %s: program %s timed out in %s: not finished within the time limit (--timeout) "
         "of %u s", path, p->name, r.why, co->timeout_s);
     out->timed_out = true;
+  } else if (r.verdict == VC_CHECK_INTERNAL) {
+    /* the plan validator: a bug of the splitter, whatever the program says */
+    set(out, VC_EXIT_INTERNAL, "FAIL  %s: %s", path, r.why);
   } else if (r.verdict == VC_CHECK_UNSUPPORTED) {
     set(out, VC_EXIT_OK, "unsup %s: not checked: unsupported: %s", path, r.why);
     out->unsupported = true;
@@ -372,14 +382,15 @@ int vc_cmd_check(int argc, char **argv) {
     vc_args_free(opts, nopts, &a);
     return VC_EXIT_USAGE;
   }
-  uint32_t failed = 0, bad_input = 0, unsupported = 0, timed_out = 0;
+  uint32_t failed = 0, bad_input = 0, unsupported = 0, timed_out = 0, internal = 0;
   for (uint32_t i = 0; i < c.n; i++) {
     outcome out;
     memset(&out, 0, sizeof out);
     check_program(c.files[i].path, &co, &out);
     if (out.status != VC_EXIT_OK || out.unsupported || !co.quiet) printf("%s\n", out.line);
     fflush(stdout);
-    failed += out.status == VC_EXIT_FAIL;
+    failed += out.status == VC_EXIT_FAIL || out.status == VC_EXIT_INTERNAL;
+    internal += out.status == VC_EXIT_INTERNAL;
     bad_input += out.status == VC_EXIT_INPUT;
     unsupported += out.unsupported;
     timed_out += out.timed_out;
@@ -389,13 +400,18 @@ int vc_cmd_check(int argc, char **argv) {
   printf("%u %s checked, %u failed, %u unreadable or malformed", checked,
          vc_plural(checked, "program", "programs"), failed, bad_input);
   if (timed_out) printf(" (%u of them timed out)", timed_out);
+  if (internal)
+    printf(" (%u of them by a plan the plan validator refuses: a harness bug)", internal);
   if (unsupported)
     printf(", %u %s not checked (unsupported)", unsupported,
            vc_plural(unsupported, "program", "programs"));
   printf("\n");
   vc_corpus_free(&c);
   vc_args_free(opts, nopts, &a);
-  return failed ? VC_EXIT_FAIL : bad_input ? VC_EXIT_INPUT : VC_EXIT_OK;
+  return internal    ? VC_EXIT_INTERNAL
+         : failed    ? VC_EXIT_FAIL
+         : bad_input ? VC_EXIT_INPUT
+                     : VC_EXIT_OK;
 usage:
   vc_args_free(opts, nopts, &a);
   return vc_usage_error("check", e.msg);

@@ -13,6 +13,7 @@
 #include "harness/exec/reference.h"
 #include "harness/lang/print.h"
 #include "harness/split/split.h"
+#include "harness/split/validate.h"
 #include "oracles/oracle_backend.h"
 
 static void fail(vc_check_result *r, vc_check_verdict v, const char *fmt, ...)
@@ -243,6 +244,14 @@ void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_
     fail(r, VC_CHECK_UNSUPPORTED, "%s", e.msg);
     goto done;
   }
+  /* before anything runs a segment: a plan that breaks a rule may not even
+     be safe to run (an index outside a segment's table); a Debug build's
+     splitter fails with the validator's message itself */
+  if (rc == VC_ERR_INTERNAL || (!rc && vc_plan_validate(s, p, &e))) {
+    memset(r, 0, sizeof *r);
+    fail(r, VC_CHECK_INTERNAL, "%s", e.msg);
+    goto done;
+  }
   uint64_t need = rc || !opts->max_bytes ? 0 : check_bytes(p, s, !opts->no_checks);
   if (need > opts->max_bytes) {
     memset(r, 0, sizeof *r);
@@ -266,6 +275,13 @@ done:
 
 void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
                            vc_check_result *r) {
+  vc_error e;
+  vc_error_clear(&e);
+  if (vc_plan_validate(s, p, &e)) {
+    memset(r, 0, sizeof *r);
+    fail(r, VC_CHECK_INTERNAL, "%s", e.msg);
+    return;
+  }
   vc_reference ref;
   if (check_reference(p, opts, &ref, r)) check_plan(p, s, &ref, opts, r);
   vc_reference_free(&ref);

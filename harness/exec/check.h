@@ -18,8 +18,10 @@ typedef enum vc_check_verdict {
   VC_CHECK_FAILED,   /* the splitter or a mode driver is wrong, or a harness fault */
   VC_CHECK_UNSUPPORTED, /* over a limit of the harness or of this machine, not of the
                           program (why names the limit); nothing was run */
-  VC_CHECK_TIMEOUT   /* an oracle run passed opts->deadline_ns: why names the phase
+  VC_CHECK_TIMEOUT,  /* an oracle run passed opts->deadline_ns: why names the phase
                         (the reference run, or a split mode on the oracle) */
+  VC_CHECK_INTERNAL  /* the plan breaks a rule of the plan validator: a bug of the
+                        splitter (why is the validator's message); nothing was run */
 } vc_check_verdict;
 
 typedef struct vc_check_result {
@@ -31,7 +33,8 @@ typedef struct vc_check_result {
 } vc_check_result;
 
 void vc_check_program(const vc_program *p, const vc_oracle_opts *opts, vc_check_result *r);
-/* The same check against a given plan of p (tests plant faults in one). */
+/* The same check against a given plan of p (tests plant faults in one).
+   Both validate the plan first (harness/split/validate.h). */
 void vc_check_program_plan(const vc_program *p, const vc_split *s, const vc_oracle_opts *opts,
                            vc_check_result *r);
 

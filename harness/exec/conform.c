@@ -12,6 +12,7 @@
 #include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
 #include "harness/exec/verdict.h"
+#include "harness/split/validate.h"
 
 void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
                         char *tags_buf, size_t tags_len, vc_program_info *info) {
@@ -317,6 +318,13 @@ int vc_conform_parsed(const char *path, const char *digest, const vc_program *p,
   vc_program_info info;
   vc_program_info_of(p, split ? split->nsegs : 0, digest, tags, sizeof tags, &info);
   sink->program(sink->ctx, &info);
+  /* A plan the validator refuses is a harness bug: the setup step's error,
+     before any device work (a Debug splitter fails with it itself). */
+  if (rc == VC_ERR_INTERNAL || (!rc && vc_plan_validate(split, p, &e))) {
+    report_phase(o, sink, VC_PHASE_SETUP, e.msg);
+    vc_split_free(split);
+    return 0;
+  }
   if (rc) {
     report_all(o, sink, e.code == VC_ERR_LIMIT ? VC_ST_UNSUPPORTED : VC_ST_INVALID, e.msg);
     return 0;

@@ -15,6 +15,7 @@
 
 #include "harness/base/mutant.h"
 #include "harness/lang/print.h"
+#include "harness/split/validate.h"
 
 typedef struct stmt_list {
   const vc_node **items;
@@ -100,7 +101,7 @@ static void cut_segments(splitter *sp) {
   for (uint32_t i = 0; i < sp->top.n; i++) {
     if (VC_MUTANT(DROP_EMPTY_SEGMENT) && is_grid_barrier(sp->top.items[i]) && sp->seg_begin[k] == i) { sp->seg_begin[k] = i + 1; sp->nsegs--; continue; }
     if (is_grid_barrier(sp->top.items[i])) {
-      sp->seg_end[k++] = i;
+      sp->seg_end[k++] = VC_MUTANT(SEGMENT_KEEPS_BARRIER) ? i + 1 : i;
       sp->seg_begin[k] = i + 1;
     }
   }
@@ -625,12 +626,25 @@ int vc_split_program(const vc_program *p, vc_split **result, vc_error *err) {
   cut_segments(&sp);
   analyse(&sp);
   int rc = plan_values(&sp);
+#ifndef NDEBUG
+  /* Debug builds validate the plan between the steps (validate.h): the
+     first wrong step is named, not only the finished plan. */
+  if (rc == 0 && vc_plan_validate_table(out, p, err)) rc = VC_ERR_INTERNAL;
+#endif
   if (rc == 0) {
     out->barriers = sp.nsegs - 1;
     out->nsegs = sp.nsegs;
     out->segs = vc_arena_alloc(&out->arena, sp.nsegs * sizeof *out->segs);
-    for (uint32_t k = 0; k < sp.nsegs; k++) build_segment(&sp, k);
+    for (uint32_t k = 0; k < sp.nsegs && rc == 0; k++) {
+      build_segment(&sp, k);
+#ifndef NDEBUG
+      if (vc_plan_validate_segment(out, p, k, err)) rc = VC_ERR_INTERNAL;
+#endif
+    }
     predict_resident(out);
+#ifndef NDEBUG
+    if (rc == 0 && vc_plan_validate_counts(out, p, err)) rc = VC_ERR_INTERNAL;
+#endif
   }
   free(sp.top.items);
   free(sp.seg_begin);
