@@ -95,6 +95,21 @@ static void test_long_text_is_cut_and_says_so(void **state) {
   assert_int_equal(strlen(passed_on()), 100); /* passed on whole, up to its NUL */
 }
 
+/* What a child killed by SIGKILL passed on through the pipe it had as fd 2,
+   read to its end (every writer gone), is want. */
+static void expect_killed_child_passed_on(pid_t pid, int fd, const char *want) {
+  char got[256];
+  size_t n = 0;
+  ssize_t r;
+  while (n < sizeof got - 1 && (r = read(fd, got + n, sizeof got - 1 - n)) > 0) n += (size_t)r;
+  got[n] = '\0';
+  close(fd);
+  int status;
+  waitpid(pid, &status, 0);
+  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  assert_string_equal(got, want);
+}
+
 /* A worker killed right after a driver's last message: the message still
    reaches the real standard error. */
 static void test_last_words_survive_a_kill(void **state) {
@@ -115,16 +130,7 @@ static void test_last_words_survive_a_kill(void **state) {
     _exit(4);
   }
   close(p[1]);
-  char got[256];
-  size_t n = 0;
-  ssize_t r;
-  while (n < sizeof got - 1 && (r = read(p[0], got + n, sizeof got - 1 - n)) > 0) n += (size_t)r;
-  got[n] = '\0';
-  close(p[0]);
-  int status;
-  waitpid(pid, &status, 0);
-  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-  assert_string_equal(got, "driver: assertion failed, aborting\n");
+  expect_killed_child_passed_on(pid, p[0], "driver: assertion failed, aborting\n");
 }
 
 /* The runner kills a dead or hung worker's whole process group; the
@@ -160,16 +166,7 @@ static void test_last_words_survive_a_group_kill(void **state) {
   assert_int_equal(kill(-pid, SIGKILL), 0); /* before any assert: no child left behind */
   assert_true(echo > 0);
   assert_int_not_equal(echo_group, pid);
-  char got[256];
-  size_t n = 0;
-  ssize_t r;
-  while (n < sizeof got - 1 && (r = read(p[0], got + n, sizeof got - 1 - n)) > 0) n += (size_t)r;
-  got[n] = '\0';
-  close(p[0]);
-  int status;
-  waitpid(pid, &status, 0);
-  assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-  assert_string_equal(got, "driver: hung in the device\n");
+  expect_killed_child_passed_on(pid, p[0], "driver: hung in the device\n");
 }
 
 /* A file the parent made: after the child is killed, the parent reads what
