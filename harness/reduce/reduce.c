@@ -86,6 +86,9 @@ typedef struct reducer {
   int fatal; /* a device that cannot be started again ends the reduction */
 } reducer;
 
+/* What --check reduces: a wrong result, or a plan the validator refuses. */
+static bool check_fails(vc_check_verdict v) { return v == VC_CHECK_FAILED || v == VC_CHECK_INTERNAL; }
+
 /* Judges the program p (text t): 1 when it fails with the signature. */
 static bool interesting(reducer *x, const vc_program *p, const char *t) {
   vc_probe_oracle po;
@@ -96,7 +99,7 @@ static bool interesting(reducer *x, const vc_program *p, const char *t) {
     x->r->ran++; /* checked: valid, or the check died on it */
     if (po.status == VC_PROBE_DIED)
       vc_reduce_sig_of_death(po.timed_out, po.died_sig, &s);
-    else if (po.r.verdict == VC_CHECK_FAILED)
+    else if (check_fails(po.r.verdict))
       vc_reduce_sig_of_check(&po.r, &s);
     else
       return false;
@@ -121,7 +124,7 @@ static int original(reducer *x, const vc_program *p, const char *t) {
       vc_reduce_sig_of_death(po.timed_out, po.died_sig, &x->sig);
       return 0;
     }
-    if (po.status == VC_PROBE_VALID && po.r.verdict == VC_CHECK_FAILED) {
+    if (po.status == VC_PROBE_VALID && check_fails(po.r.verdict)) {
       vc_reduce_sig_of_check(&po.r, &x->sig);
       return 0;
     }

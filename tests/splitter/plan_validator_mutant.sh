@@ -2,7 +2,8 @@
 # In the mutant build: a splitter that leaves the grid barrier in the
 # segment before the cut (segment-keeps-barrier) gives the oracle the right
 # bytes, but the plan validator refuses its plan in check (exit 7) and in a
-# run (the setup step's error, before any device work; every mode skipped).
+# run (the setup step's error, before any device work; every mode skipped),
+# and reduce --check shrinks such a program keeping that failure.
 # Usage: plan_validator_mutant.sh SOURCE_DIR BUILD_DIR
 set -u
 src=$1
@@ -33,4 +34,17 @@ rc=$?
 grep -qF "one_barrier setup:error native:skip host-split:skip resident-split:skip" "$work/run1" ||
   fail "the run does not record the setup step's error and skip the modes" "$work/run1"
 grep -qF "setup #1: $why" "$work/run1" || fail "the run does not record the rule" "$work/run1"
-echo "plan_validator_mutant: check exits 7 and the run records the setup error, naming the rule"
+# reduce --check keeps a plan the validator refuses as its failure, as it
+# keeps a wrong result: it shrinks the program rather than saying that the
+# check passes (exit 8)
+VYRE_CONFORM_MUTANT=segment-keeps-barrier "$vc" reduce "$prog" --check --quiet \
+  --out "$work/reduced.vyre" >"$work/reduce" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || fail "reduce --check under segment-keeps-barrier exited $rc, not 0" "$work/reduce"
+VYRE_CONFORM_MUTANT=segment-keeps-barrier "$vc" check --quiet "$work/reduced.vyre" >"$work/check2" 2>&1
+rc=$?
+[ "$rc" -eq 7 ] || fail "the reduced program under the fault: check exited $rc, not 7" "$work/check2"
+grep -qF "plan validator: barrier-in-segment" "$work/check2" ||
+  fail "the reduced program fails another way" "$work/check2"
+echo "plan_validator_mutant: check exits 7 and the run records the setup error, naming the rule;"
+echo "  reduce --check shrinks a program whose plan the validator refuses"
