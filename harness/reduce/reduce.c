@@ -87,7 +87,9 @@ typedef struct reducer {
 } reducer;
 
 /* What --check reduces: a wrong result, or a plan the validator refuses. */
-static bool check_fails(vc_check_verdict v) { return v == VC_CHECK_FAILED || v == VC_CHECK_INTERNAL; }
+static bool check_fails(vc_check_verdict v) {
+  return v == VC_CHECK_FAILED || v == VC_CHECK_INTERNAL;
+}
 
 /* Judges the program p (text t): 1 when it fails with the signature. */
 static bool interesting(reducer *x, const vc_program *p, const char *t) {
@@ -149,8 +151,7 @@ static int original(reducer *x, const vc_program *p, const char *t) {
       return 0;
     }
   r->nothing = true;
-  snprintf(r->nothing_why, sizeof r->nothing_why, "no selected mode fails on %s",
-           x->o->backend);
+  snprintf(r->nothing_why, sizeof r->nothing_why, "no selected mode fails on %s", x->o->backend);
   return 0;
 }
 
@@ -218,7 +219,8 @@ int vc_reduce(const char *path, const char *text, size_t len, const vc_reduce_op
     if (c) r->parsed++;
     if (c && interesting(&x, c, vc_sb_str(&cand))) {
       r->steps++;
-      if (o->log) fprintf(o->log, "step %u  claims  the expectations about outputs dropped\n", r->steps);
+      if (o->log)
+        fprintf(o->log, "step %u  claims  the expectations about outputs dropped\n", r->steps);
       vc_strbuf t = cur;
       cur = cand;
       cand = t;
@@ -259,7 +261,8 @@ int vc_reduce(const char *path, const char *text, size_t len, const vc_reduce_op
         vc_reduce_size_of(c, &sz);
         vc_program_free(c);
         if (o->log)
-          fprintf(o->log, "step %u  %-7s statements %u, buffers %u, segments %u, invocations %llu\n",
+          fprintf(o->log,
+                  "step %u  %-7s statements %u, buffers %u, segments %u, invocations %llu\n",
                   r->steps, vc_edit_pass_name((vc_edit_pass)pass), sz.statements, sz.buffers,
                   sz.segments, (unsigned long long)sz.invocations);
         vc_strbuf t = cur;
