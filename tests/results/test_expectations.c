@@ -127,6 +127,29 @@ static void test_matching(void **state) {
   vc_expectations_free(&e);
 }
 
+/* A program's name is matched whole: an entry for f32_signed_zero excuses
+   neither f32_signed_zero_x nor x_f32_signed_zero, and a glob only what it
+   spells out. */
+static void test_names_match_whole(void **state) {
+  (void)state;
+  vc_expectations e;
+  vc_error err = {0};
+  assert_int_equal(vc_expectations_parse("exp.txt",
+                                         "fail f32_signed_zero * reason=\"exact\"\n"
+                                         "fail loop_* native reason=\"glob\"\n",
+                                         &e, &err),
+                   0);
+  int today = 20261129;
+  assert_non_null(vc_expectations_match(&e, &lavapipe, today, "f32_signed_zero", "native"));
+  assert_null(vc_expectations_match(&e, &lavapipe, today, "f32_signed_zero_x", "native"));
+  assert_null(vc_expectations_match(&e, &lavapipe, today, "x_f32_signed_zero", "native"));
+  assert_null(vc_expectations_match(&e, &lavapipe, today, "f32_signed_zer", "native"));
+  assert_non_null(vc_expectations_match(&e, &lavapipe, today, "loop_budget", "native"));
+  assert_null(vc_expectations_match(&e, &lavapipe, today, "a_loop_budget", "native"));
+  assert_null(vc_expectations_match(&e, &lavapipe, today, "loop_budget", "host-split"));
+  vc_expectations_free(&e);
+}
+
 static void test_expiry_boundary(void **state) {
   (void)state;
   vc_expectation x = {.expires = 20270301};
@@ -352,6 +375,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_parse_errors),
       cmocka_unit_test(test_load_from_file),  cmocka_unit_test(test_matching),
+      cmocka_unit_test(test_names_match_whole),
       cmocka_unit_test(test_expiry_boundary), cmocka_unit_test(test_first_match_wins),
       cmocka_unit_test(test_parse_scope),     cmocka_unit_test(test_scope_covers),
       cmocka_unit_test(test_attempt_log),     cmocka_unit_test(test_cover_flake),
