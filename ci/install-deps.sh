@@ -5,9 +5,10 @@
 # --no-install-recommends keeps a machine lean, so what is only recommended
 # is named here: libclang-rt-14-dev holds clang's sanitizer and libFuzzer
 # runtimes (ci/fuzz), a Recommends of clang-14. nodejs and npm (Debian 12:
-# Node 18) run ci/validate-manifests (its packages: ci/validate).
+# Node 18) run ci/validate-manifests (its packages: ci/validate). git:
+# `vyre-conform package` records the checkout's state with it.
 set -eu
-pkgs="build-essential cmake pkg-config clang libclang-rt-14-dev \
+pkgs="build-essential cmake pkg-config git clang libclang-rt-14-dev \
 libvulkan-dev mesa-vulkan-drivers glslang-dev glslang-tools spirv-tools \
 ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo \
 libcmocka-dev libsqlite3-dev sqlite3 valgrind chromium \
