@@ -96,7 +96,7 @@ typedef struct vc_qual {
   vc_comparison cmp;
 } vc_qual;
 
-/* runs[0..nruns) are kept and pointed into until vc_qual_free. */
+/* runs[0..nruns) and opts are kept and pointed into until vc_qual_free. */
 int vc_qual_build(const vc_run_data *const *runs, uint32_t nruns, const vc_report_opts *opts,
                   vc_qual *q, vc_error *err);
 void vc_qual_free(vc_qual *q);

@@ -108,7 +108,9 @@ static void build(vc_qual *q, vc_run_data **runs, vc_run_data **base) {
   runs[0] = load_run(cand_path, 1);
   runs[1] = load_run(cand_path, 2);
   *base = load_run(base_path, 1);
-  vc_report_opts opts = {.expectations = exp_path, .baseline = *base};
+  /* q points into its options until vc_qual_free: they outlive this call */
+  static vc_report_opts opts;
+  opts = (vc_report_opts){.expectations = exp_path, .baseline = *base};
   vc_error err = {0};
   if (vc_qual_build((const vc_run_data *const *)runs, 2, &opts, q, &err))
     fail_msg("judging the runs: %s", err.msg);
