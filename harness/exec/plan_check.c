@@ -3,18 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t grid_barriers(const vc_node *n) {
-  if (!n) return 0;
-  if (n->kind == VC_S_BARRIER) return n->op == VC_BARRIER_GRID;
-  uint32_t c = 0;
-  for (uint32_t i = 0; i < n->nkids; i++) c += grid_barriers(n->kids[i]);
-  return c;
-}
-
-uint32_t vc_source_grid_barriers(const vc_program *p) { return grid_barriers(p->entry); }
-
 bool vc_plan_segments_ok(const vc_program *p, const vc_split *s, char *why, size_t n) {
-  uint32_t b = vc_source_grid_barriers(p);
+  uint32_t b = vc_program_grid_barriers(p);
   if (s->nsegs == b + 1) return true;
   snprintf(why, n, "split plan of %s has %u segment%s, but the source has %u grid barrier%s (%u "
            "segments)", p->name, s->nsegs, s->nsegs == 1 ? "" : "s", b, b == 1 ? "" : "s", b + 1);
@@ -26,7 +16,7 @@ bool vc_plan_launches_ok(const vc_program *p, const vc_split *s, vc_mode m,
   /* native builds its one kernel from the plan's segments too */
   if (!vc_plan_segments_ok(p, s, why, n)) return false;
   if (m != VC_MODE_HOST_SPLIT && m != VC_MODE_RESIDENT_SPLIT) return true;
-  uint64_t want = (uint64_t)mo->passes * (vc_source_grid_barriers(p) + 1);
+  uint64_t want = (uint64_t)mo->passes * (vc_program_grid_barriers(p) + 1);
   if (mo->launches == want) return true;
   snprintf(why, n, "%s of %s made %u launches in %u pass%s; the source's grid barriers make %llu",
            vc_mode_name(m), p->name, mo->launches, mo->passes, mo->passes == 1 ? "" : "es",

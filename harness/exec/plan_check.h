@@ -14,10 +14,6 @@
 #include "harness/model/program.h"
 #include "harness/split/split.h"
 
-/* Grid barriers anywhere in the program's entry (walked here, not taken
-   from the plan). */
-uint32_t vc_source_grid_barriers(const vc_program *p);
-
 /* Does the plan have barriers + 1 segments? If not, writes why (naming the
    program and both counts) and returns false. */
 bool vc_plan_segments_ok(const vc_program *p, const vc_split *s, char *why, size_t n);

@@ -207,6 +207,16 @@ bool vc_program_has_tag(const vc_program *p, const char *tag) {
   return false;
 }
 
+static uint32_t grid_barriers(const vc_node *n) {
+  if (!n) return 0;
+  if (n->kind == VC_S_BARRIER) return n->op == VC_BARRIER_GRID;
+  uint32_t c = 0;
+  for (uint32_t i = 0; i < n->nkids; i++) c += grid_barriers(n->kids[i]);
+  return c;
+}
+
+uint32_t vc_program_grid_barriers(const vc_program *p) { return grid_barriers(p->entry); }
+
 const vc_expect *vc_program_expect(const vc_program *p, vc_expect_kind kind) {
   for (uint32_t i = 0; i < p->nexpects; i++)
     if (p->expects[i].kind == kind) return &p->expects[i];

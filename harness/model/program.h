@@ -258,6 +258,8 @@ uint32_t vc_program_workgroup_size(const vc_program *p);
 uint64_t vc_program_workgroups(const vc_program *p);
 uint64_t vc_buffer_bytes(const vc_buffer *b);
 bool vc_program_has_tag(const vc_program *p, const char *tag);
+/* Grid barriers anywhere in the entry (walked, not taken from a plan). */
+uint32_t vc_program_grid_barriers(const vc_program *p);
 const vc_expect *vc_program_expect(const vc_program *p, vc_expect_kind kind);
 /* The program's own (expect (timeout S)) in seconds; 0 when it states none. */
 uint32_t vc_program_timeout_s(const vc_program *p);

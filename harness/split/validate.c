@@ -51,13 +51,6 @@ static const char *where(const vc_node *n, char *buf, size_t len) {
   return buf;
 }
 
-static uint32_t grid_barriers(const vc_node *n) {
-  if (n->kind == VC_S_BARRIER) return n->op == VC_BARRIER_GRID;
-  uint32_t c = 0;
-  for (uint32_t i = 0; i < n->nkids; i++) c += grid_barriers(n->kids[i]);
-  return c;
-}
-
 static const vc_node *find_grid_barrier(const vc_node *n) {
   if (n->kind == VC_S_BARRIER && n->op == VC_BARRIER_GRID) return n;
   for (uint32_t i = 0; i < n->nkids; i++) {
@@ -148,7 +141,7 @@ vc_plan_rule vc_plan_validate_table(const vc_split *s, const vc_program *src, vc
 /* ---- the counts ---- */
 
 vc_plan_rule vc_plan_validate_counts(const vc_split *s, const vc_program *src, vc_error *err) {
-  uint32_t b = src->entry ? grid_barriers(src->entry) : 0;
+  uint32_t b = vc_program_grid_barriers(src);
   if (s->nsegs != b + 1 || s->barriers != b)
     return violate(err, VC_PLAN_SEGMENTS, src, -1,
                    "split plan of %s has %u segment%s (for %u grid barrier%s), but the source has "

@@ -143,7 +143,7 @@ static void leading_trailing_adjacent_barriers_pass(void **state) {
     if (r.verdict != VC_CHECK_OK) fprintf(stderr, "%s: %s\n", p->name, r.why);
     assert_int_equal(r.verdict, VC_CHECK_OK);
     assert_int_equal(r.segments, segs[i]);
-    assert_int_equal(vc_source_grid_barriers(p), segs[i] - 1);
+    assert_int_equal(vc_program_grid_barriers(p), segs[i] - 1);
     vc_program_free(p);
   }
 }
