@@ -39,3 +39,8 @@ int vc_file_write(const char *path, const vc_strbuf *sb, vc_error *err) {
   if (bad) return vc_fail(err, VC_ERR_IO, "cannot write %s: %s", path, strerror(errno));
   return 0;
 }
+
+void vc_temp_template(char *path, size_t n, const char *prefix) {
+  const char *dir = getenv("TMPDIR");
+  snprintf(path, n, "%s/%s-XXXXXX", dir && dir[0] ? dir : "/tmp", prefix);
+}

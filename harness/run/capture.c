@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/base/file.h"
+
 /* The echo process: copies the file (fd 0 here) to the real standard error
    (fd 1) as it grows, until the pipe (fd 2) ends because the worker closed
    it or died; then the rest. Only async-signal-safe calls: it is the child
@@ -43,8 +45,7 @@ static void close_from(int lowest) {
 }
 
 static int temp_file(char *path, size_t n) {
-  const char *dir = getenv("TMPDIR");
-  snprintf(path, n, "%s/vyre-conform-stderr-XXXXXX", dir && dir[0] ? dir : "/tmp");
+  vc_temp_template(path, n, "vyre-conform-stderr");
   return mkstemp(path);
 }
 

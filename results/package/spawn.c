@@ -13,8 +13,7 @@
 #include "harness/base/file.h"
 
 static int tmp_fd(char *path, size_t n) {
-  const char *dir = getenv("TMPDIR");
-  snprintf(path, n, "%s/vc-spawn-XXXXXX", dir && dir[0] ? dir : "/tmp");
+  vc_temp_template(path, n, "vc-spawn");
   int fd = mkstemp(path);
   if (fd >= 0) unlink(path);
   return fd;

@@ -449,8 +449,7 @@ static void check_dir(verifier *v) {
 
 /* A .tar.gz is unpacked into a temporary folder; it must hold one folder. */
 static int unpack(const char *path, char *tmp, size_t n, char *dir, size_t dn, vc_error *err) {
-  const char *t = getenv("TMPDIR");
-  snprintf(tmp, n, "%s/vc-verify-XXXXXX", t && t[0] ? t : "/tmp");
+  vc_temp_template(tmp, n, "vc-verify");
   if (!mkdtemp(tmp)) return vc_fail(err, VC_ERR_IO, "%s: %s", tmp, strerror(errno));
   const char *argv[] = {"tar", "-xzf", path, "-C", tmp, "--no-same-owner", NULL};
   int rc = vc_spawn(argv, NULL, NULL, err);
