@@ -23,8 +23,11 @@
 #include "harness/base/exitcodes.h"
 
 
+/* b_plain and d_mirror state their own long timeouts: under load a cold
+   PoCL compile can outlast the 3 s that is meant for c_third's hang alone,
+   and b_plain's crash rows would then be timeouts. */
 static const char prog_b[] =
-    "(program b_plain (workgroup 4) (grid 2)\n"
+    "(program b_plain (workgroup 4) (grid 2) (expect (timeout 120))\n"
     "  (buffer o u32 8 write)\n"
     "  (entry (store o (global_id x) (mul (global_id x) 3u))))\n";
 static const char prog_c[] =
@@ -32,7 +35,7 @@ static const char prog_c[] =
     "  (buffer o i32 4 write)\n"
     "  (entry (store o (global_id x) (sub 0i (cast i32 (global_id x))))))\n";
 static const char prog_d[] =
-    "(program d_mirror (workgroup 4) (grid 2)\n"
+    "(program d_mirror (workgroup 4) (grid 2) (expect (timeout 120))\n"
     "  (buffer a u32 8 read_write (init iota))\n"
     "  (buffer o u32 8 write)\n"
     "  (entry (let g (global_id x)) (store a g (mul (load a g) 2u)) (barrier grid)\n"
@@ -100,7 +103,7 @@ static const char hang_words[] = "vyre-conform worker: --inject-hang: hanging in
 
 /* b_plain crashes in each mode's device phase (host-split in one worker,
    native in the fresh one after it), c_third hangs in native until the
-   3 s timeout kills its worker; two workers at once. */
+   3 s --timeout kills its worker; two workers at once. */
 static void dead_workers_keep_their_last_words(void **state) {
   (void)state;
   assert_int_equal(run("--backend opencl --jobs 2 --mode host-split,native --db w.db "
