@@ -15,6 +15,7 @@ int vc_cmd_transform(int argc, char **argv);
 int vc_cmd_reduce(int argc, char **argv);
 int vc_cmd_fuzz(int argc, char **argv);
 int vc_cmd_mutants(int argc, char **argv);
+int vc_cmd_litmus(int argc, char **argv);
 
 /* Prints "vyre-conform: MSG" and the hint to --help; returns VC_EXIT_USAGE. */
 int vc_usage_error(const char *cmd, const char *msg);

@@ -30,6 +30,7 @@ static const command commands[] = {
     {"transform", vc_cmd_transform, "rewrite a program into an equivalent one"},
     {"reduce", vc_cmd_reduce, "shrink a failing program, keeping how it fails"},
     {"fuzz", vc_cmd_fuzz, "run generated programs in every mode, reduce what fails"},
+    {"litmus", vc_cmd_litmus, "litmus tests of the grid-sync contract under stress"},
     {"compare", vc_cmd_compare, "compare a candidate run with a baseline (CI gate)"},
     {"merge", vc_cmd_merge, "merge the shards of one run into one database"},
     {"report", vc_cmd_report, "write HTML, Markdown and JUnit reports of a run"},

@@ -112,6 +112,41 @@
   X(TEXT, environment, environment, 0)       /* the variables that change behaviour, "NAME=value" lines */ \
   X(TEXT, expectations_sha256, expectations_sha256, 0) /* of the expectations file it judged by; "" none */
 
+/* litmus_runs: one row per `vyre-conform litmus` (vc_litmus_run_info,
+   results/store/record.h); the table adds id. */
+#define VC_LITMUS_RUN_COLUMNS(X)                                              \
+  X(TEXT, harness_version, harness_version, 0)                                \
+  X(TEXT, build_id, build_id, 0)             /* SHA-256 of the harness binary */ \
+  X(TEXT, command_line, command_line, 0)                                      \
+  X(TEXT, host, host, 0)                                                      \
+  X(TEXT, backend, backend, 0)                                                \
+  X(TEXT, device_name, device_name, 0)                                        \
+  X(TEXT, driver_version, driver_version, 0)                                  \
+  X(I64, started_ns, started_ns, 0)          /* unix time */                  \
+  X(U64, wall_ns, wall_ns, 0)                                                 \
+  X(U64, seed, seed, 0)                                                       \
+  X(TEXT, options, options, 0)               /* the stress settings, "key=value ..." */ \
+  X(TEXT, verdict, verdict, 0)               /* "pass", "FAIL", "error" */
+
+/* litmus_results: one row per test x access x place x outcome
+   (vc_litmus_result); the table adds id and litmus_run. The row's fields
+   other than outcome, forbidden, weak and count repeat on each outcome. */
+#define VC_LITMUS_COLUMNS(X)                                                  \
+  X(TEXT, test, test, 0)                     /* "mp", "sb", ... (docs/litmus.md) */ \
+  X(TEXT, access, access, 0)                 /* "plain", "atomic" */          \
+  X(TEXT, place, place, 0)                   /* "none", "workgroup", "native", ... */ \
+  X(BOOL, control, control, 0)               /* a place that orders nothing across workgroups */ \
+  X(TEXT, verdict, verdict, 0)               /* vc_litmus_row_verdict */      \
+  X(TEXT, reason, reason, 0)                 /* why unsupported or an error */ \
+  X(TEXT, outcome, outcome, 0)               /* "r0=1 r1=0", ... */           \
+  X(BOOL, forbidden, forbidden, 0)           /* the outcome is forbidden here */ \
+  X(BOOL, weak, weak, 0)                     /* the weak outcome a control looks for */ \
+  X(U64, count, count, 0)                    /* instances that showed it */   \
+  X(U64, iterations, iterations, 0)          /* instances run */              \
+  X(U32, first_launch, first_launch, 0)      /* of the first forbidden outcome of the row */ \
+  X(U32, first_instance, first_instance, 0)                                   \
+  X(U64, wall_ns, wall_ns, 0)
+
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose
    layout is the plugin ABI); the table adds run_id and fingerprint. */
 #define VC_DEVICE_COLUMNS(X)                                                  \

@@ -11,7 +11,10 @@
 #include "results/store/schema.h"
 #include "results/store/sqlerr.h"
 
-enum { ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, ST_END, ST_COUNT };
+enum {
+  ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, ST_END,
+  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_LITMUS_END, ST_COUNT
+};
 
 /* ", col1, col2, ..." and ",?,?,...": a table's own columns, by name, and
    a parameter for each, in the order the binders below fill them. */
@@ -34,6 +37,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_SEG] = "INSERT INTO segments(result_id" VC_SEGMENT_COLUMNS(COL_NAME) ") VALUES(?"
                VC_SEGMENT_COLUMNS(COL_PARAM) ")",
     [ST_END] = "UPDATE runs SET status=?, ended_ns=? WHERE id=? AND status='running'",
+    [ST_LITMUS_RUN] = "INSERT INTO litmus_runs(id" VC_LITMUS_RUN_COLUMNS(COL_NAME) ") VALUES(NULL"
+                      VC_LITMUS_RUN_COLUMNS(COL_PARAM) ")",
+    [ST_LITMUS_ROW] = "INSERT INTO litmus_results(litmus_run" VC_LITMUS_COLUMNS(COL_NAME)
+                      ") VALUES(?" VC_LITMUS_COLUMNS(COL_PARAM) ")",
+    [ST_LITMUS_END] = "UPDATE litmus_runs SET verdict=?, wall_ns=? WHERE id=?",
 };
 /* clang-format on */
 
@@ -330,6 +338,41 @@ int vc_db_record_program(vc_db *db, int64_t run_id, const vc_program_info *prog,
   }
   if (rc) rollback(db);
   return rc;
+}
+
+/* ---- litmus runs ---- */
+
+int vc_db_begin_litmus(vc_db *db, const vc_litmus_run_info *rec, int64_t *id, vc_error *err) {
+  binder b = bind_start(db->st[ST_LITMUS_RUN]);
+  VC_LITMUS_RUN_COLUMNS(BIND_COLUMN)
+  int rc = b_run(db, &b, "starting a litmus run", err);
+  if (rc) return rc;
+  *id = sqlite3_last_insert_rowid(db->sql);
+  return 0;
+}
+
+int vc_db_record_litmus(vc_db *db, int64_t id, const vc_litmus_result *rows, uint32_t n,
+                        vc_error *err) {
+  int rc = exec(db, "BEGIN IMMEDIATE", err);
+  for (uint32_t i = 0; !rc && i < n; i++) {
+    const vc_litmus_result *rec = &rows[i];
+    binder b = bind_start(db->st[ST_LITMUS_ROW]);
+    b_i64(&b, id);
+    VC_LITMUS_COLUMNS(BIND_COLUMN)
+    rc = b_run(db, &b, "recording a litmus result", err);
+  }
+  if (!rc) rc = exec(db, "COMMIT", err);
+  if (rc) rollback(db);
+  return rc;
+}
+
+int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
+                     vc_error *err) {
+  binder b = bind_start(db->st[ST_LITMUS_END]);
+  b_text(&b, verdict);
+  b_u64(&b, wall_ns);
+  b_i64(&b, id);
+  return b_run(db, &b, "ending a litmus run", err);
 }
 
 /* ---- the end of a run ---- */

@@ -24,6 +24,15 @@ typedef struct vc_run_info {
   VC_RUN_COLUMNS(VC_COLUMN_FIELD)
 } vc_run_info;
 
+/* A litmus run (harness/litmus, docs/litmus.md): VC_LITMUS_RUN_COLUMNS and,
+   one per outcome of each test x access x place, VC_LITMUS_COLUMNS. */
+typedef struct vc_litmus_run_info {
+  VC_LITMUS_RUN_COLUMNS(VC_COLUMN_FIELD)
+} vc_litmus_run_info;
+typedef struct vc_litmus_result {
+  VC_LITMUS_COLUMNS(VC_COLUMN_FIELD)
+} vc_litmus_result;
+
 /* Opens (creating if absent) a results file. busy_ms bounds the wait for a
    lock held by another writer. A file of an older schema version is
    migrated in place, in one transaction. */
@@ -37,6 +46,14 @@ int vc_db_record_device(vc_db *db, int64_t run_id, const vc_device_info *dev,
    one transaction. */
 int vc_db_record_program(vc_db *db, int64_t run_id, const vc_program_info *prog,
                          const vc_result *results, uint32_t nresults, vc_error *err);
+/* A litmus run begins with its verdict "running"; each test x access x
+   place is recorded as measured, its outcomes in one transaction; the end
+   sets the verdict and the time. */
+int vc_db_begin_litmus(vc_db *db, const vc_litmus_run_info *info, int64_t *id, vc_error *err);
+int vc_db_record_litmus(vc_db *db, int64_t id, const vc_litmus_result *rows, uint32_t n,
+                        vc_error *err);
+int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
+                     vc_error *err);
 /* What --resume needs of an earlier run. */
 typedef struct vc_db_resume {
   char **done;            /* names of the programs it has results for */

@@ -19,6 +19,8 @@ static const vc_column_def program_cols[] = {VC_PROGRAM_COLUMNS(COLUMN_DEF)};
 static const vc_column_def result_cols[] = {VC_RESULT_COLUMNS(COLUMN_DEF)};
 static const vc_column_def divergence_cols[] = {VC_DIVERGENCE_COLUMNS(COLUMN_DEF)};
 static const vc_column_def segment_cols[] = {VC_SEGMENT_COLUMNS(COLUMN_DEF)};
+static const vc_column_def litmus_run_cols[] = {VC_LITMUS_RUN_COLUMNS(COLUMN_DEF)};
+static const vc_column_def litmus_cols[] = {VC_LITMUS_COLUMNS(COLUMN_DEF)};
 #undef COLUMN_DEF
 #define COLS(a) a, (uint32_t)(sizeof a / sizeof a[0])
 
@@ -45,17 +47,25 @@ const vc_table_def vc_table_divergences = {
     COLS(divergence_cols), ""};
 const vc_table_def vc_table_segments = {
     "segments", "result_id INTEGER NOT NULL REFERENCES results(id)", COLS(segment_cols), ""};
+const vc_table_def vc_table_litmus_runs = {"litmus_runs", "id INTEGER PRIMARY KEY",
+                                           COLS(litmus_run_cols), ""};
+const vc_table_def vc_table_litmus_results = {
+    "litmus_results",
+    "id INTEGER PRIMARY KEY,\n  litmus_run INTEGER NOT NULL REFERENCES litmus_runs(id)",
+    COLS(litmus_cols), ""};
 
 /* In the order they are created (a table after those it refers to). */
 static const vc_table_def *const tables[] = {&vc_table_runs,        &vc_table_devices,
                                              &vc_table_programs,    &vc_table_results,
-                                             &vc_table_divergences, &vc_table_segments};
+                                             &vc_table_divergences, &vc_table_segments,
+                                             &vc_table_litmus_runs, &vc_table_litmus_results};
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 
 static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS results_by_run ON results(run_id);\n"
     "CREATE INDEX IF NOT EXISTS divergences_by_result ON divergences(result_id);\n"
-    "CREATE INDEX IF NOT EXISTS segments_by_result ON segments(result_id);\n";
+    "CREATE INDEX IF NOT EXISTS segments_by_result ON segments(result_id);\n"
+    "CREATE INDEX IF NOT EXISTS litmus_results_by_run ON litmus_results(litmus_run);\n";
 
 /* Every column has a default so that a migration can copy the columns an
    older file has and leave the new ones at 0 or "". */
@@ -291,11 +301,34 @@ static int common_columns(sqlite3 *sql, const char *old_name, const char *new_na
   return rc;
 }
 
+static int table_exists(sqlite3 *sql, const char *name, bool *have) {
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(sql, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?1",
+                              -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    *have = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
 /* A table is rebuilt the way SQLite documents for changes ALTER TABLE
    cannot make (a CHECK constraint, a column's place): a new table, the
    rows copied, the old one dropped, the new one renamed. */
 static int rebuild(sqlite3 *sql, const char *path, int busy_ms, const vc_table_def *t,
                    vc_error *err) {
+  bool have = false;
+  int src = table_exists(sql, t->name, &have);
+  if (src != SQLITE_OK) return vc_sqlfail(err, sql, src, path, busy_ms, "migrating: listing the tables");
+  if (!have) { /* a table newer than the file */
+    vc_strbuf create;
+    vc_sb_init(&create);
+    table_sql(&create, t, t->name);
+    return exec_sb(sql, path, busy_ms, &create, "migrating: creating a table", err);
+  }
   char new_name[64];
   snprintf(new_name, sizeof new_name, "%s_migrated", t->name);
   vc_strbuf sb, cols;
@@ -304,7 +337,7 @@ static int rebuild(sqlite3 *sql, const char *path, int busy_ms, const vc_table_d
   table_sql(&sb, t, new_name);
   int rc = exec_sb(sql, path, busy_ms, &sb, "migrating: creating a table", err);
   if (rc) return rc;
-  int src = common_columns(sql, t->name, new_name, &cols);
+  src = common_columns(sql, t->name, new_name, &cols);
   if (src != SQLITE_OK) {
     vc_sb_free(&cols);
     return vc_sqlfail(err, sql, src, path, busy_ms, "migrating: reading a table's columns");

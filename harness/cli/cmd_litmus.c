@@ -1,0 +1,349 @@
+/* vyre-conform litmus --backend B: the litmus tests of the grid-sync
+ * contract under stress (harness/litmus, docs/litmus.md), one line per test
+ * x access x place as it is measured, recorded with --db. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/base/clock.h"
+#include "harness/base/exitcodes.h"
+#include "harness/base/version.h"
+#include "harness/cli/args.h"
+#include "harness/cli/commands.h"
+#include "harness/exec/plugin.h"
+#include "harness/litmus/litmus.h"
+#include "harness/model/digest.h"
+#include "results/store/record.h"
+
+static const char help[] =
+    "usage: vyre-conform litmus --backend B [options]\n"
+    "\n"
+    "Runs the litmus tests of the grid-sync contract (docs/litmus.md): message\n"
+    "passing (mp), store buffering (sb), load buffering (lb), 2+2W (2+2w),\n"
+    "coherence of reads (corr) and 64-bit tearing (torn64), with plain and\n"
+    "atomic accesses, in five places: none and workgroup (the positive\n"
+    "controls, where weak outcomes may show), native, host-split and\n"
+    "resident-split (across the grid barrier or the launch boundary, where the\n"
+    "test's forbidden outcomes must never show). Every launch pairs the\n"
+    "testing workgroups afresh from the seed; stress workgroups hammer a\n"
+    "scratch buffer meanwhile. One line per test x access x place, with the\n"
+    "count of each outcome per million iterations.\n"
+    "\n"
+    "  --backend B          vulkan, opencl or cuda (required)\n"
+    "  --device N           device index (default 0)\n"
+    "  --device-options S   the backend's device options, as for run\n"
+    "  --test LIST          comma-separated tests (default all)\n"
+    "  --access LIST        plain, atomic (default both)\n"
+    "  --place LIST         none, workgroup, native, host-split, resident-split\n"
+    "                       (default all)\n"
+    "  --seed N             the pairings' seed (default 1)\n"
+    "  --launches N         launches per test x access x place (default 8)\n"
+    "  --workgroup N        invocations per workgroup (default 256)\n"
+    "  --testing-groups N   workgroups playing the roles (default 512); each\n"
+    "                       launch runs N x workgroup iterations\n"
+    "  --stress-groups N    workgroups hammering the scratch buffer (default 64)\n"
+    "  --stress-iters N     scratch accesses per stress invocation and half\n"
+    "                       (default 64)\n"
+    "  --scratch N          u32 elements of the scratch buffer (default 65536)\n"
+    "  --db FILE            record the run in this results file (tables\n"
+    "                       litmus_runs and litmus_results, docs/database.md)\n"
+    "  --emit               print the selected programs' text, with the first\n"
+    "                       launch's pairing as the pair buffer's init (for\n"
+    "                       check and run), and exit\n"
+    "\n"
+    "A row's verdict: FAIL (a forbidden outcome was seen: its count and the\n"
+    "launch and instance of the first), pass, weak or \"no weak\" (a control\n"
+    "that did or did not show its weak outcome), unsupported, error. When no\n"
+    "control shows a weak outcome the run says the tests had no power here.\n"
+    "\n"
+    "Exit status: 0 no forbidden outcome; 1 a forbidden outcome or a launch\n"
+    "that failed; 2 usage error; 3 no such backend or device; 5 the results\n"
+    "file; 7 internal error; 9 nothing ran (every place unsupported).\n";
+
+/* Parses a comma-separated list of names into sel (all false first). */
+static int pick(const char *opt, const char *list, int (*from)(const char *), int n,
+                const char *(*name)(int), bool *sel, vc_error *err) {
+  for (int i = 0; i < n; i++) sel[i] = false;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", list);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int k = from(t);
+    if (k < 0) {
+      char names[256] = "";
+      size_t u = 0;
+      for (int i = 0; i < n && u < sizeof names; i++)
+        u += (size_t)snprintf(names + u, sizeof names - u, "%s%s", i ? ", " : "", name(i));
+      return vc_fail(err, VC_ERR_USAGE, "--%s: no %s named \"%s\" (%s)", opt, opt, t, names);
+    }
+    sel[k] = true;
+  }
+  return 0;
+}
+
+static const char *test_name(int i) { return vc_litmus_test_name((vc_litmus_test_id)i); }
+static const char *access_name(int i) { return vc_litmus_access_name((vc_litmus_access)i); }
+static const char *place_name(int i) { return vc_litmus_place_name((vc_litmus_place)i); }
+
+typedef struct litmus_ctx {
+  vc_db *db;
+  int64_t id;
+  uint32_t rows, failed, errored, unsupported, controls, powered;
+  vc_strbuf weak;        /* "sb/plain/none 12.3/M, ..." */
+  vc_error dberr;
+  bool dbfailed;
+} litmus_ctx;
+
+static double per_million(uint64_t n, uint64_t of) { return of ? 1e6 * (double)n / (double)of : 0; }
+
+static void record(litmus_ctx *c, const vc_litmus_row *r) {
+  if (!c->db || c->dbfailed) return;
+  vc_litmus_result rows[VC_LITMUS_MAX_OUTCOMES];
+  uint32_t n = vc_litmus_outcomes(r->test);
+  for (uint32_t o = 0; o < n; o++)
+    rows[o] = (vc_litmus_result){vc_litmus_test_name(r->test),
+                                 vc_litmus_access_name(r->access),
+                                 vc_litmus_place_name(r->place),
+                                 vc_litmus_place_is_control(r->place),
+                                 vc_litmus_row_verdict(r),
+                                 r->why,
+                                 vc_litmus_outcome_name(r->test, o),
+                                 vc_litmus_forbidden(r->test, r->access, r->place, o),
+                                 vc_litmus_weak(r->test, o),
+                                 r->counts[o],
+                                 r->iterations,
+                                 r->first_launch,
+                                 r->first_instance,
+                                 r->wall_ns};
+  if (vc_db_record_litmus(c->db, c->id, rows, n, &c->dberr)) c->dbfailed = true;
+}
+
+static int on_row(void *ctx, const vc_litmus_row *r) {
+  litmus_ctx *c = ctx;
+  const char *v = vc_litmus_row_verdict(r);
+  c->rows++;
+  printf("%-11s %-6s %-6s %-14s", v, vc_litmus_test_name(r->test),
+         vc_litmus_access_name(r->access), vc_litmus_place_name(r->place));
+  if (r->unsupported || r->errored) {
+    printf(" %s\n", r->why);
+  } else {
+    printf(" %llu iterations;", (unsigned long long)r->iterations);
+    for (uint32_t o = 0; o < vc_litmus_outcomes(r->test); o++)
+      if (r->counts[o])
+        printf(" %s%s %.1f/M", vc_litmus_outcome_name(r->test, o),
+               vc_litmus_forbidden(r->test, r->access, r->place, o) ? " (forbidden)" : "",
+               per_million(r->counts[o], r->iterations));
+    if (r->forbidden)
+      printf("; %llu forbidden, the first in launch %u instance %u",
+             (unsigned long long)r->forbidden, r->first_launch, r->first_instance);
+    printf("; %.2f s\n", (double)r->wall_ns / 1e9);
+  }
+  fflush(stdout);
+  if (r->unsupported) c->unsupported++;
+  if (r->errored) c->errored++;
+  if (r->forbidden) c->failed++;
+  if (vc_litmus_place_is_control(r->place) && !r->unsupported && !r->errored) {
+    c->controls++;
+    if (r->weak) {
+      vc_sb_printf(&c->weak, "%s%s/%s/%s %.1f/M", c->powered++ ? ", " : "",
+                   vc_litmus_test_name(r->test), vc_litmus_access_name(r->access),
+                   vc_litmus_place_name(r->place), per_million(r->weak, r->iterations));
+    }
+  }
+  record(c, r);
+  return 0;
+}
+
+/* Each with launch 0's pairing as its pair buffer's init, so that check
+   and run take it as it is. */
+static int emit_all(const vc_litmus_opts *o) {
+  uint32_t *pair = malloc((size_t)o->testing_groups * o->workgroup * sizeof *pair);
+  vc_error e;
+  if (!pair || vc_litmus_pairing(o->seed, 0, o->testing_groups, o->workgroup, pair, &e)) {
+    fprintf(stderr, "vyre-conform litmus: out of memory for the pairing\n");
+    free(pair);
+    return VC_EXIT_INTERNAL;
+  }
+  for (int t = 0; t < VC_LITMUS_TEST_COUNT; t++)
+    for (int a = 0; a < VC_LITMUS_ACCESS_COUNT; a++)
+      for (int p = 0; p < VC_LITMUS_PLACE_COUNT; p++) {
+        if (!o->tests[t] || !o->access[a] || !o->places[p]) continue;
+        vc_strbuf sb;
+        vc_sb_init(&sb);
+        vc_litmus_program((vc_litmus_test_id)t, (vc_litmus_access)a, (vc_litmus_place)p, o, pair,
+                          &sb);
+        fputs(vc_sb_str(&sb), stdout);
+        vc_sb_free(&sb);
+      }
+  free(pair);
+  return VC_EXIT_OK;
+}
+
+static void options_text(const vc_litmus_opts *o, char *out, size_t n) {
+  snprintf(out, n,
+           "launches=%u workgroup=%u testing-groups=%u stress-groups=%u stress-iters=%u "
+           "scratch=%u",
+           o->launches, o->workgroup, o->testing_groups, o->stress_groups, o->stress_iters,
+           o->scratch);
+}
+
+int vc_cmd_litmus(int argc, char **argv) {
+  if (vc_wants_help(argc, argv)) {
+    fputs(help, stdout);
+    return VC_EXIT_OK;
+  }
+  vc_opt opts[] = {VC_OPT("backend", true, false),        VC_OPT("device", true, false),
+                   VC_OPT("device-options", true, false), VC_OPT("test", true, false),
+                   VC_OPT("access", true, false),         VC_OPT("place", true, false),
+                   VC_OPT("seed", true, false),           VC_OPT("launches", true, false),
+                   VC_OPT("workgroup", true, false),      VC_OPT("testing-groups", true, false),
+                   VC_OPT("stress-groups", true, false),  VC_OPT("stress-iters", true, false),
+                   VC_OPT("scratch", true, false),        VC_OPT("db", true, false),
+                   VC_OPT("emit", false, false)};
+  const uint32_t nopts = sizeof opts / sizeof opts[0];
+  vc_args a;
+  vc_error e;
+  vc_error_clear(&e);
+  vc_plugin plugin = {0};
+  vc_dev *dev = NULL;
+  litmus_ctx c;
+  memset(&c, 0, sizeof c);
+  vc_sb_init(&c.weak);
+  vc_litmus_opts lo;
+  vc_litmus_opts_default(&lo);
+  uint32_t device = 0;
+  int status = VC_EXIT_OK;
+  vc_opt *o;
+  if (vc_args_parse(argc, argv, opts, nopts, &a, &e)) goto usage;
+  if (a.npos) {
+    vc_fail(&e, VC_ERR_USAGE, "unexpected argument %s (litmus takes no PATH)", a.pos[0]);
+    goto usage;
+  }
+  struct {
+    const char *name;
+    uint32_t *v;
+    uint32_t lo, hi;
+  } nums[] = {{"launches", &lo.launches, 1, 1u << 20},
+              {"workgroup", &lo.workgroup, 1, 1024},
+              {"testing-groups", &lo.testing_groups, 2, 65535},
+              {"stress-groups", &lo.stress_groups, 0, 65533},
+              {"stress-iters", &lo.stress_iters, 0, 1u << 20},
+              {"scratch", &lo.scratch, 1, 1u << 28},
+              {"device", &device, 0, 1u << 16}};
+  for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+    if ((o = vc_args_get(opts, nopts, nums[i].name)) &&
+        vc_args_u32(o, nums[i].lo, nums[i].hi, nums[i].v, &e))
+      goto usage;
+  if ((o = vc_args_get(opts, nopts, "seed")) && vc_args_u64(o, &lo.seed, &e)) goto usage;
+  if ((o = vc_args_get(opts, nopts, "test")) &&
+      pick("test", o->value, vc_litmus_test_from_name, VC_LITMUS_TEST_COUNT, test_name, lo.tests,
+           &e))
+    goto usage;
+  if ((o = vc_args_get(opts, nopts, "access")) &&
+      pick("access", o->value, vc_litmus_access_from_name, VC_LITMUS_ACCESS_COUNT, access_name,
+           lo.access, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, nopts, "place")) &&
+      pick("place", o->value, vc_litmus_place_from_name, VC_LITMUS_PLACE_COUNT, place_name,
+           lo.places, &e))
+    goto usage;
+  if (vc_litmus_opts_check(&lo, &e)) goto usage;
+  if (vc_args_get(opts, nopts, "emit")) {
+    status = emit_all(&lo);
+    goto done;
+  }
+  vc_opt *ob = vc_args_get(opts, nopts, "backend");
+  if (!ob) {
+    char names[2048];
+    vc_plugin_names(names, sizeof names);
+    vc_fail(&e, VC_ERR_USAGE, "--backend is required (backends found: %s)", names);
+    goto usage;
+  }
+  vc_opt *od = vc_args_get(opts, nopts, "db");
+  if (od && vc_db_open(od->value, 60000, &c.db, &e)) {
+    fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
+    status = VC_EXIT_DB;
+    goto done;
+  }
+  if (vc_plugin_load(ob->value, &plugin, &e)) {
+    fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
+    status = VC_EXIT_NO_BACKEND;
+    goto done;
+  }
+  vc_opt *oo = vc_args_get(opts, nopts, "device-options");
+  vc_device_info info;
+  memset(&info, 0, sizeof info);
+  if (plugin.ops->open(device, oo ? oo->value : "", &dev, &e) ||
+      plugin.ops->describe(dev, &info, &e)) {
+    fprintf(stderr, "vyre-conform litmus: backend %s, device %u: %s\n", ob->value, device, e.msg);
+    status = VC_EXIT_NO_BACKEND;
+    goto done;
+  }
+  char optext[256], host[256] = "";
+  options_text(&lo, optext, sizeof optext);
+  gethostname(host, sizeof host - 1);
+  vc_strbuf cmdline;
+  vc_sb_init(&cmdline);
+  vc_sb_puts(&cmdline, "vyre-conform");
+  for (int i = 0; i < argc; i++) vc_sb_printf(&cmdline, " %s", argv[i]);
+  printf("litmus on %s (%s %s), seed %llu: %s\n", info.device_name, info.driver_name,
+         info.driver_version, (unsigned long long)lo.seed, optext);
+  fflush(stdout);
+  if (c.db) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    vc_litmus_run_info ri = {VC_VERSION,
+                             vc_build_id(),
+                             vc_sb_str(&cmdline),
+                             host,
+                             ob->value,
+                             info.device_name,
+                             info.driver_version,
+                             (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
+                             0,
+                             lo.seed,
+                             optext,
+                             "running"};
+    if (vc_db_begin_litmus(c.db, &ri, &c.id, &e)) {
+      fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
+      vc_sb_free(&cmdline);
+      status = VC_EXIT_DB;
+      goto done;
+    }
+  }
+  vc_sb_free(&cmdline);
+  uint64_t t0 = vc_now_ns();
+  int rc = vc_litmus_run(plugin.ops, dev, &lo, on_row, &c, &e);
+  uint64_t wall = vc_now_ns() - t0;
+  if (rc) fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
+  printf("%u rows: %u failed, %u errors, %u unsupported; %.1f s\n", c.rows, c.failed, c.errored,
+         c.unsupported, (double)wall / 1e9);
+  if (c.controls && !c.powered)
+    printf("no control showed a weak outcome: the tests had no power on this device\n");
+  else if (c.powered)
+    printf("controls with weak outcomes: %s\n", vc_sb_str(&c.weak));
+  status = rc == VC_ERR_INTERNAL || rc == VC_ERR_NOMEM ? VC_EXIT_INTERNAL
+           : c.failed || c.errored || rc                ? VC_EXIT_FAIL
+           : c.rows == c.unsupported                    ? VC_EXIT_NOT_RUN
+                                                        : VC_EXIT_OK;
+  if (c.db) {
+    const char *verdict = status == VC_EXIT_OK ? "pass" : status == VC_EXIT_NOT_RUN ? "not run"
+                          : c.failed                                                ? "FAIL"
+                                                                                    : "error";
+    if (c.dbfailed || vc_db_end_litmus(c.db, c.id, verdict, wall, &c.dberr)) {
+      fprintf(stderr, "vyre-conform litmus: %s\n", c.dberr.msg);
+      status = VC_EXIT_DB;
+    }
+  }
+  goto done;
+usage:
+  status = vc_usage_error("litmus", e.msg);
+done:
+  if (dev) plugin.ops->close(dev);
+  vc_plugin_unload(&plugin);
+  if (c.db) vc_db_close(c.db);
+  vc_sb_free(&c.weak);
+  vc_args_free(opts, nopts, &a);
+  return status;
+}

@@ -1,0 +1,18 @@
+# The litmus tests of the grid-sync contract (docs/litmus.md): the layer on
+# the oracle backend, and a short run of `vyre-conform litmus` on PoCL and on
+# lavapipe.
+vc_add_test(test_litmus SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_litmus.c LIBS vc_litmus)
+if(TARGET vc-backend-opencl)
+  add_test(NAME litmus_pocl
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/litmus_test.sh $<TARGET_FILE:vyre-conform> opencl)
+  set_tests_properties(litmus_pocl PROPERTIES LABELS "integration;opencl;litmus" TIMEOUT 600)
+endif()
+if(TARGET vc-backend-vulkan)
+  file(GLOB VC_LITMUS_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
+  list(APPEND VC_LITMUS_LVP_ICD "lavapipe-icd-not-found.json")
+  list(GET VC_LITMUS_LVP_ICD 0 VC_LITMUS_LVP_ICD_FILE)
+  add_test(NAME litmus_lavapipe
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/litmus_test.sh $<TARGET_FILE:vyre-conform> vulkan)
+  set_tests_properties(litmus_lavapipe PROPERTIES LABELS "integration;vulkan;litmus" TIMEOUT 600
+    ENVIRONMENT "VK_DRIVER_FILES=${VC_LITMUS_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1")
+endif()
