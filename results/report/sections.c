@@ -442,6 +442,108 @@ void vc_section_counts(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
        "program counted by its median over repeats; - where none did.");
 }
 
+/* ---- the grid-sync contract: the litmus run of the same device ---- */
+
+/* One test x access x place: its outcome rows summed. */
+typedef struct litmus_sum {
+  const vc_litmus_result *first;
+  uint64_t forbidden, weak;
+} litmus_sum;
+
+static uint32_t litmus_group(const vc_run_data *r, uint32_t i, litmus_sum *g) {
+  const vc_litmus_result *a = &r->litmus[i];
+  *g = (litmus_sum){a, 0, 0};
+  uint32_t j = i;
+  for (; j < r->nlitmus; j++) {
+    const vc_litmus_result *b = &r->litmus[j];
+    if (strcmp(a->test, b->test) || strcmp(a->access, b->access) || strcmp(a->place, b->place))
+      break;
+    if (b->forbidden) g->forbidden += b->count;
+    if (b->weak) g->weak += b->count;
+  }
+  return j;
+}
+
+static const vc_col litmus_cols[] = {
+    {"test", VC_COL_HEAD},       {"access", VC_COL_TEXT},    {"place", VC_COL_TEXT},
+    {"iterations", VC_COL_NUM},  {"forbidden", VC_COL_NUM},  {"weak per million", VC_COL_NUM},
+    {"time", VC_COL_NUM},        {"verdict", VC_COL_TEXT}};
+
+static void litmus_table(const vc_markup *d, vc_strbuf *sb, const vc_run_data *r) {
+  const vc_litmus_run_info *li = &r->litmus_info;
+  uint32_t rows = 0, failed = 0, powered = 0, controls = 0;
+  litmus_sum g;
+  for (uint32_t i = 0; i < r->nlitmus; i = litmus_group(r, i, &g)) {
+    litmus_group(r, i, &g);
+    rows++;
+    if (g.forbidden) failed++;
+    bool ran = g.first->iterations > 0;
+    if (g.first->control && ran) {
+      controls++;
+      if (g.weak) powered++;
+    }
+  }
+  put(sb, d->para.open);
+  vc_sb_printf(sb, "Litmus run %lld (docs/litmus.md): verdict ", (long long)r->litmus_id);
+  d->esc(sb, li->verdict);
+  vc_sb_printf(sb, ", seed %llu, ", (unsigned long long)li->seed);
+  d->esc(sb, li->options);
+  vc_sb_printf(sb, "; %u %s of test × access × place, %u with a forbidden outcome. ", rows,
+               vc_plural(rows, "row", "rows"), failed);
+  if (controls && !powered)
+    vc_sb_puts(sb, "No control showed a weak outcome: the tests had no power on this device, "
+                   "and the rows that pass are no evidence of ordering.");
+  else
+    vc_sb_printf(sb, "%u of %u %s showed a weak outcome: the tests have power here.", powered,
+                 controls, vc_plural(controls, "control", "controls"));
+  put(sb, d->para.close);
+  table t = table_open(d, sb, "litmus", litmus_cols,
+                       (int)(sizeof litmus_cols / sizeof litmus_cols[0]));
+  for (uint32_t i = 0; i < r->nlitmus; i = litmus_group(r, i, &g)) {
+    litmus_group(r, i, &g);
+    const vc_litmus_result *a = g.first;
+    char took[VC_FMT_LEN];
+    vc_fmt_ns(took, a->wall_ns);
+    row_open(&t, g.forbidden > 0 || !strcmp(a->verdict, "error"));
+    cell_text(&t, a->test);
+    cell_text(&t, a->access);
+    cell_text(&t, a->place);
+    cell_fmt(&t, "%llu", (unsigned long long)a->iterations);
+    if (g.forbidden)
+      cell_fmt(&t, "%llu (first: launch %u, instance %u)", (unsigned long long)g.forbidden,
+               a->first_launch, a->first_instance);
+    else
+      cell_text(&t, "0");
+    if (a->control)
+      cell_fmt(&t, "%.1f", a->iterations ? 1e6 * (double)g.weak / (double)a->iterations : 0.0);
+    else
+      cell_text(&t, "-");
+    cell_text(&t, took);
+    cell_text(&t, a->verdict[0] ? a->verdict : "-");
+    row_close(&t);
+  }
+  put(sb, d->table_close);
+}
+
+void vc_section_litmus(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
+  bool any = false;
+  for (uint32_t i = 0; i < q->nruns; i++) any |= q->runs[i].run->litmus_id != 0;
+  if (!any) return;
+  heading(d, sb, 2, "Grid-sync contract");
+  para(d, sb,
+       "Litmus tests of the device this run used, from the newest finished litmus run of the "
+       "same file, backend and device. Forbidden outcomes across the native grid barrier and "
+       "the launch boundary of the split modes break the contract; the controls (none, "
+       "workgroup) order nothing across workgroups, and their weak outcomes show that the "
+       "tests can see what they look for. This section does not change the run's verdict.");
+  for (uint32_t i = 0; i < q->nruns; i++) {
+    const vc_run_data *r = q->runs[i].run;
+    if (!r->litmus_id) continue;
+    if (q->nruns > 1) run_heading(d, sb, 3, r);
+    litmus_table(d, sb, r);
+  }
+}
+
 /* ---- the matrix's shared parts ---- */
 
 void vc_matrix_column(const vc_markup *d, const vc_qual *q, uint32_t r, uint32_t m, vc_strbuf *sb) {

@@ -20,6 +20,10 @@ void vc_section_changes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 void vc_section_counts(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 /* Every flake with its attempts (nothing without one). */
 void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
+/* The grid-sync contract: each run's litmus run of the same device, a row
+   per test x access x place, and whether the controls had power (nothing
+   without one; docs/litmus.md). */
+void vc_section_litmus(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 /* A section per failure, new ones first, with anchor f-RUN-SECTION. */
 void vc_section_failures(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 

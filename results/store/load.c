@@ -395,6 +395,48 @@ static int load_children(loader *ld) {
   return rc;
 }
 
+/* ---- the litmus run of the same device ---- */
+
+#define LITMUS_OF_RUN                                                                              \
+  "(SELECT max(l.id) FROM litmus_runs l JOIN runs r ON r.id = ?1"                                 \
+  " LEFT JOIN devices d ON d.run_id = r.id WHERE l.backend = r.backend"                           \
+  " AND l.device_name = coalesce(d.device_name, '') AND l.verdict <> 'running')"
+
+static int litmus_run_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  r->litmus_id = sqlite3_column_int64(st, 0);
+  vc_litmus_run_info *rec = &r->litmus_info;
+  int rc = 0, i = 1;
+  VC_LITMUS_RUN_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+static int litmus_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  vc_litmus_result *rec = &r->litmus[r->nlitmus++];
+  int rc = 0, i = 1; /* after t.id */
+  VC_LITMUS_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+/* A file older than schema 12 has no litmus tables: nothing to load. */
+static int load_litmus(loader *ld) {
+  uint32_t have = 0, n = 0;
+  int rc = count_rows(ld, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                          " AND name = 'litmus_results' AND ?1 = ?1", &have);
+  if (rc || !have) return rc;
+  rc = each_row_of(ld, "t.id", &vc_table_litmus_runs, "t",
+                   "FROM litmus_runs t WHERE t.id = " LITMUS_OF_RUN, litmus_run_row);
+  if (!rc && ld->r->litmus_id)
+    rc = count_rows(ld, "SELECT count(*) FROM litmus_results WHERE litmus_run = " LITMUS_OF_RUN,
+                    &n);
+  if (rc || !n) return rc;
+  ld->r->litmus = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->litmus);
+  return each_row_of(ld, "t.id", &vc_table_litmus_results, "t",
+                     "FROM litmus_results t WHERE t.litmus_run = " LITMUS_OF_RUN " ORDER BY t.id",
+                     litmus_row);
+}
+
 /* ---- the whole run ---- */
 
 /* One read transaction, so that every query sees the same snapshot. */
@@ -409,6 +451,7 @@ static int load_all(loader *ld) {
   if (!rc) rc = load_programs(ld);
   if (!rc) rc = load_results(ld);
   if (!rc) rc = load_children(ld);
+  if (!rc) rc = load_litmus(ld);
   sqlite3_exec(ld->sql, "COMMIT", NULL, NULL, NULL);
   return rc;
 }

@@ -37,6 +37,13 @@ typedef struct vc_run_data {
      interrupted, failed), oldest first: compare and report warn of them. */
   vc_run_ref *unfinished_newer;
   uint32_t nunfinished_newer;
+  /* The newest finished litmus run of the file on this run's backend and
+     device (docs/litmus.md), for the report's grid-sync contract section;
+     litmus_id 0 when there is none. Its rows are in the order recorded. */
+  int64_t litmus_id;
+  vc_litmus_run_info litmus_info;
+  vc_litmus_result *litmus;
+  uint32_t nlitmus;
 } vc_run_data;
 
 #define VC_RUN_LAST_COMPLETE 0

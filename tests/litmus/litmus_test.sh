@@ -60,7 +60,14 @@ for t in mp sb lb 2+2w corr torn64; do
     "$vc" check p.vyre >o 2>e || fail "check of the emitted $t $a: $(cat o e)"
   done
 done
-"$vc" --backend "$backend" --db r.db p.vyre >o 2>e || fail "a run of the emitted torn64: $(cat o e)"
+"$vc" --backend "$backend" --db l.db p.vyre >o 2>e || fail "a run of the emitted torn64: $(cat o e)"
+
+# the report of that run shows the litmus run of its device
+"$vc" report l.db --md r.md >o 2>e || fail "report: $(cat o e)"
+grep -q '^## Grid-sync contract' r.md || fail "the report has no grid-sync contract section"
+grep -q '^| sb | plain | native | 2048 | 0 | - |' r.md || fail "the report has no row for sb plain native"
+[ "$(grep -c '^| \(mp\|sb\|lb\|2+2w\|corr\|torn64\) |' r.md)" -eq 60 ] ||
+  fail "the report's section does not have 60 rows"
 
 [ "$failures" -eq 0 ] && echo "all checks passed"
 [ "$failures" -eq 0 ]
