@@ -12,6 +12,7 @@
 #include "harness/base/version.h"
 #include "harness/cli/args.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/watchdog.h"
 #include "harness/exec/plugin.h"
 #include "harness/litmus/litmus.h"
 #include "harness/model/digest.h"
@@ -47,6 +48,9 @@ static const char help[] =
     "  --stress-iters N     scratch accesses per stress invocation and half\n"
     "                       (default 64)\n"
     "  --scratch N          u32 elements of the scratch buffer (default 65536)\n"
+    "  --timeout S          seconds a test x access x place may take (default\n"
+    "                       60); one that takes longer is a hang: the run\n"
+    "                       records it as timeout and ends with status 1\n"
     "  --db FILE            record the run in this results file (tables\n"
     "                       litmus_runs and litmus_results, docs/database.md)\n"
     "  --emit               print the selected programs' text, with the first\n"
@@ -55,7 +59,8 @@ static const char help[] =
     "\n"
     "A row's verdict: FAIL (a forbidden outcome was seen: its count and the\n"
     "launch and instance of the first), pass, weak or \"no weak\" (a control\n"
-    "that did or did not show its weak outcome), unsupported, error. When no\n"
+    "that did or did not show its weak outcome), unsupported, error, timeout.\n"
+    "When no\n"
     "control shows a weak outcome the run says the tests had no power here.\n"
     "\n"
     "Exit status: 0 no forbidden outcome; 1 a forbidden outcome or a launch\n"
@@ -89,6 +94,10 @@ static const char *place_name(int i) { return vc_litmus_place_name((vc_litmus_pl
 typedef struct litmus_ctx {
   vc_db *db;
   int64_t id;
+  vc_watchdog *dog;
+  uint32_t timeout_s;
+  vc_litmus_row current; /* the row being measured */
+  uint64_t started_ns;   /* of the run */
   uint32_t rows, failed, errored, unsupported, controls, powered;
   vc_strbuf weak;        /* "sb/plain/none 12.3/M, ..." */
   vc_error dberr;
@@ -119,8 +128,43 @@ static void record(litmus_ctx *c, const vc_litmus_row *r) {
   if (vc_db_record_litmus(c->db, c->id, rows, n, &c->dberr)) c->dbfailed = true;
 }
 
+static void on_start(void *ctx, const vc_litmus_row *r) {
+  litmus_ctx *c = ctx;
+  c->current = *r;
+  vc_watchdog_arm(c->dog, c->timeout_s);
+}
+
+/* On the watchdog's thread, while the main one is stuck in a launch: the
+   row is recorded as a timeout and the run ends. */
+static int on_timeout(void *ctx) {
+  litmus_ctx *c = ctx;
+  vc_litmus_row *r = &c->current;
+  snprintf(r->why, sizeof r->why,
+           "no result in %u s (--timeout): a launch hangs or is slower than that; across a "
+           "grid barrier, a hang is a barrier that never releases or participants that are not "
+           "all resident",
+           c->timeout_s);
+  printf("%-11s %-6s %-6s %-14s %s\n", "timeout", vc_litmus_test_name(r->test),
+         vc_litmus_access_name(r->access), vc_litmus_place_name(r->place), r->why);
+  printf("%u rows measured; the run ends at this timeout\n", c->rows);
+  fflush(stdout);
+  if (c->db && !c->dbfailed) {
+    vc_litmus_result row = {vc_litmus_test_name(r->test), vc_litmus_access_name(r->access),
+                            vc_litmus_place_name(r->place), vc_litmus_place_is_control(r->place),
+                            "timeout", r->why, "", false, false, 0, 0, 0, 0,
+                            (uint64_t)c->timeout_s * 1000000000u};
+    if (vc_db_record_litmus(c->db, c->id, &row, 1, &c->dberr) ||
+        vc_db_end_litmus(c->db, c->id, "FAIL", vc_now_ns() - c->started_ns, &c->dberr)) {
+      fprintf(stderr, "vyre-conform litmus: %s\n", c->dberr.msg);
+      return VC_EXIT_DB;
+    }
+  }
+  return VC_EXIT_FAIL;
+}
+
 static int on_row(void *ctx, const vc_litmus_row *r) {
   litmus_ctx *c = ctx;
+  vc_watchdog_disarm(c->dog);
   const char *v = vc_litmus_row_verdict(r);
   c->rows++;
   printf("%-11s %-6s %-6s %-14s", v, vc_litmus_test_name(r->test),
@@ -200,7 +244,7 @@ int vc_cmd_litmus(int argc, char **argv) {
                    VC_OPT("workgroup", true, false),      VC_OPT("testing-groups", true, false),
                    VC_OPT("stress-groups", true, false),  VC_OPT("stress-iters", true, false),
                    VC_OPT("scratch", true, false),        VC_OPT("db", true, false),
-                   VC_OPT("emit", false, false)};
+                   VC_OPT("emit", false, false),          VC_OPT("timeout", true, false)};
   const uint32_t nopts = sizeof opts / sizeof opts[0];
   vc_args a;
   vc_error e;
@@ -213,6 +257,7 @@ int vc_cmd_litmus(int argc, char **argv) {
   vc_litmus_opts lo;
   vc_litmus_opts_default(&lo);
   uint32_t device = 0;
+  c.timeout_s = 60;
   int status = VC_EXIT_OK;
   vc_opt *o;
   if (vc_args_parse(argc, argv, opts, nopts, &a, &e)) goto usage;
@@ -230,7 +275,8 @@ int vc_cmd_litmus(int argc, char **argv) {
               {"stress-groups", &lo.stress_groups, 0, 65533},
               {"stress-iters", &lo.stress_iters, 0, 1u << 20},
               {"scratch", &lo.scratch, 1, 1u << 28},
-              {"device", &device, 0, 1u << 16}};
+              {"device", &device, 0, 1u << 16},
+              {"timeout", &c.timeout_s, 1, 86400}};
   for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
     if ((o = vc_args_get(opts, nopts, nums[i].name)) &&
         vc_args_u32(o, nums[i].lo, nums[i].hi, nums[i].v, &e))
@@ -313,8 +359,16 @@ int vc_cmd_litmus(int argc, char **argv) {
     }
   }
   vc_sb_free(&cmdline);
-  uint64_t t0 = vc_now_ns();
-  int rc = vc_litmus_run(plugin.ops, dev, &lo, on_row, &c, &e);
+  uint64_t t0 = c.started_ns = vc_now_ns();
+  if (vc_watchdog_start(&c.dog, on_timeout, &c, &e)) {
+    fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
+    status = VC_EXIT_INTERNAL;
+    goto done;
+  }
+  vc_litmus_sink sink = {&c, on_start, on_row};
+  int rc = vc_litmus_run(plugin.ops, dev, &lo, &sink, &e);
+  vc_watchdog_stop(c.dog);
+  c.dog = NULL;
   uint64_t wall = vc_now_ns() - t0;
   if (rc) fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
   printf("%u rows: %u failed, %u errors, %u unsupported; %.1f s\n", c.rows, c.failed, c.errored,
@@ -340,6 +394,7 @@ int vc_cmd_litmus(int argc, char **argv) {
 usage:
   status = vc_usage_error("litmus", e.msg);
 done:
+  vc_watchdog_stop(c.dog);
   if (dev) plugin.ops->close(dev);
   vc_plugin_unload(&plugin);
   if (c.db) vc_db_close(c.db);

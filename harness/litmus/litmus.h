@@ -138,16 +138,23 @@ typedef struct vc_litmus_row {
   uint64_t wall_ns;
 } vc_litmus_row;
 
-/* Called with each row as soon as it is measured; a nonzero return stops. */
-typedef int (*vc_litmus_sink)(void *ctx, const vc_litmus_row *row);
+/* start (may be NULL) is called before a row is measured, with its test,
+   access and place; row with the row as soon as it is measured (a nonzero
+   return stops the run). */
+typedef struct vc_litmus_sink {
+  void *ctx;
+  void (*start)(void *ctx, const vc_litmus_row *row);
+  int (*row)(void *ctx, const vc_litmus_row *row);
+} vc_litmus_sink;
 
 /* Runs every selected combination on dev. Returns 0 when every row was
    handed to the sink (whatever it holds), or an error that ended the run. */
 int vc_litmus_run(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o,
-                  vc_litmus_sink sink, void *ctx, vc_error *err);
+                  const vc_litmus_sink *sink, vc_error *err);
 
 /* "FAIL", "pass", "weak", "no weak", "unsupported", "error": the verdict
-   of a row (a control's "weak" is its power, "no weak" the lack of it). */
+   of a row (a control's "weak" is its power, "no weak" the lack of it);
+   the command adds "timeout" for a row that never finished. */
 const char *vc_litmus_row_verdict(const vc_litmus_row *r);
 
 #endif

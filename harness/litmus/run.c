@@ -153,7 +153,7 @@ static int one(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o, vc_li
 }
 
 int vc_litmus_run(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o,
-                  vc_litmus_sink sink, void *ctx, vc_error *err) {
+                  const vc_litmus_sink *sink, vc_error *err) {
   int rc = vc_litmus_opts_check(o, err);
   for (int t = 0; !rc && t < VC_LITMUS_TEST_COUNT; t++) {
     if (!o->tests[t]) continue;
@@ -168,6 +168,7 @@ int vc_litmus_run(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o,
         row.place = (vc_litmus_place)p;
         vc_error e;
         vc_error_clear(&e);
+        if (sink->start) sink->start(sink->ctx, &row);
         int r = one(be, dev, o, &row, &e);
         if (r == VC_ERR_INTERNAL || r == VC_ERR_NOMEM) {
           *err = e;
@@ -178,7 +179,7 @@ int vc_litmus_run(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o,
           row.errored = !row.unsupported;
           snprintf(row.why, sizeof row.why, "%s", e.msg);
         }
-        if (sink(ctx, &row)) return 0;
+        if (sink->row(sink->ctx, &row)) return 0;
         /* the device may not come back from a launch that timed out */
         if (r == VC_ERR_TIMEOUT) {
           *err = e;

@@ -51,6 +51,18 @@ grep -q -- '--testing-groups' e || fail "--testing-groups 1: $(cat e)"
 "$vc" litmus --backend nosuch >o 2>e
 st=$?
 [ "$st" -eq 3 ] || fail "--backend nosuch exited $st, not 3"
+# a row that does not finish within --timeout (2^20 atomic adds for each of
+# 16384 stress invocations take far longer than a second on any CPU) is a
+# timeout: recorded, and the run ends with status 1
+"$vc" litmus --backend "$backend" --test sb --access plain --place none --stress-groups 64 \
+  --stress-iters 1048576 --timeout 1 --db t.db >o 2>e
+st=$?
+[ "$st" -eq 1 ] || fail "a row past --timeout exited $st, not 1: $(cat o e)"
+grep -q '^timeout     sb     plain  none  *no result in 1 s' o || fail "no timeout line: $(cat o)"
+[ "$(sqlite3 t.db "SELECT verdict FROM litmus_runs")" = FAIL ] || fail "the timed-out run is not FAIL"
+[ "$(sqlite3 t.db "SELECT count(*) FROM litmus_results WHERE verdict = 'timeout'")" = 1 ] ||
+  fail "the timed-out row is not recorded"
+
 # --emit writes programs that check passes (parse, validate, oracle: no
 # race across the barrier) and that run as they are
 for t in mp sb lb 2+2w corr torn64; do
