@@ -10,7 +10,8 @@
  * "killers" names what must kill the fault, separated by spaces: THEME/NAME
  * a corpus program (corpus/THEME/NAME.vyre) that kills it on PoCL and
  * lavapipe (by check or a device run); unit:TEST a device-free ctest that
- * fails under it; gpu:THEME/NAME a program that kills it on a GPU only.
+ * fails under it; gpu:THEME/NAME a program that kills it on a GPU only;
+ * litmus:TEST/PLACE a litmus test that kills it on a GPU (docs/litmus.md).
  * The CPU killers come from two themes (corpus top-level folders) at
  * least, unless "why one theme" says why not (tests/detection checks it). */
 #ifndef VC_MUTANTS_H
@@ -143,7 +144,7 @@
   /* the native kernel, backends/common/native */                                                  \
   X(NATIVE_BARRIER_SHORT, "native-barrier-short", MUTANT, "native",                                \
     "the grid barrier releases when one participant fewer than all has arrived",                   \
-    "unit:test_cgen_rules_text unit:test_native_text buffers/accumulators algorithms/bitonic_sort atomics/counters", \
+    "unit:test_cgen_rules_text unit:test_native_text buffers/accumulators algorithms/bitonic_sort atomics/counters litmus:sb/native", \
     "")                                                                                            \
   X(NATIVE_PASSES_SHORT, "native-passes-short", MUTANT, "native",                                  \
     "the native kernel runs at most max - 1 fixpoint passes",                                      \
@@ -151,8 +152,12 @@
     "")                                                                                            \
   X(NATIVE_VIRTUAL_ID, "native-virtual-id", MUTANT, "native",                                      \
     "a participant passes its physical workgroup id instead of the virtual one",                   \
-    "algorithms/bfs_discovery_pass barrier-detect/spin_1024_workgroups shared/reuse_across_workgroups", \
+    "algorithms/bfs_discovery_pass barrier-detect/spin_1024_workgroups shared/reuse_across_workgroups litmus:mp/native", \
     "")                                                                                            \
+  X(NATIVE_FENCE_SCOPE, "native-fence-scope", MUTANT, "native",                                  \
+    "the grid barrier orders memory at workgroup scope, not device scope (its fences, acquires and releases)", \
+    "unit:test_native_text litmus:mp/native",                                                     \
+    "CPU-invisible: PoCL and lavapipe give workgroup-scope ordering device-wide; the litmus tests show it on a GPU") \
   X(NATIVE_SHARED_REUSE, "native-shared-reuse", MUTANT, "native",                                  \
     "no workgroup barrier between virtual workgroups that use workgroup memory",                   \
     "unit:test_native_text control/return_then_workgroup_barrier shared/tiled_transpose shared/slow_warp_reads_tile gpu:shared/slow_warp_reads_tile", \

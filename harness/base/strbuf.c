@@ -77,3 +77,18 @@ char *vc_strdup(const char *s) {
   memcpy(d, s, n);
   return d;
 }
+
+void vc_sb_puts_swapped(vc_strbuf *sb, const char *s, const char *const *swaps, size_t nswaps) {
+  while (*s) {
+    size_t k = 0;
+    for (; k < nswaps; k++) {
+      size_t n = strlen(swaps[2 * k]);
+      if (n && strncmp(s, swaps[2 * k], n) == 0) {
+        vc_sb_puts(sb, swaps[2 * k + 1]);
+        s += n;
+        break;
+      }
+    }
+    if (k == nswaps) vc_sb_putc(sb, *s++);
+  }
+}

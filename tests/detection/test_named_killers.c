@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "harness/base/mutant.h"
+#include "harness/litmus/litmus.h"
 
 enum { MAX_TOKEN = 128, MAX_THEMES = 32 };
 
@@ -88,6 +89,18 @@ static int check_row(const char *src, const char *name, const char *killers, con
     if (strncmp(tok, "unit:", 5) == 0) {
       if (!unit_test_registered(src, tok + 5)) {
         fprintf(err, "%s: unit test %s is not registered in any tests/*/tests.cmake\n", name, tok + 5);
+        problems++;
+      }
+      continue;
+    }
+    if (strncmp(tok, "litmus:", 7) == 0) { /* GPU-only: litmus:TEST/PLACE */
+      const char *lt = tok + 7, *ls = strchr(lt, '/');
+      char test[MAX_TOKEN] = "";
+      if (ls) snprintf(test, sizeof test, "%.*s", (int)(ls - lt), lt);
+      if (!ls || vc_litmus_test_from_name(test) < 0 || vc_litmus_place_from_name(ls + 1) < 0 ||
+          vc_litmus_place_is_control((vc_litmus_place)vc_litmus_place_from_name(ls + 1))) {
+        fprintf(err, "%s: killer %s: not litmus:TEST/PLACE of a litmus test and a barrier place\n",
+                name, tok);
         problems++;
       }
       continue;
@@ -173,6 +186,8 @@ static void checker_catches_bad_rows(void **state) {
   assert_int_equal(check_row(src, "one-theme-why", "semantics/shifts", "a stated reason", err), 0);
   assert_int_equal(check_row(src, "stale-why", "semantics/shifts values/let_load", "a reason", err), 1);
   assert_int_equal(check_row(src, "gpu-only", "unit:test_cgen_rules_text gpu:semantics/shifts", "", err), 1);
+  assert_int_equal(check_row(src, "litmus-ok", "unit:test_cgen_rules_text litmus:mp/native", "CPU-invisible", err), 0);
+  assert_int_equal(check_row(src, "litmus-bad", "litmus:mq/native litmus:mp/none litmus:mp", "CPU-invisible", err), 3);
   assert_int_equal(check_row(src, "gpu-missing", "gpu:shared/no_such semantics/shifts values/let_load", "", err), 1);
   assert_int_equal(check_row(src, "unit-missing", "unit:test_no_such semantics/shifts values/let_load", "", err), 1);
   assert_int_equal(check_row(src, "no-theme", "shifts values/let_load", "", err), 2);

@@ -3,7 +3,7 @@
 # why not, and agree with docs/detection.md. No device.
 vc_add_test(test_named_killers
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_named_killers.c
-  LIBS vc_model
+  LIBS vc_model vc_litmus
   LABELS detection unit)
 # The independent model of docs/semantics.md (tests/detection/semantics_model.py)
 # agrees with every value corpus/semantics states in (expect (buffer ...)),

@@ -8,6 +8,7 @@
 
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
+#include "harness/base/mutant.h"
 
 static const char *const types[VC_TYPE_COUNT] = {
     "unsigned int", "int", "float", "void", "unsigned long long", "long long"};
@@ -310,7 +311,12 @@ static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {
   unsigned order = (unsigned)nl->o->cuda_inline;
   if (order >= sizeof inline_wait / sizeof inline_wait[0]) order = VC_CUDA_INLINE_FENCED;
   vc_sb_puts(out, runtime_inline_head);
-  vc_sb_puts(out, inline_wait[order]);
+  /* native-fence-scope: the arrival, the polls and the fences at block scope */
+  static const char *const narrow[] = {".gpu", ".cta", "__threadfence()", "__threadfence_block()"};
+  if (VC_MUTANT(NATIVE_FENCE_SCOPE))
+    vc_sb_puts_swapped(out, inline_wait[order], narrow, 2);
+  else
+    vc_sb_puts(out, inline_wait[order]);
   vc_sb_puts(out, runtime_inline_tail);
 }
 

@@ -7,6 +7,7 @@
 
 #include "backends/common/cgen/cgen_dialect.h"
 #include "backends/common/native/cgen_native_internal.h"
+#include "harness/base/mutant.h"
 
 static const char *const types[VC_TYPE_COUNT] = {"uint",  "int",      "float",
                                                  "void",  "uint64_t", "int64_t"};
@@ -313,7 +314,16 @@ static const char wgsync_plain[] =
 
 static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
   bool vmm = nl->o->vulkan_memory_model;
-  vc_sb_puts(out, vmm ? prims_vmm : prims_plain);
+  /* native-fence-scope: the acquire fence and the workgroup barriers of the
+     grid barrier at workgroup scope (plain GLSL: buffer barriers only) */
+  static const char *const narrow[] = {
+      "memoryBarrier(gl_ScopeDevice,", "memoryBarrier(gl_ScopeWorkgroup,",
+      "controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice,", "controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,",
+      "memoryBarrierBuffer();", "groupMemoryBarrier();"};
+  if (VC_MUTANT(NATIVE_FENCE_SCOPE))
+    vc_sb_puts_swapped(out, vmm ? prims_vmm : prims_plain, narrow, 3);
+  else
+    vc_sb_puts(out, vmm ? prims_vmm : prims_plain);
   if (vc_native_lead(nl)) vc_sb_puts(out, vmm ? wgsync_vmm : wgsync_plain);
 }
 

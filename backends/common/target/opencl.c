@@ -257,7 +257,17 @@ static const char wgsync_cl12[] =
     "}\n\n";
 
 static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
-  vc_sb_puts(out, device_scope(nl->o) ? prims_device_scope : prims_cl12);
+  /* native-fence-scope: the acquire fence and the workgroup barriers of the
+     grid barrier at workgroup scope (OpenCL 1.2 has no scopes: no fence) */
+  static const char *const narrow[] = {
+      "memory_order_acquire, memory_scope_device", "memory_order_acquire, memory_scope_work_group",
+      "CLK_LOCAL_MEM_FENCE, memory_scope_device", "CLK_LOCAL_MEM_FENCE, memory_scope_work_group",
+      "  mem_fence(CLK_GLOBAL_MEM_FENCE);\n", ""};
+  const char *prims = device_scope(nl->o) ? prims_device_scope : prims_cl12;
+  if (VC_MUTANT(NATIVE_FENCE_SCOPE))
+    vc_sb_puts_swapped(out, prims, narrow, 3);
+  else
+    vc_sb_puts(out, prims);
   if (vc_native_lead(nl)) vc_sb_puts(out, device_scope(nl->o) ? wgsync_device_scope : wgsync_cl12);
 }
 
