@@ -31,13 +31,16 @@ P
 cd "$tmp" || exit 1
 export POCL_KERNEL_CACHE=0 MESA_VK_IGNORE_CONFORMANCE_WARNING=1 XDG_CACHE_HOME="$tmp/xdg"
 export VYRE_CONFORM_DEVICE_LOG="$tmp/device.log"
-sh "$src/ci/qualify" "$build" out opencl vulkan >stdout.txt 2>&1
+small="--launches 1 --workgroup 16 --testing-groups 4 --stress-groups 1 --stress-iters 4 --scratch 64"
+sh "$src/ci/qualify" --litmus-args "$small" "$build" out opencl vulkan >stdout.txt 2>&1
 rc=$?
-[ "$rc" = 0 ] || { fail "exit $rc, expected 0"; sed 's/^/    /' stdout.txt out/run-*.txt; }
+[ "$rc" = 0 ] || { fail "exit $rc, expected 0"; sed 's/^/    /' stdout.txt out/run-*.txt out/litmus-*.txt; }
 [ "$(cat stdout.txt)" = "opencl: exit 0
-vulkan: exit 0" ] || { fail "stdout:"; sed 's/^/    /' stdout.txt; }
-for f in backends.txt run-opencl.txt run-vulkan.txt qualification.md qualification.html \
-         qualification.xml; do
+vulkan: exit 0
+opencl litmus: exit 0
+vulkan litmus: exit 0" ] || { fail "stdout:"; sed 's/^/    /' stdout.txt; }
+for f in backends.txt run-opencl.txt run-vulkan.txt litmus-opencl.txt litmus-vulkan.txt \
+         qualification.md qualification.html qualification.xml; do
   [ -s "out/$f" ] || fail "no out/$f"
 done
 [ -e out/device.lock ] && fail "out/device.lock left behind"
@@ -59,8 +62,14 @@ depth=$(awk '$1 == "enter" || $1 == "leave" { print $2, $1 }' device.log | sort 
 phases=$(grep -c '^enter' device.log)
 [ "$phases" = 12 ] || fail "$phases device phases logged, expected 12"
 [ "$depth" = 1 ] || fail "$depth device phases at once, expected 1"
+# the litmus runs of both devices are in the record
+n=$(sqlite3 out/qualification.db "SELECT count(*) FROM litmus_runs WHERE verdict = 'pass'")
+[ "$n" = 2 ] || fail "$n litmus runs passed, expected 2"
+n=$(grep -c '^### Run [12], \(opencl\|vulkan\)$' out/qualification.md)
+grep -q '^## Grid-sync contract' out/qualification.md && [ "$n" -ge 2 ] ||
+  fail "the record has no grid-sync contract section for both runs"
 # a backend that cannot run: its status is the worst, the others still run
-sh "$src/ci/qualify" "$build" out2 opencl no-such-backend >stdout2.txt 2>&1
+sh "$src/ci/qualify" --no-litmus "$build" out2 opencl no-such-backend >stdout2.txt 2>&1
 rc=$?
 [ "$rc" = 3 ] || { fail "with a missing backend: exit $rc, expected 3"; sed 's/^/    /' stdout2.txt; }
 grep -q '^opencl: exit 0$' stdout2.txt || fail "with a missing backend: opencl did not pass"
