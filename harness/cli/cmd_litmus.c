@@ -60,12 +60,13 @@ static const char help[] =
     "A row's verdict: FAIL (a forbidden outcome was seen: its count and the\n"
     "launch and instance of the first), pass, weak or \"no weak\" (a control\n"
     "that did or did not show its weak outcome), unsupported, error, timeout.\n"
-    "When no\n"
-    "control shows a weak outcome the run says the tests had no power here.\n"
+    "When no control shows a weak outcome the run says the tests had no power\n"
+    "on this device.\n"
     "\n"
-    "Exit status: 0 no forbidden outcome; 1 a forbidden outcome or a launch\n"
-    "that failed; 2 usage error; 3 no such backend or device; 5 the results\n"
-    "file; 7 internal error; 9 nothing ran (every place unsupported).\n";
+    "Exit status: 0 no forbidden outcome; 1 a forbidden outcome, a launch\n"
+    "that failed or a timeout; 2 usage error; 3 no such backend or device;\n"
+    "5 the results file; 7 internal error; 9 nothing ran (every place\n"
+    "unsupported).\n";
 
 /* Parses a comma-separated list of names into sel (all false first). */
 static int pick(const char *opt, const char *list, int (*from)(const char *), int n,
