@@ -157,7 +157,7 @@
   X(NATIVE_FENCE_SCOPE, "native-fence-scope", MUTANT, "native",                                  \
     "the grid barrier orders memory at workgroup scope, not device scope (its fences, acquires and releases)", \
     "unit:test_native_text litmus:mp/native",                                                     \
-    "CPU-invisible: PoCL and lavapipe give workgroup-scope ordering device-wide; the litmus tests show it on a GPU") \
+    "CPU-invisible: PoCL and lavapipe order the whole device at workgroup scope; litmus:mp/native kills it on CUDA (a hang)") \
   X(NATIVE_SHARED_REUSE, "native-shared-reuse", MUTANT, "native",                                  \
     "no workgroup barrier between virtual workgroups that use workgroup memory",                   \
     "unit:test_native_text control/return_then_workgroup_barrier shared/tiled_transpose shared/slow_warp_reads_tile gpu:shared/slow_warp_reads_tile", \
