@@ -15,4 +15,10 @@ if(TARGET vc-backend-vulkan)
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/litmus_test.sh $<TARGET_FILE:vyre-conform> vulkan)
   set_tests_properties(litmus_lavapipe PROPERTIES LABELS "integration;vulkan;litmus" TIMEOUT 600
     ENVIRONMENT "VK_DRIVER_FILES=${VC_LITMUS_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1")
+  # Mesa 22.3's lavapipe leaks 128 bytes in any process that creates and
+  # destroys an instance and a device (a 20-line program shows it), and the
+  # loader has unloaded it before the leak check, so the stack cannot be
+  # named; litmus exits normally and would fail on it. litmus_pocl keeps
+  # the leak check of the same code.
+  list(APPEND VC_LSAN_OFF litmus_lavapipe)
 endif()
