@@ -11,6 +11,7 @@
 #include "harness/base/exitcodes.h"
 #include "harness/base/version.h"
 #include "harness/cli/args.h"
+#include "harness/cli/cmd_util.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/watchdog.h"
 #include "harness/exec/plugin.h"
@@ -107,25 +108,36 @@ typedef struct litmus_ctx {
 
 static double per_million(uint64_t n, uint64_t of) { return of ? 1e6 * (double)n / (double)of : 0; }
 
+/* The fields of a row's records that every outcome shares; outcome "" and
+   counts 0 until the caller fills them. */
+static vc_litmus_result result_of(const vc_litmus_row *r, const char *verdict) {
+  return (vc_litmus_result){vc_litmus_test_name(r->test),
+                            vc_litmus_access_name(r->access),
+                            vc_litmus_place_name(r->place),
+                            vc_litmus_place_is_control(r->place),
+                            verdict,
+                            r->why,
+                            "",
+                            false,
+                            false,
+                            0,
+                            r->iterations,
+                            r->first_launch,
+                            r->first_instance,
+                            r->wall_ns};
+}
+
 static void record(litmus_ctx *c, const vc_litmus_row *r) {
   if (!c->db || c->dbfailed) return;
   vc_litmus_result rows[VC_LITMUS_MAX_OUTCOMES];
   uint32_t n = vc_litmus_outcomes(r->test);
-  for (uint32_t o = 0; o < n; o++)
-    rows[o] = (vc_litmus_result){vc_litmus_test_name(r->test),
-                                 vc_litmus_access_name(r->access),
-                                 vc_litmus_place_name(r->place),
-                                 vc_litmus_place_is_control(r->place),
-                                 vc_litmus_row_verdict(r),
-                                 r->why,
-                                 vc_litmus_outcome_name(r->test, o),
-                                 vc_litmus_forbidden(r->test, r->access, r->place, o),
-                                 vc_litmus_weak(r->test, o),
-                                 r->counts[o],
-                                 r->iterations,
-                                 r->first_launch,
-                                 r->first_instance,
-                                 r->wall_ns};
+  for (uint32_t o = 0; o < n; o++) {
+    rows[o] = result_of(r, vc_litmus_row_verdict(r));
+    rows[o].outcome = vc_litmus_outcome_name(r->test, o);
+    rows[o].forbidden = vc_litmus_forbidden(r->test, r->access, r->place, o);
+    rows[o].weak = vc_litmus_weak(r->test, o);
+    rows[o].count = r->counts[o];
+  }
   if (vc_db_record_litmus(c->db, c->id, rows, n, &c->dberr)) c->dbfailed = true;
 }
 
@@ -150,10 +162,8 @@ static int on_timeout(void *ctx) {
   printf("%u rows measured; the run ends at this timeout\n", c->rows);
   fflush(stdout);
   if (c->db && !c->dbfailed) {
-    vc_litmus_result row = {vc_litmus_test_name(r->test), vc_litmus_access_name(r->access),
-                            vc_litmus_place_name(r->place), vc_litmus_place_is_control(r->place),
-                            "timeout", r->why, "", false, false, 0, 0, 0, 0,
-                            (uint64_t)c->timeout_s * 1000000000u};
+    r->wall_ns = (uint64_t)c->timeout_s * 1000000000u;
+    vc_litmus_result row = result_of(r, "timeout"); /* as the row started: nothing counted */
     if (vc_db_record_litmus(c->db, c->id, &row, 1, &c->dberr) ||
         vc_db_end_litmus(c->db, c->id, "FAIL", vc_now_ns() - c->started_ns, &c->dberr)) {
       fprintf(stderr, "vyre-conform litmus: %s\n", c->dberr.msg);
@@ -330,10 +340,11 @@ int vc_cmd_litmus(int argc, char **argv) {
   char optext[256], host[256] = "";
   options_text(&lo, optext, sizeof optext);
   gethostname(host, sizeof host - 1);
+  char *args = vc_cmd_join_args(argc, argv);
   vc_strbuf cmdline;
   vc_sb_init(&cmdline);
-  vc_sb_puts(&cmdline, "vyre-conform");
-  for (int i = 0; i < argc; i++) vc_sb_printf(&cmdline, " %s", argv[i]);
+  vc_sb_printf(&cmdline, "vyre-conform %s", args);
+  free(args);
   printf("litmus on %s (%s %s), seed %llu: %s\n", info.device_name, info.driver_name,
          info.driver_version, (unsigned long long)lo.seed, optext);
   fflush(stdout);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness/cli/args.h"
+#include "harness/cli/cmd_util.h"
 #include "harness/cli/commands.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
@@ -165,19 +166,6 @@ static int parse_flip(const char *s, vc_conform_opts *c, uint32_t *attempts, cha
   c->flip_index = strtoull(b + 1, &end, 10);
   if (*end || !b[1]) return vc_fail(err, VC_ERR_USAGE, "--inject-flip: bad index '%s'", b + 1);
   return 0;
-}
-
-static char *join_args(int argc, char **argv) {
-  size_t n = 1;
-  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
-  char *s = malloc(n);
-  if (!s) abort();
-  s[0] = '\0';
-  for (int i = 0; i < argc; i++) {
-    if (i) strcat(s, " ");
-    strcat(s, argv[i]);
-  }
-  return s;
 }
 
 int vc_cmd_run(int argc, char **argv) {
@@ -366,7 +354,7 @@ int vc_cmd_run(int argc, char **argv) {
       return VC_EXIT_DB;
     }
   }
-  char *cmdline = join_args(argc, argv);
+  char *cmdline = vc_cmd_join_args(argc, argv);
   r.command_line = cmdline;
   status = vc_run_corpus(&r);
   free(cmdline);

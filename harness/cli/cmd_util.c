@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/base/exitcodes.h"
@@ -68,4 +69,17 @@ int vc_cmd_exit_for(const vc_error *err) {
   case VC_ERR_USAGE: return VC_EXIT_USAGE;
   default: return VC_EXIT_FAIL;
   }
+}
+
+char *vc_cmd_join_args(int argc, char **argv) {
+  size_t n = 1;
+  for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+  char *s = malloc(n);
+  if (!s) abort();
+  s[0] = '\0';
+  for (int i = 0; i < argc; i++) {
+    if (i) strcat(s, " ");
+    strcat(s, argv[i]);
+  }
+  return s;
 }

@@ -1,5 +1,5 @@
-/* What the compare, merge and report commands share: option parsing,
- * messages and exit statuses. */
+/* What the commands share: option parsing, messages, exit statuses and
+ * the recorded command line. */
 #ifndef VC_RESULTS_CMD_UTIL_H
 #define VC_RESULTS_CMD_UTIL_H
 
@@ -25,6 +25,9 @@ void vc_cmd_error(const char *cmd, const vc_error *err);
    help); returns VC_EXIT_USAGE. */
 int vc_cmd_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The arguments joined by spaces, as a run records its command line;
+   malloc'ed (free() it). Aborts when out of memory. */
+char *vc_cmd_join_args(int argc, char **argv);
 /* The exit status for an error: database 5, input 4, anything else 1. */
 int vc_cmd_exit_for(const vc_error *err);
 

@@ -67,25 +67,25 @@ const char *vc_litmus_row_verdict(const vc_litmus_row *r) {
 
 /* The host side of one combination: its inputs, zeroed once, and the
    pairing rewritten before each launch. */
+enum { NBUFS = 5 }; /* pair, mx, my, res, scratch (vc_litmus_program) */
 typedef struct bufs {
-  uint32_t *in[5];
-  uint64_t words[5];
+  uint32_t *in[NBUFS];
 } bufs;
 
 static int bufs_make(const vc_program *p, bufs *b, vc_error *err) {
   memset(b, 0, sizeof *b);
-  if (p->nbuffers != 5) return vc_fail(err, VC_ERR_INTERNAL, "litmus: a program of %u buffers", p->nbuffers);
-  for (uint32_t i = 0; i < 5; i++) {
-    const vc_buffer *bf = &p->buffers[i];
-    b->words[i] = (uint64_t)bf->count * vc_type_words(bf->type);
-    b->in[i] = calloc(b->words[i], 4);
-    if (!b->in[i]) return vc_fail(err, VC_ERR_NOMEM, "litmus: out of memory for buffer %s", bf->name);
+  if (p->nbuffers != NBUFS)
+    return vc_fail(err, VC_ERR_INTERNAL, "litmus: a program of %u buffers", p->nbuffers);
+  for (uint32_t i = 0; i < NBUFS; i++) {
+    b->in[i] = calloc(1, vc_buffer_bytes(&p->buffers[i]));
+    if (!b->in[i])
+      return vc_fail(err, VC_ERR_NOMEM, "litmus: out of memory for buffer %s", p->buffers[i].name);
   }
   return 0;
 }
 
 static void bufs_free(bufs *b) {
-  for (uint32_t i = 0; i < 5; i++) free(b->in[i]);
+  for (uint32_t i = 0; i < NBUFS; i++) free(b->in[i]);
 }
 
 /* The launches of one combination into row. */

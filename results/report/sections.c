@@ -444,7 +444,8 @@ void vc_section_counts(const vc_markup *d, const vc_qual *q, vc_strbuf *sb) {
 
 /* ---- the grid-sync contract: the litmus run of the same device ---- */
 
-/* One test x access x place: its outcome rows summed. */
+/* One test x access x place: its outcome rows summed; litmus_group returns
+   the index of the next one. */
 typedef struct litmus_sum {
   const vc_litmus_result *first;
   uint64_t forbidden, weak;
@@ -473,8 +474,8 @@ static void litmus_table(const vc_markup *d, vc_strbuf *sb, const vc_run_data *r
   const vc_litmus_run_info *li = &r->litmus_info;
   uint32_t rows = 0, failed = 0, powered = 0, controls = 0;
   litmus_sum g;
-  for (uint32_t i = 0; i < r->nlitmus; i = litmus_group(r, i, &g)) {
-    litmus_group(r, i, &g);
+  for (uint32_t i = 0, next; i < r->nlitmus; i = next) {
+    next = litmus_group(r, i, &g);
     rows++;
     if (g.forbidden) failed++;
     bool ran = g.first->iterations > 0;
@@ -499,8 +500,8 @@ static void litmus_table(const vc_markup *d, vc_strbuf *sb, const vc_run_data *r
   put(sb, d->para.close);
   table t = table_open(d, sb, "litmus", litmus_cols,
                        (int)(sizeof litmus_cols / sizeof litmus_cols[0]));
-  for (uint32_t i = 0; i < r->nlitmus; i = litmus_group(r, i, &g)) {
-    litmus_group(r, i, &g);
+  for (uint32_t i = 0, next; i < r->nlitmus; i = next) {
+    next = litmus_group(r, i, &g);
     const vc_litmus_result *a = g.first;
     char took[VC_FMT_LEN];
     vc_fmt_ns(took, a->wall_ns);

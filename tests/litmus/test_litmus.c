@@ -14,7 +14,7 @@
 #include "harness/lang/parse.h"
 #include "harness/litmus/litmus.h"
 #include "harness/split/split.h"
-#include "harness/model/inputs.h"
+#include "harness/exec/reference.h"
 #include "oracles/oracle.h"
 #include "oracles/oracle_backend.h"
 
@@ -145,18 +145,10 @@ static bool valid(vc_litmus_test_id t, vc_litmus_access a, vc_litmus_place p,
   vc_diags_init(&d);
   vc_program *prog = vc_parse("litmus", vc_sb_str(&sb), strlen(vc_sb_str(&sb)), &d);
   assert_non_null(prog);
-  vc_oracle *orc = NULL;
-  assert_int_equal(vc_oracle_compile(prog, &orc, &e), 0);
-  uint32_t *bufs[8];
-  for (uint32_t i = 0; i < prog->nbuffers; i++) {
-    bufs[i] = calloc((size_t)prog->buffers[i].count * vc_type_words(prog->buffers[i].type), 4);
-    vc_inputs_fill(&prog->buffers[i], bufs[i]);
-  }
-  vc_oracle_report rep;
-  assert_int_equal(vc_oracle_run(orc, bufs, NULL, &rep, &e), 0);
-  bool ok = !vc_oracle_invalid(prog, &rep, why, n);
-  for (uint32_t i = 0; i < prog->nbuffers; i++) free(bufs[i]);
-  vc_oracle_free(orc);
+  vc_reference ref;
+  assert_int_equal(vc_reference_run(prog, NULL, &ref, &e), 0);
+  bool ok = !vc_oracle_invalid(prog, &ref.report, why, n);
+  vc_reference_free(&ref);
   vc_program_free(prog);
   vc_diags_free(&d);
   vc_sb_free(&sb);
