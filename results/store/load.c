@@ -421,12 +421,13 @@ static int litmus_row(loader *ld, sqlite3_stmt *st) {
 
 /* A file older than schema 12 has no litmus tables: nothing to load. */
 static int load_litmus(loader *ld) {
-  uint32_t have = 0, n = 0;
-  int rc = count_rows(ld, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                          " AND name = 'litmus_results' AND ?1 = ?1", &have);
-  if (rc || !have) return rc;
-  rc = each_row_of(ld, "t.id", &vc_table_litmus_runs, "t",
-                   "FROM litmus_runs t WHERE t.id = " LITMUS_OF_RUN, litmus_run_row);
+  uint32_t n = 0;
+  bool have = false;
+  int src = vc_schema_has_table(ld->sql, "litmus_results", &have);
+  if (src != SQLITE_OK) return fail_sql(ld, src, "listing the tables");
+  if (!have) return 0;
+  int rc = each_row_of(ld, "t.id", &vc_table_litmus_runs, "t",
+                       "FROM litmus_runs t WHERE t.id = " LITMUS_OF_RUN, litmus_run_row);
   if (!rc && ld->r->litmus_id)
     rc = count_rows(ld, "SELECT count(*) FROM litmus_results WHERE litmus_run = " LITMUS_OF_RUN,
                     &n);

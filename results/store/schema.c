@@ -301,7 +301,7 @@ static int common_columns(sqlite3 *sql, const char *old_name, const char *new_na
   return rc;
 }
 
-static int table_exists(sqlite3 *sql, const char *name, bool *have) {
+int vc_schema_has_table(sqlite3 *sql, const char *name, bool *have) {
   sqlite3_stmt *st = NULL;
   int rc = sqlite3_prepare_v2(sql, "SELECT 1 FROM sqlite_schema WHERE type='table' AND name=?1",
                               -1, &st, NULL);
@@ -321,7 +321,7 @@ static int table_exists(sqlite3 *sql, const char *name, bool *have) {
 static int rebuild(sqlite3 *sql, const char *path, int busy_ms, const vc_table_def *t,
                    vc_error *err) {
   bool have = false;
-  int src = table_exists(sql, t->name, &have);
+  int src = vc_schema_has_table(sql, t->name, &have);
   if (src != SQLITE_OK) return vc_sqlfail(err, sql, src, path, busy_ms, "migrating: listing the tables");
   if (!have) { /* a table newer than the file */
     vc_strbuf create;

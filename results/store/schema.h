@@ -88,6 +88,8 @@ int vc_schema_create(sqlite3 *sql, const char *path, int busy_ms, vc_error *err)
    new column starts at 0 or "". The caller holds a write transaction and
    foreign keys are off (SQLite's way of changing a table's definition). */
 int vc_schema_migrate(sqlite3 *sql, const char *path, int busy_ms, int from, vc_error *err);
+/* *have: does the file hold table name? An SQLite result code. */
+int vc_schema_has_table(sqlite3 *sql, const char *name, bool *have);
 /* Appends ", alias.column" for each of t's own columns, or ", 0" / ", ''"
    for one the file's table lacks (a file of an older version, read as it
    is). */
