@@ -53,13 +53,10 @@ if(TARGET vc-backend-opencl)
 endif()
 # ... and of a lavapipe run (only lavapipe, whatever else the machine has).
 if(TARGET vc-backend-vulkan)
-  file(GLOB VC_PKG_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
-  list(APPEND VC_PKG_LVP_ICD "lavapipe-icd-not-found.json")
-  list(GET VC_PKG_LVP_ICD 0 VC_PKG_LVP_ICD_FILE)
   add_test(NAME results_package_lavapipe
     COMMAND sh ${VC_RT}/package_test.sh $<TARGET_FILE:vyre-conform> vulkan)
   set_tests_properties(results_package_lavapipe PROPERTIES LABELS "results;integration;vulkan"
-    ENVIRONMENT "VK_DRIVER_FILES=${VC_PKG_LVP_ICD_FILE}" TIMEOUT 300)
+    ENVIRONMENT "VK_DRIVER_FILES=${VC_LAVAPIPE_ICD}" TIMEOUT 300)
 endif()
 # Divergence classes by cause on a device that flushes denormals.
 vc_add_test(results_divclass SOURCES ${VC_RT}/test_divclass.c LIBS vc_exec LABELS results)

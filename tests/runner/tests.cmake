@@ -91,13 +91,10 @@ if(TARGET vc-backend-opencl)
     ENVIRONMENT "GATE_BACKEND=opencl" TIMEOUT 300)
 endif()
 if(TARGET vc-backend-vulkan)
-  file(GLOB VC_GATE_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
-  list(APPEND VC_GATE_LVP_ICD "lavapipe-icd-not-found.json")
-  list(GET VC_GATE_LVP_ICD 0 VC_GATE_LVP_ICD_FILE)
   add_dependencies(test_gate_run vc-backend-vulkan)
   add_test(NAME test_gate_run_lavapipe COMMAND test_gate_run)
   set_tests_properties(test_gate_run_lavapipe PROPERTIES LABELS "integration;vulkan"
-    ENVIRONMENT "GATE_BACKEND=vulkan;VK_DRIVER_FILES=${VC_GATE_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1"
+    ENVIRONMENT "GATE_BACKEND=vulkan;VK_DRIVER_FILES=${VC_LAVAPIPE_ICD};MESA_VK_IGNORE_CONFORMANCE_WARNING=1"
     TIMEOUT 300)
 endif()
 if(TARGET vc-backend-opencl)
@@ -106,13 +103,10 @@ endif()
 
 # ci/qualify runs its backends at once, one device lock between them.
 if(TARGET vc-backend-opencl AND TARGET vc-backend-vulkan)
-  file(GLOB VC_QUAL_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
-  list(APPEND VC_QUAL_LVP_ICD "lavapipe-icd-not-found.json")
-  list(GET VC_QUAL_LVP_ICD 0 VC_QUAL_LVP_ICD_FILE)
   add_test(NAME runner_qualify_pocl_lavapipe
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/qualify_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
   set_tests_properties(runner_qualify_pocl_lavapipe PROPERTIES LABELS "integration;ci"
-    ENVIRONMENT "VK_DRIVER_FILES=${VC_QUAL_LVP_ICD_FILE}" TIMEOUT 600)
+    ENVIRONMENT "VK_DRIVER_FILES=${VC_LAVAPIPE_ICD}" TIMEOUT 600)
   # its litmus run on lavapipe meets Mesa's unnamed leak (tests/litmus/tests.cmake)
   list(APPEND VC_LSAN_OFF runner_qualify_pocl_lavapipe)
 endif()
@@ -129,15 +123,12 @@ endif()
 # known fault; a copied binary finds the expectations of the checkout it is
 # run from (docs/gating.md, docs/usage.md).
 if(TARGET vc-backend-vulkan)
-  file(GLOB VC_JUDGE_LVP_ICD /usr/share/vulkan/icd.d/lvp_icd.*.json /etc/vulkan/icd.d/lvp_icd.*.json)
-  list(APPEND VC_JUDGE_LVP_ICD "lavapipe-icd-not-found.json")
-  list(GET VC_JUDGE_LVP_ICD 0 VC_JUDGE_LVP_ICD_FILE)
   add_test(NAME runner_one_judge_lavapipe
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/one_judge_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
   add_test(NAME runner_moved_binary_lavapipe
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/moved_binary_test.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
   set_tests_properties(runner_one_judge_lavapipe runner_moved_binary_lavapipe PROPERTIES
-    LABELS "integration;ci;vulkan" ENVIRONMENT "VK_DRIVER_FILES=${VC_JUDGE_LVP_ICD_FILE}"
+    LABELS "integration;ci;vulkan" ENVIRONMENT "VK_DRIVER_FILES=${VC_LAVAPIPE_ICD}"
     TIMEOUT 300)
 endif()
 
@@ -165,7 +156,7 @@ if(TARGET vc-backend-vulkan)
   add_dependencies(test_kcache_run vc-backend-vulkan)
   add_test(NAME vk_kcache_lavapipe COMMAND test_kcache_run)
   set_tests_properties(vk_kcache_lavapipe PROPERTIES LABELS "integration;vulkan"
-    ENVIRONMENT "KC_BACKEND=vulkan;VK_DRIVER_FILES=${VC_GATE_LVP_ICD_FILE};MESA_VK_IGNORE_CONFORMANCE_WARNING=1"
+    ENVIRONMENT "KC_BACKEND=vulkan;VK_DRIVER_FILES=${VC_LAVAPIPE_ICD};MESA_VK_IGNORE_CONFORMANCE_WARNING=1"
     TIMEOUT 600)
 endif()
 
