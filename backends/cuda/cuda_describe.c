@@ -117,6 +117,7 @@ static void extra_lines(vc_dev *dev, vc_device_info *info) {
   else
     vc_sb_puts(&sb, "native_include=absent\n");
   if (dev->opts.native_blocks) vc_sb_printf(&sb, "native_blocks=%u\n", dev->opts.native_blocks);
+  if (dev->opts.native_over) vc_sb_printf(&sb, "native_over=%u\n", dev->opts.native_over);
   vc_sb_printf(&sb, "deadline_s=%u\n", dev->opts.deadline_ms / 1000u);
   /* what each path records (docs/backend-cuda.md, Graphs) */
   static const char *const timing[] = {

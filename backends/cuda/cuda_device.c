@@ -38,6 +38,8 @@ static const vc_kv_key keys[] = {
      "SECONDS", NULL, 1000, 0},
     {"native-blocks", VC_KV_U32, offsetof(vc_cuda_options, native_blocks), 1, INT32_MAX, "N",
      NULL, 0, 0},
+    {"native-over", VC_KV_U32, offsetof(vc_cuda_options, native_over), 0, 1024, "N", NULL, 0,
+     0},
     {"include", VC_KV_TEXT, offsetof(vc_cuda_options, include), 1,
      sizeof(((vc_cuda_options *)0)->include) - 1, "DIR", NULL, 0, 0},
     {"timing", VC_KV_CHOICE, offsetof(vc_cuda_options, timing), 0, 0, NULL, timing, 0, 0},

@@ -55,6 +55,7 @@ typedef struct vc_cuda_options {
                              through staging (the path of memory from elsewhere) */
   uint32_t deadline_ms;   /* "deadline=SECONDS": how long finish waits */
   uint32_t native_blocks; /* "native-blocks=N": most blocks of a native launch; 0 = no cap */
+  uint32_t native_over;   /* "native-over=N", tests only: blocks over the co-resident ones */
   char include[512];      /* "include=DIR": cooperative_groups.h for native kernels; "" = found */
   int timing;             /* "timing=...": vc_cuda_timing_mode */
   int stamp_memory;       /* "stamp-memory=...": vc_cuda_stamp_memory */

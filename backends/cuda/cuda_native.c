@@ -73,6 +73,13 @@ int vc_cuda_native_setup(vc_dev *dev, const vc_kernel_desc *k, vc_kern *kern, vc
   if (blocks > kern->nshape.virtual_wgs) blocks = kern->nshape.virtual_wgs;
   if (dev->opts.native_blocks && blocks > dev->opts.native_blocks)
     blocks = dev->opts.native_blocks;
+  /* the forward-progress check: a grid the driver must refuse, since its
+     blocks cannot all be resident and grid.sync() would wait forever */
+  if (dev->opts.native_over) {
+    rc = coresident(dev, kern, &blocks, err);
+    if (rc != 0) return rc;
+    blocks += dev->opts.native_over;
+  }
   kern->shape.grid[0] = (uint32_t)blocks;
   kern->shape.grid[1] = kern->shape.grid[2] = 1;
   kern->ptrs = calloc(kern->nbufs + 1u, sizeof *kern->ptrs);

@@ -805,6 +805,22 @@ static void native_blocks_and_deadline(void **state) {
   be->close(dev);
 }
 
+/* native-over=1: a grid one block over the co-resident ones (8 x 132 for
+   blocks of 64), whatever the program's workgroups, which the driver must
+   refuse (the over-occupancy check of docs/litmus.md). */
+static void native_over_is_refused(void **state) {
+  (void)state;
+  vc_dev *dev = open_dev("native-over=1");
+  native_run n;
+  vc_error e;
+  if (native_compile(dev, &n, &e) != 0) fail_msg("%s", e.msg);
+  native_alloc(dev, &n);
+  assert_int_equal(be->launch(dev, n.kern, n.bufs, n.split->nbuffers, &e), VC_ERR_LIMIT);
+  assert_non_null(strstr(e.msg, "cuLaunchCooperativeKernel (1057 blocks of 64x1x1)"));
+  native_free(dev, &n);
+  be->close(dev);
+}
+
 /* Refusals before a launch: no cooperative launch (before NVRTC runs), no
    co-resident block, an include folder without cooperative_groups.h. */
 /* barrier=inline: the native kernel's grid barrier written out, so that
@@ -1118,6 +1134,7 @@ int main(void) {
       cmocka_unit_test(native_launch),
       cmocka_unit_test(native_after_graph),
       cmocka_unit_test(native_blocks_and_deadline),
+      cmocka_unit_test(native_over_is_refused),
       cmocka_unit_test(native_refusals),
       cmocka_unit_test(native_inline_barrier),
       cmocka_unit_test(kernel_cache),

@@ -103,7 +103,8 @@ static void options_refused(void **state) {
   assert_non_null(strstr(e.msg, "unknown CUDA option 'stagin=5'"));
   assert_non_null(strstr(e.msg, "staging=BYTES"));
   assert_non_null(
-      strstr(e.msg, "deadline=SECONDS, native-blocks=N, include=DIR, timing=stamps|launch|none"));
+      strstr(e.msg, "deadline=SECONDS, native-blocks=N, native-over=N, include=DIR, "
+                    "timing=stamps|launch|none"));
   assert_non_null(strstr(e.msg, "stamp-memory=host|device"));
   assert_non_null(strstr(e.msg, "launch=graph|stream, graph-min=N, graph-update=nodes|instantiate"));
   assert_int_equal(vc_cuda_parse_options("staging=12x", &o, &e), VC_ERR_USAGE);
