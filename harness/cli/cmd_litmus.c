@@ -9,6 +9,7 @@
 
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
+#include "harness/base/plural.h"
 #include "harness/base/version.h"
 #include "harness/cli/args.h"
 #include "harness/cli/cmd_util.h"
@@ -16,6 +17,7 @@
 #include "harness/cli/watchdog.h"
 #include "harness/exec/plugin.h"
 #include "harness/litmus/litmus.h"
+#include "harness/litmus/progress.h"
 #include "harness/model/digest.h"
 #include "results/store/record.h"
 
@@ -31,7 +33,12 @@ static const char help[] =
     "test's forbidden outcomes must never show). Every launch pairs the\n"
     "testing workgroups afresh from the seed; stress workgroups hammer a\n"
     "scratch buffer meanwhile. One line per test x access x place, with the\n"
-    "count of each outcome per million iterations.\n"
+    "count of each outcome per million iterations. Then, when the native place\n"
+    "is selected, the forward-progress checks of the native grid barrier:\n"
+    "co-resident (launches of a program of many grid barriers among the\n"
+    "discovered participants: every one must release) and over-occupancy (one\n"
+    "participant more than the device holds: every launch must be refused or\n"
+    "end with a wait that gave up and says so, never hang).\n"
     "\n"
     "  --backend B          vulkan, opencl or cuda (required)\n"
     "  --device N           device index (default 0)\n"
@@ -45,29 +52,47 @@ static const char help[] =
     "  --workgroup N        invocations per workgroup (default 256)\n"
     "  --testing-groups N   workgroups playing the roles (default 512); each\n"
     "                       launch runs N x workgroup iterations\n"
-    "  --stress-groups N    workgroups hammering the scratch buffer (default 64)\n"
+    "  --stress-groups LIST workgroups hammering the scratch buffer (default 64);\n"
+    "                       a comma-separated list runs every row at each (a\n"
+    "                       sweep: the report plots the rates across it)\n"
     "  --stress-iters N     scratch accesses per stress invocation and half\n"
     "                       (default 64)\n"
     "  --scratch N          u32 elements of the scratch buffer (default 65536)\n"
+    "  --progress-trials N  launches of the co-resident check (default 16; 0\n"
+    "                       leaves it out)\n"
+    "  --over-trials N      launches of the over-occupancy check (default 2; 0\n"
+    "                       leaves it out)\n"
+    "  --over-options S     device options that put one participant over the\n"
+    "                       occupancy (default: native-phantoms=1,native-spin=16\n"
+    "                       on opencl and vulkan, native-over=1 on cuda), added\n"
+    "                       to --device-options\n"
+    "  --progress-barriers N, --progress-workgroup N, --progress-groups N\n"
+    "                       the checks' program: grid barriers (default 16),\n"
+    "                       invocations per workgroup (64), workgroups (1024)\n"
     "  --timeout S          seconds a test x access x place may take (default\n"
-    "                       60); one that takes longer is a hang: the run\n"
-    "                       records it as timeout and ends with status 1\n"
+    "                       60), and each forward-progress check; one that\n"
+    "                       takes longer is a hang: the run records it as\n"
+    "                       timeout and ends with status 1\n"
     "  --db FILE            record the run in this results file (tables\n"
-    "                       litmus_runs and litmus_results, docs/database.md)\n"
+    "                       litmus_runs, litmus_results and progress_results,\n"
+    "                       docs/database.md)\n"
     "  --emit               print the selected programs' text, with the first\n"
     "                       launch's pairing as the pair buffer's init (for\n"
     "                       check and run), and exit\n"
     "\n"
     "A row's verdict: FAIL (a forbidden outcome was seen: its count and the\n"
     "launch and instance of the first), pass, weak or \"no weak\" (a control\n"
-    "that did or did not show its weak outcome), unsupported, error, timeout.\n"
+    "that did or did not show its weak outcome), unsupported, error (a launch\n"
+    "failed, or a native wait gave up: no evidence), timeout. A check's:\n"
+    "pass (co-resident: every launch released), detected (over-occupancy:\n"
+    "every launch refused or gave up), FAIL, unsupported, error, timeout.\n"
     "When no control shows a weak outcome the run says the tests had no power\n"
     "on this device.\n"
     "\n"
-    "Exit status: 0 no forbidden outcome; 1 a forbidden outcome, a launch\n"
-    "that failed or a timeout; 2 usage error; 3 no such backend or device;\n"
-    "5 the results file; 7 internal error; 9 nothing ran (every place\n"
-    "unsupported).\n";
+    "Exit status: 0 no forbidden outcome and no check failed; 1 a forbidden\n"
+    "outcome, a check that failed, a launch that failed or a timeout; 2 usage\n"
+    "error; 3 no such backend or device; 5 the results file; 7 internal error;\n"
+    "9 nothing ran (every place and check unsupported).\n";
 
 /* Parses a comma-separated list of names into sel (all false first). */
 static int pick(const char *opt, const char *list, int (*from)(const char *), int n,
@@ -99,8 +124,13 @@ typedef struct litmus_ctx {
   vc_watchdog *dog;
   uint32_t timeout_s;
   vc_litmus_row current; /* the row being measured */
+  bool in_check;         /* a forward-progress check, not a row, is being measured */
+  vc_progress_row check; /* the check being measured */
+  const char *check_opts;
+  uint32_t stress;       /* the sweep's point being measured */
   uint64_t started_ns;   /* of the run */
   uint32_t rows, failed, errored, unsupported, controls, powered;
+  uint32_t checks, checks_failed, checks_errored, checks_unsupported;
   vc_strbuf weak;        /* "sb/plain/none 12.3/M, ..." */
   vc_error dberr;
   bool dbfailed;
@@ -110,7 +140,7 @@ static double per_million(uint64_t n, uint64_t of) { return of ? 1e6 * (double)n
 
 /* The fields of a row's records that every outcome shares; outcome "" and
    counts 0 until the caller fills them. */
-static vc_litmus_result result_of(const vc_litmus_row *r, const char *verdict) {
+static vc_litmus_result result_of(const vc_litmus_row *r, const char *verdict, uint32_t stress) {
   return (vc_litmus_result){vc_litmus_test_name(r->test),
                             vc_litmus_access_name(r->access),
                             vc_litmus_place_name(r->place),
@@ -124,7 +154,8 @@ static vc_litmus_result result_of(const vc_litmus_row *r, const char *verdict) {
                             r->iterations,
                             r->first_launch,
                             r->first_instance,
-                            r->wall_ns};
+                            r->wall_ns,
+                            stress};
 }
 
 static void record(litmus_ctx *c, const vc_litmus_row *r) {
@@ -132,13 +163,34 @@ static void record(litmus_ctx *c, const vc_litmus_row *r) {
   vc_litmus_result rows[VC_LITMUS_MAX_OUTCOMES];
   uint32_t n = vc_litmus_outcomes(r->test);
   for (uint32_t o = 0; o < n; o++) {
-    rows[o] = result_of(r, vc_litmus_row_verdict(r));
+    rows[o] = result_of(r, vc_litmus_row_verdict(r), c->stress);
     rows[o].outcome = vc_litmus_outcome_name(r->test, o);
     rows[o].forbidden = vc_litmus_forbidden(r->test, r->access, r->place, o);
     rows[o].weak = vc_litmus_weak(r->test, o);
     rows[o].count = r->counts[o];
   }
   if (vc_db_record_litmus(c->db, c->id, rows, n, &c->dberr)) c->dbfailed = true;
+}
+
+static void record_check(litmus_ctx *c, const vc_progress_row *r, const char *verdict) {
+  if (!c->db || c->dbfailed) return;
+  vc_progress_result rec = {vc_progress_check_name(r->check),
+                            verdict,
+                            r->why,
+                            c->check_opts,
+                            r->trials,
+                            r->ran,
+                            r->released,
+                            r->gave_up,
+                            r->refused,
+                            r->wrong,
+                            r->hung,
+                            r->participants_min,
+                            r->participants_max,
+                            r->barriers,
+                            r->slowest_ns,
+                            r->wall_ns};
+  if (vc_db_record_progress(c->db, c->id, &rec, &c->dberr)) c->dbfailed = true;
 }
 
 static void on_start(void *ctx, const vc_litmus_row *r) {
@@ -151,6 +203,25 @@ static void on_start(void *ctx, const vc_litmus_row *r) {
    row is recorded as a timeout and the run ends. */
 static int on_timeout(void *ctx) {
   litmus_ctx *c = ctx;
+  if (c->in_check) {
+    vc_progress_row *k = &c->check;
+    snprintf(k->why, sizeof k->why,
+             "no result in %u s (--timeout): a launch hangs: a grid barrier that never "
+             "releases, or a participant that is not resident",
+             c->timeout_s);
+    printf("%-11s %-14s %s\n", "timeout", vc_progress_check_name(k->check), k->why);
+    fflush(stdout);
+    k->hung++;
+    k->ran++;
+    k->wall_ns = (uint64_t)c->timeout_s * 1000000000u;
+    record_check(c, k, "timeout");
+    if (c->db && (c->dbfailed || vc_db_end_litmus(c->db, c->id, "FAIL",
+                                                  vc_now_ns() - c->started_ns, &c->dberr))) {
+      fprintf(stderr, "vyre-conform litmus: %s\n", c->dberr.msg);
+      return VC_EXIT_DB;
+    }
+    return VC_EXIT_FAIL;
+  }
   vc_litmus_row *r = &c->current;
   snprintf(r->why, sizeof r->why,
            "no result in %u s (--timeout): a launch hangs or is slower than that; across a "
@@ -163,7 +234,7 @@ static int on_timeout(void *ctx) {
   fflush(stdout);
   if (c->db && !c->dbfailed) {
     r->wall_ns = (uint64_t)c->timeout_s * 1000000000u;
-    vc_litmus_result row = result_of(r, "timeout"); /* as the row started: nothing counted */
+    vc_litmus_result row = result_of(r, "timeout", c->stress); /* nothing counted */
     if (vc_db_record_litmus(c->db, c->id, &row, 1, &c->dberr) ||
         vc_db_end_litmus(c->db, c->id, "FAIL", vc_now_ns() - c->started_ns, &c->dberr)) {
       fprintf(stderr, "vyre-conform litmus: %s\n", c->dberr.msg);
@@ -210,6 +281,81 @@ static int on_row(void *ctx, const vc_litmus_row *r) {
   return 0;
 }
 
+/* ---- forward progress ---- */
+
+/* The device options that put one participant over the occupancy: a
+   barrier arrival that never comes (with a short spin limit, so that the
+   wait gives up soon), or on CUDA a cooperative grid one block larger than
+   the occupancy API allows, which the driver must refuse. */
+static const struct {
+  const char *backend, *options;
+} over_defaults[] = {{"opencl", "native-phantoms=1,native-spin=16"},
+                     {"vulkan", "native-phantoms=1,native-spin=16"},
+                     {"cuda", "native-over=1"}};
+
+static const char *over_default(const char *backend) {
+  for (size_t i = 0; i < sizeof over_defaults / sizeof over_defaults[0]; i++)
+    if (!strcmp(over_defaults[i].backend, backend)) return over_defaults[i].options;
+  return "";
+}
+
+static void print_check(const vc_progress_row *r, const char *verdict) {
+  printf("%-11s %-14s", verdict, vc_progress_check_name(r->check));
+  if (r->unsupported || r->errored) {
+    printf(" %s\n", r->why);
+  } else {
+    printf(" %u of %u launches: %u released, %u gave up, %u refused, %u wrong, %u hung; "
+           "participants %u to %u, %llu grid barriers a launch; slowest %.2f ms; %.2f s",
+           r->ran, r->trials, r->released, r->gave_up, r->refused, r->wrong, r->hung,
+           r->participants_min, r->participants_max, (unsigned long long)r->barriers,
+           (double)r->slowest_ns / 1e6, (double)r->wall_ns / 1e9);
+    printf(r->why[0] ? "; first note: %s\n" : "\n", r->why);
+  }
+  fflush(stdout);
+}
+
+/* One check: OVER on a device opened again with over added to devopts.
+   Returns VC_ERR_TIMEOUT after a hang (nothing more may run on the
+   device), another error that ends the run, or 0. */
+static int run_check(litmus_ctx *c, const vc_backend *be, vc_dev *dev, uint32_t device,
+                     const char *devopts, const char *over, vc_progress_check k,
+                     const vc_progress_opts *po, vc_error *e) {
+  vc_progress_row *r = &c->check;
+  memset(r, 0, sizeof *r);
+  r->check = k;
+  r->trials = po->trials[k];
+  c->check_opts = k == VC_PROGRESS_OVER ? over : "";
+  vc_dev *own = NULL;
+  int rc = 0;
+  if (k == VC_PROGRESS_OVER) {
+    char joined[1024];
+    snprintf(joined, sizeof joined, "%s%s%s", devopts, devopts[0] ? "," : "", over);
+    if (be->open(device, joined, &own, e)) {
+      r->errored = true;
+      snprintf(r->why, sizeof r->why, "opening the device with \"%s\": %s", joined, e->msg);
+    }
+    dev = own;
+  }
+  if (!r->errored) {
+    c->in_check = true;
+    vc_watchdog_arm(c->dog, c->timeout_s);
+    rc = vc_progress_run(be, dev, k, po, r, e);
+    vc_watchdog_disarm(c->dog);
+    c->in_check = false;
+  }
+  /* a device whose launch hung is left open: closing it would wait */
+  if (own && rc != VC_ERR_TIMEOUT) be->close(own);
+  if (rc && rc != VC_ERR_TIMEOUT) return rc;
+  const char *v = vc_progress_verdict(r);
+  print_check(r, v);
+  c->checks++;
+  if (!strcmp(v, "FAIL")) c->checks_failed++;
+  if (r->errored) c->checks_errored++;
+  if (r->unsupported) c->checks_unsupported++;
+  record_check(c, r, v);
+  return rc;
+}
+
 /* Each with launch 0's pairing as its pair buffer's init, so that check
    and run take it as it is. */
 static int emit_all(const vc_litmus_opts *o) {
@@ -235,12 +381,18 @@ static int emit_all(const vc_litmus_opts *o) {
   return VC_EXIT_OK;
 }
 
-static void options_text(const vc_litmus_opts *o, char *out, size_t n) {
+static void options_text(const vc_litmus_opts *o, const uint32_t *sweep, uint32_t nsweep,
+                         const vc_progress_opts *po, char *out, size_t n) {
+  char groups[128] = "";
+  for (uint32_t i = 0, u = 0; i < nsweep && u < sizeof groups; i++)
+    u += (uint32_t)snprintf(groups + u, sizeof groups - u, "%s%u", i ? "," : "", sweep[i]);
   snprintf(out, n,
-           "launches=%u workgroup=%u testing-groups=%u stress-groups=%u stress-iters=%u "
-           "scratch=%u",
-           o->launches, o->workgroup, o->testing_groups, o->stress_groups, o->stress_iters,
-           o->scratch);
+           "launches=%u workgroup=%u testing-groups=%u stress-groups=%s stress-iters=%u "
+           "scratch=%u progress-trials=%u over-trials=%u progress-barriers=%u "
+           "progress-workgroup=%u progress-groups=%u",
+           o->launches, o->workgroup, o->testing_groups, groups, o->stress_iters, o->scratch,
+           po->trials[VC_PROGRESS_CORESIDENT], po->trials[VC_PROGRESS_OVER], po->barriers,
+           po->workgroup, po->groups);
 }
 
 int vc_cmd_litmus(int argc, char **argv) {
@@ -255,7 +407,11 @@ int vc_cmd_litmus(int argc, char **argv) {
                    VC_OPT("workgroup", true, false),      VC_OPT("testing-groups", true, false),
                    VC_OPT("stress-groups", true, false),  VC_OPT("stress-iters", true, false),
                    VC_OPT("scratch", true, false),        VC_OPT("db", true, false),
-                   VC_OPT("emit", false, false),          VC_OPT("timeout", true, false)};
+                   VC_OPT("emit", false, false),          VC_OPT("timeout", true, false),
+                   VC_OPT("progress-trials", true, false), VC_OPT("over-trials", true, false),
+                   VC_OPT("over-options", true, false),   VC_OPT("progress-barriers", true, false),
+                   VC_OPT("progress-workgroup", true, false),
+                   VC_OPT("progress-groups", true, false)};
   const uint32_t nopts = sizeof opts / sizeof opts[0];
   vc_args a;
   vc_error e;
@@ -267,6 +423,9 @@ int vc_cmd_litmus(int argc, char **argv) {
   vc_sb_init(&c.weak);
   vc_litmus_opts lo;
   vc_litmus_opts_default(&lo);
+  vc_progress_opts po;
+  vc_progress_opts_default(&po);
+  uint32_t sweep[VC_LITMUS_MAX_SWEEP] = {lo.stress_groups}, nsweep = 1;
   uint32_t device = 0;
   c.timeout_s = 60;
   int status = VC_EXIT_OK;
@@ -283,16 +442,26 @@ int vc_cmd_litmus(int argc, char **argv) {
   } nums[] = {{"launches", &lo.launches, 1, 1u << 20},
               {"workgroup", &lo.workgroup, 1, 1024},
               {"testing-groups", &lo.testing_groups, 2, 65535},
-              {"stress-groups", &lo.stress_groups, 0, 65533},
               {"stress-iters", &lo.stress_iters, 0, 1u << 20},
               {"scratch", &lo.scratch, 1, 1u << 28},
               {"device", &device, 0, 1u << 16},
-              {"timeout", &c.timeout_s, 1, 86400}};
+              {"timeout", &c.timeout_s, 1, 86400},
+              {"progress-trials", &po.trials[VC_PROGRESS_CORESIDENT], 0, 1u << 16},
+              {"over-trials", &po.trials[VC_PROGRESS_OVER], 0, 1u << 16},
+              {"progress-barriers", &po.barriers, 1, 256},
+              {"progress-workgroup", &po.workgroup, 1, 1024},
+              {"progress-groups", &po.groups, 1, 65535}};
   for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
     if ((o = vc_args_get(opts, nopts, nums[i].name)) &&
         vc_args_u32(o, nums[i].lo, nums[i].hi, nums[i].v, &e))
       goto usage;
   if ((o = vc_args_get(opts, nopts, "seed")) && vc_args_u64(o, &lo.seed, &e)) goto usage;
+  if ((o = vc_args_get(opts, nopts, "stress-groups")) &&
+      vc_litmus_parse_sweep(o->value, sweep, &nsweep, &e))
+    goto usage;
+  lo.stress_groups = sweep[0];
+  for (uint32_t i = 0; i < nsweep; i++)
+    if (sweep[i] > lo.stress_groups) lo.stress_groups = sweep[i]; /* checked at its largest */
   if ((o = vc_args_get(opts, nopts, "test")) &&
       pick("test", o->value, vc_litmus_test_from_name, VC_LITMUS_TEST_COUNT, test_name, lo.tests,
            &e))
@@ -305,7 +474,7 @@ int vc_cmd_litmus(int argc, char **argv) {
       pick("place", o->value, vc_litmus_place_from_name, VC_LITMUS_PLACE_COUNT, place_name,
            lo.places, &e))
     goto usage;
-  if (vc_litmus_opts_check(&lo, &e)) goto usage;
+  if (vc_litmus_opts_check(&lo, &e) || vc_progress_opts_check(&po, &e)) goto usage;
   if (vc_args_get(opts, nopts, "emit")) {
     status = emit_all(&lo);
     goto done;
@@ -337,8 +506,8 @@ int vc_cmd_litmus(int argc, char **argv) {
     status = VC_EXIT_NO_BACKEND;
     goto done;
   }
-  char optext[256], host[256] = "";
-  options_text(&lo, optext, sizeof optext);
+  char optext[512], host[256] = "";
+  options_text(&lo, sweep, nsweep, &po, optext, sizeof optext);
   gethostname(host, sizeof host - 1);
   char *args = vc_cmd_join_args(argc, argv);
   vc_strbuf cmdline;
@@ -378,24 +547,42 @@ int vc_cmd_litmus(int argc, char **argv) {
     goto done;
   }
   vc_litmus_sink sink = {&c, on_start, on_row};
-  int rc = vc_litmus_run(plugin.ops, dev, &lo, &sink, &e);
+  int rc = 0;
+  for (uint32_t i = 0; !rc && i < nsweep; i++) {
+    lo.stress_groups = c.stress = sweep[i];
+    if (nsweep > 1) printf("stress-groups %u:\n", sweep[i]);
+    rc = vc_litmus_run(plugin.ops, dev, &lo, &sink, &e);
+  }
+  const char *over = vc_args_get(opts, nopts, "over-options")
+                         ? vc_args_get(opts, nopts, "over-options")->value
+                         : over_default(ob->value);
+  for (int k = 0; !rc && lo.places[VC_LITMUS_PLACE_NATIVE] && k < VC_PROGRESS_CHECK_COUNT; k++)
+    if (po.trials[k])
+      rc = run_check(&c, plugin.ops, dev, device, oo ? oo->value : "", over,
+                     (vc_progress_check)k, &po, &e);
   vc_watchdog_stop(c.dog);
   c.dog = NULL;
   uint64_t wall = vc_now_ns() - t0;
   if (rc) fprintf(stderr, "vyre-conform litmus: %s\n", e.msg);
-  printf("%u rows: %u failed, %u errors, %u unsupported; %.1f s\n", c.rows, c.failed, c.errored,
-         c.unsupported, (double)wall / 1e9);
+  printf("%u rows: %u failed, %u errors, %u unsupported", c.rows, c.failed, c.errored,
+         c.unsupported);
+  if (c.checks)
+    printf("; %u forward-progress %s: %u failed, %u errors, %u unsupported", c.checks,
+           vc_plural(c.checks, "check", "checks"), c.checks_failed, c.checks_errored,
+           c.checks_unsupported);
+  printf("; %.1f s\n", (double)wall / 1e9);
   if (c.controls && !c.powered)
     printf("no control showed a weak outcome: the tests had no power on this device\n");
   else if (c.powered)
     printf("controls with weak outcomes: %s\n", vc_sb_str(&c.weak));
-  status = rc == VC_ERR_INTERNAL || rc == VC_ERR_NOMEM ? VC_EXIT_INTERNAL
-           : c.failed || c.errored || rc                ? VC_EXIT_FAIL
-           : c.rows == c.unsupported                    ? VC_EXIT_NOT_RUN
-                                                        : VC_EXIT_OK;
+  bool failed = c.failed || c.checks_failed;
+  status = rc == VC_ERR_INTERNAL || rc == VC_ERR_NOMEM            ? VC_EXIT_INTERNAL
+           : failed || c.errored || c.checks_errored || rc        ? VC_EXIT_FAIL
+           : c.rows == c.unsupported && c.checks == c.checks_unsupported ? VC_EXIT_NOT_RUN
+                                                                  : VC_EXIT_OK;
   if (c.db) {
     const char *verdict = status == VC_EXIT_OK ? "pass" : status == VC_EXIT_NOT_RUN ? "not run"
-                          : c.failed                                                ? "FAIL"
+                          : failed                                                  ? "FAIL"
                                                                                     : "error";
     if (c.dbfailed || vc_db_end_litmus(c.db, c.id, verdict, wall, &c.dberr)) {
       fprintf(stderr, "vyre-conform litmus: %s\n", c.dberr.msg);

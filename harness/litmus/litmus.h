@@ -100,6 +100,11 @@ typedef struct vc_litmus_opts {
   bool places[VC_LITMUS_PLACE_COUNT];
 } vc_litmus_opts;
 
+/* A sweep of --stress-groups: "0,64,256", at most VC_LITMUS_MAX_SWEEP
+   values of 0 to 65533, none twice. 0, or VC_ERR_USAGE naming the value. */
+#define VC_LITMUS_MAX_SWEEP 8
+int vc_litmus_parse_sweep(const char *list, uint32_t *values, uint32_t *n, vc_error *err);
+
 /* The defaults of docs/litmus.md, every test, access and place selected. */
 void vc_litmus_opts_default(vc_litmus_opts *o);
 /* 0, or VC_ERR_USAGE naming the option out of range. */

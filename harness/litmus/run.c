@@ -30,6 +30,27 @@ void vc_litmus_opts_default(vc_litmus_opts *o) {
   for (int i = 0; i < VC_LITMUS_PLACE_COUNT; i++) o->places[i] = true;
 }
 
+int vc_litmus_parse_sweep(const char *list, uint32_t *values, uint32_t *n, vc_error *err) {
+  *n = 0;
+  const char *at = list;
+  for (;;) {
+    char *end = NULL;
+    unsigned long v = *at >= '0' && *at <= '9' ? strtoul(at, &end, 10) : 0;
+    if (!end || (*end && *end != ',') || v > 65533)
+      return vc_fail(err, VC_ERR_USAGE,
+                     "--stress-groups: \"%s\" is not a comma-separated list of 0 to 65533", list);
+    for (uint32_t i = 0; i < *n; i++)
+      if (values[i] == v)
+        return vc_fail(err, VC_ERR_USAGE, "--stress-groups: %lu is listed twice", v);
+    if (*n == VC_LITMUS_MAX_SWEEP)
+      return vc_fail(err, VC_ERR_USAGE, "--stress-groups: more than %d values",
+                     VC_LITMUS_MAX_SWEEP);
+    values[(*n)++] = (uint32_t)v;
+    if (!*end) return 0;
+    at = end + 1;
+  }
+}
+
 int vc_litmus_opts_check(const vc_litmus_opts *o, vc_error *err) {
   if (o->launches < 1) return vc_fail(err, VC_ERR_USAGE, "--launches must be at least 1");
   if (o->workgroup < 1 || o->workgroup > 1024)
@@ -103,6 +124,9 @@ static int measure(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o,
     vc_mode_out mo;
     memset(&mo, 0, sizeof mo);
     rc = vc_exec_run(&x, place_modes[row->place], (const uint32_t *const *)b.in, &mo, err);
+    /* a wait that gave up ordered nothing: the launch is no evidence */
+    if (rc == 0 && mo.native.untrustworthy)
+      rc = vc_fail(err, VC_ERR_DEVICE, "launch %u: %s", l, mo.native.note);
     if (rc == 0) {
       const uint32_t *mx = mo.outputs[1], *my = mo.outputs[2], *res = mo.outputs[3];
       for (uint32_t k = 0; k < T; k++) {

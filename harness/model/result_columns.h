@@ -145,6 +145,28 @@
   X(U64, iterations, iterations, 0)          /* instances run */              \
   X(U32, first_launch, first_launch, 0)      /* of the first forbidden outcome of the row */ \
   X(U32, first_instance, first_instance, 0)                                   \
+  X(U64, wall_ns, wall_ns, 0)                                                 \
+  X(U32, stress_groups, stress_groups, 0)    /* the row's stress setting (a sweep's point) */
+
+/* progress_results: one row per forward-progress check of a litmus run
+   (vc_progress_result, harness/litmus/progress.h); the table adds id and
+   litmus_run. */
+#define VC_PROGRESS_COLUMNS(X)                                                \
+  X(TEXT, check_name, check_name, 0)         /* "co-resident", "over-occupancy" */ \
+  X(TEXT, verdict, verdict, 0)               /* vc_progress_verdict */        \
+  X(TEXT, reason, reason, 0)                 /* the first note or error */    \
+  X(TEXT, device_options, device_options, 0) /* what the check added to the device's */ \
+  X(U32, trials, trials, 0)                                                   \
+  X(U32, ran, ran, 0)                                                         \
+  X(U32, released, released, 0)                                               \
+  X(U32, gave_up, gave_up, 0)                                                 \
+  X(U32, refused, refused, 0)                                                 \
+  X(U32, wrong, wrong, 0)                                                     \
+  X(U32, hung, hung, 0)                                                       \
+  X(U32, participants_min, participants_min, 0)                               \
+  X(U32, participants_max, participants_max, 0)                               \
+  X(U64, barriers, barriers, 0)              /* device grid barriers of one launch */ \
+  X(U64, slowest_ns, slowest_ns, 0)                                           \
   X(U64, wall_ns, wall_ns, 0)
 
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose

@@ -24,6 +24,7 @@
 
 #include "harness/base/strbuf.h"
 #include "results/report/qual.h"
+#include "results/report/svg.h"
 
 /* What a table column holds: the dialect picks its cell and alignment. */
 typedef enum {
@@ -105,6 +106,10 @@ typedef struct vc_markup {
   const char *row_marked;
   void (*cell_open)(vc_strbuf *sb, vc_col_kind kind, bool marked);
   void (*cell_close)(vc_strbuf *sb, vc_col_kind kind, bool marked);
+
+  /* A chart of figures a table beside it holds too. Optional: NULL = not
+     drawn (Markdown). */
+  void (*chart)(vc_strbuf *sb, const vc_chart *c);
 } vc_markup;
 
 extern const vc_markup vc_markup_html;

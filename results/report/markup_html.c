@@ -112,4 +112,5 @@ const vc_markup vc_markup_html = {
     .row_marked = "<tr class=\"bad\">",
     .cell_open = cell_open,
     .cell_close = cell_close,
+    .chart = vc_svg_bars,
 };

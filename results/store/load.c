@@ -419,6 +419,31 @@ static int litmus_row(loader *ld, sqlite3_stmt *st) {
   return rc;
 }
 
+static int progress_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  vc_progress_result *rec = &r->progress[r->nprogress++];
+  int rc = 0, i = 1; /* after t.id */
+  VC_PROGRESS_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+/* A file older than schema 13 has no forward-progress checks. */
+static int load_progress(loader *ld) {
+  uint32_t n = 0;
+  bool have = false;
+  int src = vc_schema_has_table(ld->sql, "progress_results", &have);
+  if (src != SQLITE_OK) return fail_sql(ld, src, "listing the tables");
+  if (!have) return 0;
+  int rc = count_rows(
+      ld, "SELECT count(*) FROM progress_results WHERE litmus_run = " LITMUS_OF_RUN, &n);
+  if (rc || !n) return rc;
+  ld->r->progress = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->progress);
+  return each_row_of(ld, "t.id", &vc_table_progress_results, "t",
+                     "FROM progress_results t WHERE t.litmus_run = " LITMUS_OF_RUN
+                     " ORDER BY t.id",
+                     progress_row);
+}
+
 /* A file older than schema 12 has no litmus tables: nothing to load. */
 static int load_litmus(loader *ld) {
   uint32_t n = 0;
@@ -431,11 +456,14 @@ static int load_litmus(loader *ld) {
   if (!rc && ld->r->litmus_id)
     rc = count_rows(ld, "SELECT count(*) FROM litmus_results WHERE litmus_run = " LITMUS_OF_RUN,
                     &n);
-  if (rc || !n) return rc;
-  ld->r->litmus = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->litmus);
-  return each_row_of(ld, "t.id", &vc_table_litmus_results, "t",
+  if (rc || !ld->r->litmus_id) return rc;
+  if (n) {
+    ld->r->litmus = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->litmus);
+    rc = each_row_of(ld, "t.id", &vc_table_litmus_results, "t",
                      "FROM litmus_results t WHERE t.litmus_run = " LITMUS_OF_RUN " ORDER BY t.id",
                      litmus_row);
+  }
+  return rc ? rc : load_progress(ld);
 }
 
 /* ---- the whole run ---- */

@@ -44,6 +44,8 @@ typedef struct vc_run_data {
   vc_litmus_run_info litmus_info;
   vc_litmus_result *litmus;
   uint32_t nlitmus;
+  vc_progress_result *progress; /* its forward-progress checks, in the order recorded */
+  uint32_t nprogress;
 } vc_run_data;
 
 #define VC_RUN_LAST_COMPLETE 0

@@ -13,7 +13,7 @@
 
 enum {
   ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, ST_END,
-  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_LITMUS_END, ST_COUNT
+  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_PROGRESS_ROW, ST_LITMUS_END, ST_COUNT
 };
 
 /* ", col1, col2, ..." and ",?,?,...": a table's own columns, by name, and
@@ -41,6 +41,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                       VC_LITMUS_RUN_COLUMNS(COL_PARAM) ")",
     [ST_LITMUS_ROW] = "INSERT INTO litmus_results(litmus_run" VC_LITMUS_COLUMNS(COL_NAME)
                       ") VALUES(?" VC_LITMUS_COLUMNS(COL_PARAM) ")",
+    [ST_PROGRESS_ROW] = "INSERT INTO progress_results(litmus_run" VC_PROGRESS_COLUMNS(COL_NAME)
+                        ") VALUES(?" VC_PROGRESS_COLUMNS(COL_PARAM) ")",
     [ST_LITMUS_END] = "UPDATE litmus_runs SET verdict=?, wall_ns=? WHERE id=?",
 };
 /* clang-format on */
@@ -364,6 +366,14 @@ int vc_db_record_litmus(vc_db *db, int64_t id, const vc_litmus_result *rows, uin
   if (!rc) rc = exec(db, "COMMIT", err);
   if (rc) rollback(db);
   return rc;
+}
+
+int vc_db_record_progress(vc_db *db, int64_t id, const vc_progress_result *rec,
+                          vc_error *err) {
+  binder b = bind_start(db->st[ST_PROGRESS_ROW]);
+  b_i64(&b, id);
+  VC_PROGRESS_COLUMNS(BIND_COLUMN)
+  return b_run(db, &b, "recording a forward-progress check", err);
 }
 
 int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,

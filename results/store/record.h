@@ -32,6 +32,10 @@ typedef struct vc_litmus_run_info {
 typedef struct vc_litmus_result {
   VC_LITMUS_COLUMNS(VC_COLUMN_FIELD)
 } vc_litmus_result;
+/* One forward-progress check of a litmus run (VC_PROGRESS_COLUMNS). */
+typedef struct vc_progress_result {
+  VC_PROGRESS_COLUMNS(VC_COLUMN_FIELD)
+} vc_progress_result;
 
 /* Opens (creating if absent) a results file. busy_ms bounds the wait for a
    lock held by another writer. A file of an older schema version is
@@ -52,6 +56,8 @@ int vc_db_record_program(vc_db *db, int64_t run_id, const vc_program_info *prog,
 int vc_db_begin_litmus(vc_db *db, const vc_litmus_run_info *info, int64_t *id, vc_error *err);
 int vc_db_record_litmus(vc_db *db, int64_t id, const vc_litmus_result *rows, uint32_t n,
                         vc_error *err);
+int vc_db_record_progress(vc_db *db, int64_t id, const vc_progress_result *rec,
+                          vc_error *err);
 int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
                      vc_error *err);
 /* What --resume needs of an earlier run. */

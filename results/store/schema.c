@@ -21,6 +21,7 @@ static const vc_column_def divergence_cols[] = {VC_DIVERGENCE_COLUMNS(COLUMN_DEF
 static const vc_column_def segment_cols[] = {VC_SEGMENT_COLUMNS(COLUMN_DEF)};
 static const vc_column_def litmus_run_cols[] = {VC_LITMUS_RUN_COLUMNS(COLUMN_DEF)};
 static const vc_column_def litmus_cols[] = {VC_LITMUS_COLUMNS(COLUMN_DEF)};
+static const vc_column_def progress_cols[] = {VC_PROGRESS_COLUMNS(COLUMN_DEF)};
 #undef COLUMN_DEF
 #define COLS(a) a, (uint32_t)(sizeof a / sizeof a[0])
 
@@ -53,19 +54,24 @@ const vc_table_def vc_table_litmus_results = {
     "litmus_results",
     "id INTEGER PRIMARY KEY,\n  litmus_run INTEGER NOT NULL REFERENCES litmus_runs(id)",
     COLS(litmus_cols), ""};
+const vc_table_def vc_table_progress_results = {
+    "progress_results",
+    "id INTEGER PRIMARY KEY,\n  litmus_run INTEGER NOT NULL REFERENCES litmus_runs(id)",
+    COLS(progress_cols), ""};
 
 /* In the order they are created (a table after those it refers to). */
-static const vc_table_def *const tables[] = {&vc_table_runs,        &vc_table_devices,
-                                             &vc_table_programs,    &vc_table_results,
-                                             &vc_table_divergences, &vc_table_segments,
-                                             &vc_table_litmus_runs, &vc_table_litmus_results};
+static const vc_table_def *const tables[] = {
+    &vc_table_runs,        &vc_table_devices,     &vc_table_programs,
+    &vc_table_results,     &vc_table_divergences, &vc_table_segments,
+    &vc_table_litmus_runs, &vc_table_litmus_results, &vc_table_progress_results};
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 
 static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS results_by_run ON results(run_id);\n"
     "CREATE INDEX IF NOT EXISTS divergences_by_result ON divergences(result_id);\n"
     "CREATE INDEX IF NOT EXISTS segments_by_result ON segments(result_id);\n"
-    "CREATE INDEX IF NOT EXISTS litmus_results_by_run ON litmus_results(litmus_run);\n";
+    "CREATE INDEX IF NOT EXISTS litmus_results_by_run ON litmus_results(litmus_run);\n"
+    "CREATE INDEX IF NOT EXISTS progress_results_by_run ON progress_results(litmus_run);\n";
 
 /* Every column has a default so that a migration can copy the columns an
    older file has and leave the new ones at 0 or "". */

@@ -9,6 +9,7 @@
 #include "fixture.h"
 #include "results/report/markup.h"
 #include "results/report/sections.h"
+#include "results/store/record.h"
 
 static char base_path[512], cand_path[512], exp_path[512];
 
@@ -271,11 +272,80 @@ static void test_optional_hooks(void **state) {
   release(&q, runs, base);
 }
 
+/* The grid-sync contract of a litmus run with a sweep of two stress
+   settings: a row per setting, the controls' weak outcomes drawn in HTML
+   only (Markdown has the table), the forward-progress checks in both. */
+static void litmus_rows(vc_db *db, int64_t id, const char *place, bool control, uint32_t stress,
+                        uint64_t weak) {
+  static const char *const outcomes[] = {"r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"};
+  vc_litmus_result rows[4];
+  for (int o = 0; o < 4; o++) {
+    uint64_t count = o == 0 ? weak : o == 1 ? 1000 - weak : 0;
+    rows[o] = (vc_litmus_result){"sb", "plain", place, control, control ? "weak" : "pass", "",
+                                 outcomes[o], !control && o == 0, o == 0, count, 1000, 0, 0,
+                                 1000000, stress};
+  }
+  vc_error e = {0};
+  assert_int_equal(vc_db_record_litmus(db, id, rows, 4, &e), 0);
+}
+
+static void test_litmus_section(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "litmus.db", path);
+  static const fx_prog pass[] = {{"atomics_add", "ppp", 3, 0}};
+  fx_write_run(path, &(fx_run){.progs = pass, .nprogs = 1});
+  vc_db *db;
+  vc_error e = {0};
+  assert_int_equal(vc_db_open(path, 1000, &db, &e), 0);
+  vc_litmus_run_info ri = {"0.1.0", "b", "vyre-conform litmus --backend vulkan", "h", "vulkan",
+                           "llvmpipe (LLVM 15.0.6, 256 bits)", "Mesa 22.3.6", 0, 0, 1,
+                           "stress-groups=0,64", "running"};
+  int64_t id;
+  assert_int_equal(vc_db_begin_litmus(db, &ri, &id, &e), 0);
+  litmus_rows(db, id, "none", true, 0, 5);
+  litmus_rows(db, id, "native", false, 0, 0);
+  litmus_rows(db, id, "none", true, 64, 50);
+  litmus_rows(db, id, "native", false, 64, 0);
+  vc_progress_result co = {"co-resident", "pass", "", "", 16, 16, 16, 0, 0, 0, 0, 132, 132,
+                           16, 2000000, 9000000};
+  vc_progress_result over = {"over-occupancy", "detected", "the driver refused the grid",
+                             "native-over=1", 2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 1000, 2000};
+  assert_int_equal(vc_db_record_progress(db, id, &co, &e), 0);
+  assert_int_equal(vc_db_record_progress(db, id, &over, &e), 0);
+  assert_int_equal(vc_db_end_litmus(db, id, "pass", 1, &e), 0);
+  vc_db_close(db);
+  vc_run_data *r = load_run(path, 1);
+  assert_int_equal(r->nlitmus, 16);
+  assert_int_equal(r->nprogress, 2);
+  vc_strbuf md, html;
+  vc_sb_init(&md);
+  vc_sb_init(&html);
+  fx_report1(vc_report_markdown, r, &md);
+  fx_report1(vc_report_html, r, &html);
+  const char *m = vc_sb_str(&md), *h = vc_sb_str(&html);
+  assert_non_null(strstr(m, "| sb | plain | none | 0 | 1000 | 0 | 5000.0 |"));
+  assert_non_null(strstr(m, "| sb | plain | none | 64 | 1000 | 0 | 50000.0 |"));
+  assert_non_null(strstr(m, "| co-resident | 16 of 16 | 16 | 0 | 0 | 0 | 0 | 132 | 16 |"));
+  assert_non_null(strstr(m, "| over-occupancy | 2 of 2 | 0 | 0 | 2 | 0 | 0 | 0 | 0 |"));
+  assert_non_null(strstr(m, "over-occupancy: the driver refused the grid"));
+  assert_null(strstr(m, "<svg"));
+  const char *chart = strstr(h, "Weak outcomes of the controls per million iterations");
+  assert_non_null(chart);
+  assert_non_null(strstr(chart, "sb/plain/none"));
+  assert_non_null(strstr(chart, "stress groups 64"));
+  assert_null(strstr(chart, "sb/plain/native")); /* not a control */
+  vc_sb_free(&md);
+  vc_sb_free(&html);
+  vc_run_free(r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_sections_say_the_same, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_sections_name_their_cells, setup, fx_tmp_teardown),
       cmocka_unit_test(test_dialect_spelling),
+      cmocka_unit_test_setup_teardown(test_litmus_section, setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_optional_hooks, setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
