@@ -11,3 +11,12 @@ if(VC_MUTANTS AND TARGET vc-backend-opencl)
   set_tests_properties(plan_validator_mutant PROPERTIES
     LABELS "integration;opencl;mutant-split" TIMEOUT 600)
 endif()
+# The splitter's decisions read off small plans (harness/split/decisions.h),
+# and every decision taken by 2 corpus programs from 2 themes at least
+# (docs/splitter.md, section 8). No device.
+vc_add_test(test_split_decisions SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_split_decisions.c
+  LIBS vc_split LABELS unit)
+add_test(NAME split_coverage
+  COMMAND vyre-conform split --coverage --min-programs 2 --min-themes 2 corpus/
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(split_coverage PROPERTIES LABELS "corpus;unit" TIMEOUT 300)
