@@ -66,6 +66,7 @@ static const char help[] =
     "                       occupancy (default: native-phantoms=1,native-spin=16\n"
     "                       on opencl and vulkan, native-over=1 on cuda), added\n"
     "                       to --device-options\n"
+    "  --progress-only      the forward-progress checks only, no litmus row\n"
     "  --progress-barriers N, --progress-workgroup N, --progress-groups N\n"
     "                       the checks' program: grid barriers (default 16),\n"
     "                       invocations per workgroup (64), workgroups (1024)\n"
@@ -411,7 +412,7 @@ int vc_cmd_litmus(int argc, char **argv) {
                    VC_OPT("progress-trials", true, false), VC_OPT("over-trials", true, false),
                    VC_OPT("over-options", true, false),   VC_OPT("progress-barriers", true, false),
                    VC_OPT("progress-workgroup", true, false),
-                   VC_OPT("progress-groups", true, false)};
+                   VC_OPT("progress-groups", true, false), VC_OPT("progress-only", false, false)};
   const uint32_t nopts = sizeof opts / sizeof opts[0];
   vc_args a;
   vc_error e;
@@ -548,7 +549,8 @@ int vc_cmd_litmus(int argc, char **argv) {
   }
   vc_litmus_sink sink = {&c, on_start, on_row};
   int rc = 0;
-  for (uint32_t i = 0; !rc && i < nsweep; i++) {
+  bool rows = !vc_args_get(opts, nopts, "progress-only");
+  for (uint32_t i = 0; rows && !rc && i < nsweep; i++) {
     lo.stress_groups = c.stress = sweep[i];
     if (nsweep > 1) printf("stress-groups %u:\n", sweep[i]);
     rc = vc_litmus_run(plugin.ops, dev, &lo, &sink, &e);

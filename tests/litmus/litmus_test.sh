@@ -87,6 +87,14 @@ st=$?
 [ "$(grep -c '^error       mp     \(plain\|atomic\)  *native  *launch 0: a grid-barrier wait ended without its condition' o)" -eq 2 ] ||
   fail "the native rows whose waits gave up are not errors: $(cat o)"
 
+# --progress-only: the checks and no row
+"$vc" litmus --backend "$backend" --progress-only --progress-trials 2 --over-trials 1 \
+  --progress-groups 64 >o 2>e
+st=$?
+[ "$st" -eq 0 ] || fail "--progress-only exited $st: $(cat o e)"
+grep -q '^0 rows: 0 failed, 0 errors, 0 unsupported; 2 forward-progress checks: 0 failed' o ||
+  fail "--progress-only did not run the two checks alone: $(cat o)"
+
 # a sweep: every row at each stress setting, recorded with it
 "$vc" litmus --backend "$backend" --test sb --place none,native --launches 1 --workgroup 8 \
   --testing-groups 4 --stress-groups 0,2 --stress-iters 2 --scratch 64 --progress-trials 0 \
