@@ -129,6 +129,7 @@ typedef struct litmus_ctx {
   vc_progress_row check; /* the check being measured */
   const char *check_opts;
   uint32_t stress;       /* the sweep's point being measured */
+  bool sweeping;         /* more than one point */
   uint64_t started_ns;   /* of the run */
   uint32_t rows, failed, errored, unsupported, controls, powered;
   uint32_t checks, checks_failed, checks_errored, checks_unsupported;
@@ -276,6 +277,7 @@ static int on_row(void *ctx, const vc_litmus_row *r) {
       vc_sb_printf(&c->weak, "%s%s/%s/%s %.1f/M", c->powered++ ? ", " : "",
                    vc_litmus_test_name(r->test), vc_litmus_access_name(r->access),
                    vc_litmus_place_name(r->place), per_million(r->weak, r->iterations));
+      if (c->sweeping) vc_sb_printf(&c->weak, " at stress-groups %u", c->stress);
     }
   }
   record(c, r);
@@ -550,6 +552,7 @@ int vc_cmd_litmus(int argc, char **argv) {
   vc_litmus_sink sink = {&c, on_start, on_row};
   int rc = 0;
   bool rows = !vc_args_get(opts, nopts, "progress-only");
+  c.sweeping = nsweep > 1;
   for (uint32_t i = 0; rows && !rc && i < nsweep; i++) {
     lo.stress_groups = c.stress = sweep[i];
     if (nsweep > 1) printf("stress-groups %u:\n", sweep[i]);
