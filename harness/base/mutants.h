@@ -158,6 +158,14 @@
     "the grid barrier orders memory at workgroup scope, not device scope (its fences, acquires and releases)", \
     "unit:test_native_text litmus:mp/native",                                                     \
     "CPU-invisible: PoCL and lavapipe order the whole device at workgroup scope; litmus:mp/native kills it on CUDA (a hang)") \
+  X(NATIVE_MISSING_ACQUIRE, "native-missing-acquire", MUTANT, "native",                          \
+    "the grid barrier's waiters do not acquire after the wait (no acquire fence or poll, the workgroup barrier after it at workgroup scope)", \
+    "unit:test_native_text litmus:mp/native",                                                     \
+    "CPU-invisible: PoCL (x86) and lavapipe (one participant) pass litmus's 12 native rows under it") \
+  X(NATIVE_COUNTER_REUSE, "native-counter-reuse", MUTANT, "native",                              \
+    "the grid barrier's and discovery's words (ARRIVE, GEN, POLL, TICKETS) are reset before a kernel's first launch only", \
+    "unit:test_native_text litmus:mp/native",                                                     \
+    "only a kernel's second launch shows it, and the corpus launches each native kernel once; litmus kills it on PoCL and lavapipe too") \
   X(NATIVE_SHARED_REUSE, "native-shared-reuse", MUTANT, "native",                                  \
     "no workgroup barrier between virtual workgroups that use workgroup memory",                   \
     "unit:test_native_text control/return_then_workgroup_barrier shared/tiled_transpose shared/slow_warp_reads_tile gpu:shared/slow_warp_reads_tile", \

@@ -1074,9 +1074,9 @@ static void modes_text(const vc_runner_opts *o, char *out, size_t n) {
     u += (size_t)snprintf(out + u, n - u, "%s%s", i ? "," : "", vc_mode_name(o->conform.modes[i]));
 }
 
-/* Everything that can refuse the run before it is written: the selection,
-   the injected flip, the expectations file and the device. Returns 0 or an
-   exit status; nothing is in the database yet. */
+/* What can refuse the run before it is written: the selection, the
+   injected flip, the expectations file (the device: start_workers, next).
+   Returns 0 or an exit status; nothing is in the database yet. */
 static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
   const vc_runner_opts *o = s->o;
   vc_error e;
@@ -1101,9 +1101,16 @@ static int prepare(run_state *s, vc_corpus *c, vc_expectations *expect) {
       return VC_EXIT_USAGE;
     }
   }
-  /* Every worker opens its device at once; the run starts when one has. */
-  uint32_t start = s->nslots < c->n ? s->nslots : c->n;
-  for (uint32_t k = 0; k < start && !rc; k++) rc = spawn_worker(s, &s->slots[k]);
+  return 0;
+}
+
+/* Every worker opens its device at once; the run starts when one has. No
+   more workers than programs to run (vc_schedule_workers): the slots past
+   them stay empty for the whole run. Returns 0 or an exit status. */
+static int start_workers(run_state *s, uint32_t programs) {
+  s->nslots = vc_schedule_workers(s->o->jobs ? s->o->jobs : 1, programs);
+  int rc = 0;
+  for (uint32_t k = 0; k < s->nslots && !rc; k++) rc = spawn_worker(s, &s->slots[k]);
   vc_wbuf msg;
   vc_wbuf_init(&msg);
   while (!rc && !s->have_device)
@@ -1137,6 +1144,8 @@ int vc_run_corpus(const vc_runner_opts *o) {
     return e.code == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_DB;
   }
   int prepared = prepare(&s, &c, &expect);
+  /* a resumed run starts its workers once it knows what is left */
+  if (!prepared && !o->resume_run) prepared = start_workers(&s, c.n);
   if (prepared) {
     vc_sb_free(&s.selection.list);
     vc_runlock_release(&s.runlock);
@@ -1207,22 +1216,27 @@ int vc_run_corpus(const vc_runner_opts *o) {
   vc_sb_free(&sel);
   vc_sb_free(&env);
   vc_sb_free(&s.selection.list);
-  if (opened) {
+  uint32_t todo = 0;
+  for (uint32_t i = 0; i < c.n; i++) todo += !done[i];
+  /* nothing written yet: a device that fails leaves the run resumable */
+  int started = !opened && o->resume_run ? start_workers(&s, todo) : 0;
+  if (opened || started) {
     vc_runlock_release(&s.runlock);
-    fprintf(stderr, "vyre-conform: %s\n", e.msg);
+    if (opened) fprintf(stderr, "vyre-conform: %s\n", e.msg);
     kill_all(&s);
     free(s.slots);
     vc_db_close(s.db);
     vc_corpus_free(&c);
     free(done);
     if (s.expect) vc_expectations_free(s.expect);
+    if (started) return started;
     return e.code == VC_ERR_USAGE ? VC_EXIT_USAGE : VC_EXIT_DB;
   }
-  uint32_t todo = 0;
-  for (uint32_t i = 0; i < c.n; i++) todo += !done[i];
   vc_progress_init(&s.prog, o->progress, o->backend, o->db_path, s.run_id, todo, s.nslots);
   printf("expectations: %s\n", s.expect_says);
   printf("build: %s, plugin %s\n", vc_build_id(), s.plugin_id);
+  if (todo && s.nslots < o->jobs)
+    printf("workers: %u (--jobs %u, no more than the programs to run)\n", s.nslots, o->jobs);
   int status = record_device(&s);
   item *items = calloc(todo ? todo : 1, sizeof *items);
   if (!items) abort();

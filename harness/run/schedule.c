@@ -36,3 +36,8 @@ void vc_schedule_order(const vc_corpus *c, const uint32_t *idx, uint32_t n, uint
   for (uint32_t i = 0; i < n; i++) order[i] = k[i].pos;
   free(k);
 }
+
+uint32_t vc_schedule_workers(uint32_t jobs, uint32_t programs) {
+  uint32_t n = jobs < programs ? jobs : programs;
+  return n ? n : 1;
+}

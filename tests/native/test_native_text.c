@@ -782,6 +782,37 @@ static void ctrl_init_sets_settings(void **state) {
                    0);
 }
 
+/* Every launch starts from reset state words, also the next launch of the
+   same kernel after native_stats read its words back (the flip barrier's
+   word would survive a reuse; discovery's closed poll would not). */
+static void ctrl_init_resets_every_launch(void **state) {
+  (void)state;
+  vc_native_shape s = shape(1000, 3, 1, false);
+  vc_native_ctrl_opts o = {0, 0, 64, 0, 2};
+  uint32_t w[VC_NC_WORDS];
+  vc_native_stats st;
+  for (int launch = 0; launch < 3; launch++) {
+    vc_native_ctrl_init(w, &o);
+    assert_int_equal(w[VC_NC_POLL] | w[VC_NC_ARRIVE] | w[VC_NC_GEN] | w[VC_NC_TICKETS] |
+                         w[VC_NC_UNTRUST] | w[VC_NC_PARTICIPANTS] | w[VC_NC_PASSES] |
+                         w[VC_NC_VWG_RUNS] | w[VC_NC_LATE],
+                     0);
+    assert_int_equal(w[VC_NC_WINDOW], 64);
+    /* what a good launch of two participants leaves, by hand (good_words
+       would init the words of another kernel, its own settings) */
+    w[VC_NC_PARTICIPANTS] = 2;
+    w[VC_NC_PASSES] = 1;
+    w[VC_NC_GEN] = 2;
+    w[VC_NC_VWG_RUNS] = 3000;
+    w[VC_NC_LATE] = 1;
+    w[VC_NC_POLL] = VC_NC_CLOSED | 2u;
+    w[VC_NC_TICKETS] = 2;
+    w[VC_NC_ARRIVE] = VC_NC_CLOSED;
+    vc_native_ctrl_stats(w, &s, 2, &st);
+    assert_false(st.untrustworthy);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(opencl_1_2_ordering),
@@ -804,6 +835,7 @@ int main(void) {
       cmocka_unit_test(expected_barriers),
       cmocka_unit_test(judges_control_words),
       cmocka_unit_test(ctrl_init_sets_settings),
+      cmocka_unit_test(ctrl_init_resets_every_launch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,11 @@ if(TARGET vc-backend-opencl)
     LIBS vc_base SQLite::SQLite3 LABELS integration)
   add_dependencies(runner_jobs_pocl vyre-conform vc-backend-opencl)
   set_tests_properties(runner_jobs_pocl PROPERTIES TIMEOUT 600)
+  # --jobs above the programs to run (after --resume): one worker a program.
+  vc_add_test(runner_jobs_cap_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_jobs_cap.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
+    LIBS vc_run SQLite::SQLite3 LABELS "integration;opencl")
+  add_dependencies(runner_jobs_cap_pocl vyre-conform vc-backend-opencl)
+  set_tests_properties(runner_jobs_cap_pocl PROPERTIES TIMEOUT 600)
   # A flake is a failure unless a flake entry lists it (run, report, compare).
   vc_add_test(runner_flakes_pocl SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_flakes.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c
     LIBS vc_exec SQLite::SQLite3 LABELS "integration;opencl")

@@ -6,6 +6,7 @@
 #include "backends/common/cgen/cgen_internal.h"
 #include "backends/common/native/cgen_native_internal.h"
 #include "backends/common/native/native_ctrl.h"
+#include "harness/base/mutant.h"
 
 static const char discover_text[] =
     "/* Occupancy discovery (Sorensen, Donaldson et al., OOPSLA 2016): a\n"
@@ -311,7 +312,25 @@ void vc_native_runtime(const vc_native_layout *nl, vc_strbuf *out) {
     }
     vc_native_put(nl, out, slot_text);
   }
-  vc_native_put(nl, out, vc_native_flip(nl) ? flip_text : barrier_text);
+  const char *bar = vc_native_flip(nl) ? flip_text : barrier_text;
+  if (VC_MUTANT(NATIVE_MISSING_ACQUIRE)) {
+    /* native-missing-acquire: the waiters' acquire after the wait goes (the
+       flip wait's fence; the counter wait's polls relaxed) and the workgroup
+       barrier after the wait is at workgroup scope; the arrival is kept */
+    static const char *const no_acquire[] = {
+        "  vc_nc_acquire();\n", "",
+        "vc_nc_load($AVC_NC_GEN) == g", "vc_nc_peek($AVC_NC_GEN) == g",
+        "vc_nc_load($AVC_NC_UNTRUST)", "vc_nc_peek($AVC_NC_UNTRUST)",
+        "  }\n  $W();\n}\n", "  }\n  vc_nc_wgsync();\n}\n",
+        "  }\n  vc_nc_sync();\n}\n", "  }\n  vc_nc_wgsync();\n}\n"};
+    vc_strbuf t;
+    vc_sb_init(&t);
+    vc_sb_puts_swapped(&t, bar, no_acquire, sizeof no_acquire / sizeof no_acquire[0] / 2);
+    vc_native_put(nl, out, t.data);
+    vc_sb_free(&t);
+  } else {
+    vc_native_put(nl, out, bar);
+  }
 }
 
 /* ---- the kernel body ---- */

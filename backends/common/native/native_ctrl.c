@@ -6,6 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/base/mutant.h"
+
+/* native-counter-reuse: a plugin that resets the barrier's words before a
+   kernel's first launch only, emulated here since every plugin writes all
+   the words it gets: when the kernel of the last launch, whose words
+   native_stats read back, launches again, its barrier words go back in
+   place of the reset. A new kernel (vc_native_shape_of) starts afresh. */
+static struct {
+  const vc_native_ctrl_opts *kern; /* the last launch's kernel, by its settings */
+  bool left;                       /* words holds what that launch left */
+  uint32_t words[VC_NC_WORDS];
+} reuse;
+
 void vc_native_shape_of(const vc_kernel_desc *k, bool cooperative, vc_native_shape *s) {
   const vc_program *p = k->prog;
   memset(s, 0, sizeof *s);
@@ -14,6 +27,10 @@ void vc_native_shape_of(const vc_kernel_desc *k, bool cooperative, vc_native_sha
   s->max_passes = k->native && k->native->fixpoint.present ? k->native->fixpoint.max : 1;
   s->has_flag = k->native && k->native->fixpoint.present && k->native->fixpoint.has_flag;
   s->cooperative = cooperative;
+  if (VC_MUTANT(NATIVE_COUNTER_REUSE)) {
+    reuse.kern = NULL;
+    reuse.left = false;
+  }
 }
 
 bool vc_native_has_grid_barrier(const vc_native_desc *d) {
@@ -29,6 +46,15 @@ void vc_native_ctrl_init(uint32_t words[VC_NC_WORDS], const vc_native_ctrl_opts 
   words[VC_NC_WINDOW] = o->window;
   words[VC_NC_PHANTOMS] = o->phantoms;
   words[VC_NC_EXPECT] = o->expect;
+  if (VC_MUTANT(NATIVE_COUNTER_REUSE)) {
+    static const uint32_t kept[] = {VC_NC_POLL, VC_NC_ARRIVE, VC_NC_GEN, VC_NC_TICKETS};
+    if (reuse.kern == o && reuse.left)
+      for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) words[kept[i]] = reuse.words[kept[i]];
+    if (reuse.kern != o) {
+      reuse.kern = o;
+      reuse.left = false;
+    }
+  }
 }
 
 /* A pass is the segments, each followed by a barrier except the last of the
@@ -65,6 +91,10 @@ static bool passes_plausible(const vc_native_shape *s, uint32_t passes) {
 void vc_native_ctrl_stats(const uint32_t w[VC_NC_WORDS], const vc_native_shape *s,
                           uint32_t launched, vc_native_stats *st) {
   memset(st, 0, sizeof *st);
+  if (VC_MUTANT(NATIVE_COUNTER_REUSE) && reuse.kern) {
+    memcpy(reuse.words, w, sizeof reuse.words);
+    reuse.left = true;
+  }
   uint32_t np = w[VC_NC_PARTICIPANTS];
   st->participants = np;
   st->virtual_per_participant = np ? (s->virtual_wgs + np - 1) / np : 0;

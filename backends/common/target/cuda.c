@@ -313,8 +313,16 @@ static void runtime_fn(const vc_native_layout *nl, vc_strbuf *out) {
   vc_sb_puts(out, runtime_inline_head);
   /* native-fence-scope: the arrival, the polls and the fences at block scope */
   static const char *const narrow[] = {".gpu", ".cta", "__threadfence()", "__threadfence_block()"};
+  /* native-missing-acquire: relaxed polls and no fence after them; the
+     arrival's release (and fenced's first __threadfence) stay */
+  static const char *const no_acquire[] = {
+      "ld.acquire.", "ld.relaxed.",
+      "    asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\");\n", "",
+      "== 0u);\n    __threadfence();\n", "== 0u);\n"};
   if (VC_MUTANT(NATIVE_FENCE_SCOPE))
     vc_sb_puts_swapped(out, inline_wait[order], narrow, 2);
+  else if (VC_MUTANT(NATIVE_MISSING_ACQUIRE))
+    vc_sb_puts_swapped(out, inline_wait[order], no_acquire, 3);
   else
     vc_sb_puts(out, inline_wait[order]);
   vc_sb_puts(out, runtime_inline_tail);

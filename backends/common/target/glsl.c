@@ -324,7 +324,9 @@ static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
     vc_sb_puts_swapped(out, vmm ? prims_vmm : prims_plain, narrow, 3);
   else
     vc_sb_puts(out, vmm ? prims_vmm : prims_plain);
-  if (vc_native_lead(nl)) vc_sb_puts(out, vmm ? wgsync_vmm : wgsync_plain);
+  /* gridbar=lead's; native-missing-acquire's grid barrier ends with it */
+  if (vc_native_lead(nl) || VC_MUTANT(NATIVE_MISSING_ACQUIRE))
+    vc_sb_puts(out, vmm ? wgsync_vmm : wgsync_plain);
 }
 
 static void native_kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {

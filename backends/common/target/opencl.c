@@ -268,7 +268,9 @@ static void primitives(const vc_native_layout *nl, vc_strbuf *out) {
     vc_sb_puts_swapped(out, prims, narrow, 3);
   else
     vc_sb_puts(out, prims);
-  if (vc_native_lead(nl)) vc_sb_puts(out, device_scope(nl->o) ? wgsync_device_scope : wgsync_cl12);
+  /* gridbar=lead's; native-missing-acquire's grid barrier ends with it */
+  if (vc_native_lead(nl) || VC_MUTANT(NATIVE_MISSING_ACQUIRE))
+    vc_sb_puts(out, device_scope(nl->o) ? wgsync_device_scope : wgsync_cl12);
 }
 
 static void native_kernel_begin(const vc_native_layout *nl, vc_strbuf *out) {
