@@ -30,10 +30,13 @@
 # (PoCL leaves compiled code in its cache folder even then),
 # MESA_SHADER_CACHE_DISABLE=true, CUDA_CACHE_DISABLE=1.
 #
-# A run's exit status (1 when something failed that no expectation
-# excuses) is printed, never fatal: the benchmark measures, ci/test gates.
+# A run's exit status is in its line (rc). A run that exits non-zero (1:
+# something failed that no expectation excuses; 3: no such backend or
+# device) or records no program ends the benchmark: the script names the
+# command, its status and its log, prints no ratio (a wall time of a run
+# that did nothing is no measurement) and exits 1.
 set -u
-build=build backends=opencl jobs=1 out= all=0
+build=build backends=opencl jobs=1 out='' all=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -113,6 +116,13 @@ for n in $jobs; do
         printf "%-8s %4d %-5s %8d %9.1f %11.2f %10.3f %11s %10.1f %6d %3d", b, n, c, p, w,
           (w > 0 ? p / w : 0), d, (d > 0 ? sprintf("%.0f", w / d) : "-"), k, h, rc }')
     echo "$line"
+    if [ "$rc" != 0 ] || [ "${progs:-0}" = 0 ]; then
+      # shellcheck disable=SC2086 # as run above
+      echo "bench/throughput.sh: run failed (exit status $rc, $progs programs recorded):" \
+        "$exe --backend $backend --db $db --cache $kc --progress plain" $jopt $select "$@" $paths >&2
+      echo "bench/throughput.sh: its output is in $out/$backend-j$n-$c.log; no ratios printed" >&2
+      exit 1
+    fi
     results="$results$n $c $t0 $t1
 "
   done
@@ -122,7 +132,7 @@ done
 # The wall times summed over the backends, and their ratios, side by side
 # in this run.
 echo
-printf '%s' "$results" | awk -v nb="$(echo $backends | wc -w)" '
+printf '%s' "$results" | awk -v nb="$(echo "$backends" | wc -w)" '
   { w[$1 " " $2] += $4 - $3; if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
   END {
     for (i = 1; i <= k; i++) {

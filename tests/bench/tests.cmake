@@ -26,3 +26,9 @@ if(TARGET vc-backend-opencl)
     LABELS bench native opencl pocl)
   add_dependencies(test_native_option_bench vc-native-option-bench vc-backend-opencl)
 endif()
+
+# bench/throughput.sh prints no ratio from a failed run (a backend that does
+# not exist, a fake vyre-conform's failures) and exits 1.
+add_test(NAME bench_throughput_refuses_failed_runs
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/throughput_test.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:vyre-conform>)
+set_tests_properties(bench_throughput_refuses_failed_runs PROPERTIES LABELS bench TIMEOUT 300)
