@@ -30,7 +30,10 @@ static const char help[] =
     "  --size SIZE        small (the default), medium or large\n"
     "  --features LIST    comma-separated constructs to use (default all):\n"
     "%s"
-    "  --stats            print how often each construct occurred, and the time\n"
+    "  --stats            print how often each construct occurred, what the\n"
+    "                     dead-output analysis found (live programs, phases of\n"
+    "                     shared memory never read, NaN bits reaching integers),\n"
+    "                     and the time\n"
     "  --no-check         write without the oracle check (a benchmark of the\n"
     "                     generator alone; the programs are the same bytes)\n"
     "\n"
@@ -126,6 +129,15 @@ int vc_cmd_generate(int argc, char **argv) {
     printf("%-16s %12s\n", "construct", "occurrences");
     for (uint32_t f = 0; f < VC_GEN_FEATURE_COUNT; f++)
       printf("%-16s %12" PRIu64 "\n", vc_gen_feature_name((vc_gen_feature)f), st.count[f]);
+    /* the dead-output analysis (vc_gen_liveness): docs/fuzzing.md, "Live programs" */
+    double n = st.programs ? (double)st.programs : 1.0;
+    printf("%-16s %12" PRIu64 "  %5.1f %%\n", "live", st.live, 100.0 * (double)st.live / n);
+    printf("%-16s %12" PRIu64 "  %5.1f %%\n", "dead-output", st.dead_output,
+           100.0 * (double)st.dead_output / n);
+    printf("%-16s %12" PRIu64 "  %5.1f %%\n", "no-ordered-flow", st.no_flow,
+           100.0 * (double)st.no_flow / n);
+    printf("%-16s %12" PRIu64 "\n", "shared-unread", st.shared_unread);
+    printf("%-16s %12" PRIu64 "\n", "open-bitcasts", st.open_bitcasts);
     printf("%" PRIu64 " %s, %" PRIu64 " bytes in %.3f s: %.0f programs/s (%s)\n",
            st.programs, vc_plural(st.programs, "program", "programs"), bytes, s, s > 0 ? (double)st.programs / s : 0.0,
            check ? "generated and checked" : "generated, not checked");

@@ -17,6 +17,7 @@
 
 #include "harness/base/error.h"
 #include "harness/base/strbuf.h"
+#include "harness/model/program.h"
 
 /* The constructs, one row each: identifier, name (for --features and
    --stats), what it is. Every program uses a subset; --features restricts
@@ -67,11 +68,30 @@ typedef struct vc_gen_opts {
   uint64_t features; /* bit VC_GEN_<ID> allows that construct; VC_GEN_ALL_FEATURES: all */
 } vc_gen_opts;
 
-/* How often each construct occurred, summed over the programs generated. */
+/* How often each construct occurred, summed over the programs generated,
+   and what the dead-output analysis (vc_gen_liveness) found in them. */
 typedef struct vc_gen_stats {
   uint64_t programs;
   uint64_t count[VC_GEN_FEATURE_COUNT];
+  uint64_t live;          /* programs vc_gen_liveness calls live */
+  uint64_t dead_output;   /* programs with no computed value reaching an output */
+  uint64_t no_flow;       /* programs where no value a barrier orders reaches an output */
+  uint64_t shared_unread; /* phases of shared memory written and never read after a barrier */
+  uint64_t open_bitcasts; /* f32 -> integer bitcasts of a possible arithmetic NaN */
 } vc_gen_stats;
+
+/* The dead-output analysis of one program (static, on the parsed program;
+   the generator's bookkeeping buffers pc, flag and fq are not outputs). */
+typedef struct vc_gen_live {
+  bool output_computed;   /* a store of a non-literal value, or an atomic, into an output */
+  bool ordered_flow;      /* a value read from memory that a grid or workgroup barrier
+                             orders after its store reaches an output (through lets,
+                             vars and expressions) */
+  bool live;              /* both */
+  uint32_t barriers;      /* grid and workgroup barriers */
+  uint32_t shared_unread; /* (array, segment) phases written and not read after a barrier */
+  uint32_t open_bitcasts; /* f32 -> integer bitcasts whose operand is not NaN-guarded */
+} vc_gen_live;
 
 /* All features, size small. */
 void vc_gen_opts_default(vc_gen_opts *o);
@@ -96,6 +116,13 @@ int vc_gen_program(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_strbu
    generator itself). */
 int vc_gen_program_ex(const vc_gen_opts *o, uint64_t seed, uint32_t index, bool check,
                       vc_gen_stats *stats, vc_strbuf *out, vc_error *err);
+
+/* Fills out for p; VC_ERR_INTERNAL only when memory runs out. */
+int vc_gen_liveness(const vc_program *p, vc_gen_live *out);
+/* Is f32 expression n one whose bits are defined when it is NaN: a literal,
+   or the guard (max E 0x7fc00000f) / (min E 0x7fc00000f), which gives the
+   canonical NaN for any NaN E (docs/semantics.md, min and max) and E else. */
+bool vc_gen_nan_guarded(const vc_node *n);
 
 /* The proof vc_gen_program gives each text: parse it and check it as
    `vyre-conform check` does. 0 when the check accepts it; else
