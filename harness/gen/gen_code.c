@@ -153,6 +153,7 @@ static bool owned_atomic(gen *g, vc_type t, uint32_t d) {
   if (!on(g, VC_GEN_ATOMIC) || t == VC_F32) return false;
   gbuf *b = pick_buf(g, t, ROLE_OWN);
   if (!b || b->partial) return false;
+  if (b->stored_seg == NO_SEG) b->stored_seg = g->seg; /* an atomic load stores nothing: close enough */
   static const char *const ops[] = {"add", "sub", "and", "or", "xor", "min", "max", "exchange"};
   uint32_t k = rnd(g, 10);
   note(g, VC_GEN_ATOMIC);
@@ -305,7 +306,13 @@ void vc_gen_expr(gen *g, vc_type t, uint32_t d) {
         vc_type u = same_size_type(g, t);
         note_type(g, u);
         vc_sb_printf(g->o, "(bitcast %s ", vc_type_name(t));
+        /* An arithmetic NaN's bits are the device's (docs/semantics.md, "One
+           NaN"): through a bitcast they would reach an integer, compared bit
+           for bit. (max E NaN) is E, or the canonical NaN for any NaN E. */
+        bool guard = u == VC_F32 && t != VC_F32;
+        if (guard) put(g, "(max ");
         vc_gen_expr(g, u, d);
+        if (guard) put(g, " 0x7fc00000f)");
       } else {
         vc_type u = any_type(g);
         note_type(g, u);
@@ -390,6 +397,7 @@ static bool store_stmt(gen *g) {
   gbuf *b = pick_buf(g, any_type(g), ROLE_OWN);
   if (!b) return false;
   note_type(g, b->type);
+  if (b->stored_seg == NO_SEG) b->stored_seg = g->seg;
   bool guard = b->partial;
   if (guard) {
     note(g, VC_GEN_PARTIAL_WRITE);
@@ -418,6 +426,7 @@ static bool atomic_stmt(gen *g) {
   gbuf *b = pick_buf(g, t, ROLE_ATOM);
   if (b) {
     note(g, VC_GEN_ATOMIC);
+    if (b->stored_seg == NO_SEG) b->stored_seg = g->seg;
     vc_sb_printf(g->o, "(atomic %s %s ", vc_gen_fam_ops[b->fam][rnd(g, 2)], b->name);
     any_index(g, b->count, 1);
     put(g, " ");
@@ -427,8 +436,9 @@ static bool atomic_stmt(gen *g) {
   }
   for (uint32_t i = 0; i < g->nsh; i++) {
     gshared *s = &g->sh[i];
-    if (s->state != SH_ATOM || s->type != t) continue;
+    if (s->state != SH_ATOM || s->type != t || g->seg_return) continue;
     note(g, VC_GEN_ATOMIC);
+    s->dirty = true;
     vc_sb_printf(g->o, "(atomic %s %s ", vc_gen_fam_ops[s->fam][rnd(g, 2)], s->name);
     any_index(g, g->W, 1);
     put(g, " ");
@@ -440,15 +450,159 @@ static bool atomic_stmt(gen *g) {
 }
 
 static bool shared_store(gen *g) {
+  if (g->seg_return) return false; /* no barrier may follow to order a read */
   for (uint32_t i = 0; i < g->nsh; i++) {
     gshared *s = &g->sh[i];
     if (s->state != SH_OWN) continue;
+    s->dirty = true;
     vc_sb_printf(g->o, "(store %s lid ", s->name);
     vc_gen_expr(g, s->type, g->max_expr);
     put(g, ")");
     return true;
   }
   return false;
+}
+
+/* ---- liveness: values that barriers order, into outputs ---- */
+
+static bool writable(const gbuf *b) { return b->access != VC_READ; }
+
+/* Opens (store B OWN-INDEX ..., under B's predicate when B is written in part. */
+static void own_store_open(gen *g, gbuf *b) {
+  note_type(g, b->type);
+  if (b->stored_seg == NO_SEG) b->stored_seg = g->seg;
+  if (b->partial) {
+    note(g, VC_GEN_PARTIAL_WRITE);
+    put(g, "(if (eq (rem ");
+    id(g);
+    vc_sb_printf(g->o, " %uu) %uu) ", b->pred_mod, b->pred_rem);
+  }
+  vc_sb_printf(g->o, "(store %s ", b->name);
+  own_index(g, b);
+  put(g, " ");
+}
+
+static void own_store_close(gen *g, const gbuf *b) { put(g, b->partial ? "))" : ")"); }
+
+/* A writable buffer other than x that can take x's values: of its type, or
+   any with cast. */
+static gbuf *partner(gen *g, const gbuf *x) {
+  uint32_t n = 0, idx[MAX_BUFS], m = 0, any[MAX_BUFS];
+  for (uint32_t i = 0; i < g->nbufs; i++) {
+    gbuf *b = &g->bufs[i];
+    if (b == x || !writable(b)) continue;
+    if (b->type == x->type) idx[n++] = i;
+    any[m++] = i;
+  }
+  if (n && (!m || !on(g, VC_GEN_CAST) || pct(g, 70))) return &g->bufs[idx[rnd(g, n)]];
+  return m && on(g, VC_GEN_CAST) ? &g->bufs[any[rnd(g, m)]] : NULL;
+}
+
+bool vc_gen_source(gen *g) {
+  uint32_t n = 0, idx[MAX_BUFS];
+  for (uint32_t i = 0; i < g->nbufs; i++)
+    if (writable(&g->bufs[i]) && partner(g, &g->bufs[i])) idx[n++] = i;
+  if (!n) return false;
+  gbuf *x = &g->bufs[idx[rnd(g, n)]];
+  x->role = ROLE_OWN; /* the segment's first statement: nothing has used x yet */
+  own_store_open(g, x);
+  vc_sb_printf(g->o, "(%s ", x->type == VC_F32 ? "add" : pct(g, 50) ? "add" : "xor");
+  vc_gen_expr(g, x->type, g->max_expr);
+  vc_sb_printf(g->o, " (load %s ", x->name);
+  own_index(g, x);
+  put(g, "))");
+  own_store_close(g, x);
+  g->src = x;
+  return true;
+}
+
+bool vc_gen_sink(gen *g) {
+  gbuf *x = g->src && g->src->stored_seg < g->seg ? g->src : NULL;
+  for (uint32_t i = 0; !x && i < g->nbufs; i++)
+    if (writable(&g->bufs[i]) && g->bufs[i].stored_seg < g->seg) x = &g->bufs[i];
+  gbuf *o = x ? partner(g, x) : NULL;
+  if (!o) return false;
+  /* the segment's first statements: nobody has used x or o in it yet */
+  x->role = ROLE_ANY;
+  o->role = ROLE_OWN;
+  own_store_open(g, o);
+  bool mixed = pct(g, 50);
+  if (mixed) {
+    static const char *const ops[] = {"add", "xor", "sub", "max"};
+    vc_sb_printf(g->o, "(%s ", ops[o->type == VC_F32 ? 2 * rnd(g, 2) : rnd(g, 4)]);
+  }
+  if (o->type != x->type) {
+    note(g, VC_GEN_CAST);
+    vc_sb_printf(g->o, "(cast %s ", vc_type_name(o->type));
+  }
+  /* another invocation's element (mostly): what the grid barrier orders */
+  vc_sb_printf(g->o, "(load %s ", x->name);
+  if (x->count == 1) put(g, "0u");
+  else {
+    put(g, "(rem (add ");
+    id(g);
+    vc_sb_printf(g->o, " %uu) %uu)", 1 + rnd(g, x->count - 1), x->count);
+  }
+  put(g, ")");
+  if (o->type != x->type) put(g, ")");
+  if (mixed) {
+    put(g, " ");
+    vc_gen_expr(g, o->type, g->max_expr > 1 ? g->max_expr - 1 : 1);
+    put(g, ")");
+  }
+  own_store_close(g, o);
+  g->sink_done = true;
+  return true;
+}
+
+gbuf *vc_gen_own_buf(gen *g, vc_type want, vc_type *t) {
+  uint32_t n = 0, idx[MAX_BUFS], m = 0, any[MAX_BUFS];
+  for (uint32_t i = 0; i < g->nbufs; i++) {
+    gbuf *b = &g->bufs[i];
+    if (!writable(b) || b->role != ROLE_OWN) continue;
+    if (b->type == want) idx[n++] = i;
+    any[m++] = i;
+  }
+  gbuf *b = n ? &g->bufs[idx[rnd(g, n)]] : m && on(g, VC_GEN_CAST) ? &g->bufs[any[rnd(g, m)]] : NULL;
+  if (b && t) *t = b->type;
+  return b;
+}
+
+void vc_gen_readback(gen *g, gshared *s) {
+  vc_type t = s->type;
+  gbuf *o = vc_gen_own_buf(g, s->type, &t);
+  if (!o) return;
+  nl(g);
+  own_store_open(g, o);
+  bool mixed = pct(g, 40);
+  if (mixed) vc_sb_printf(g->o, "(%s ", t == VC_F32 ? "add" : pct(g, 50) ? "add" : "xor");
+  if (t != s->type) {
+    note(g, VC_GEN_CAST);
+    vc_sb_printf(g->o, "(cast %s ", vc_type_name(t));
+  }
+  vc_sb_printf(g->o, "(load %s ", s->name);
+  if (g->W == 1) put(g, "0u");
+  else vc_sb_printf(g->o, "(rem (add lid %uu) %uu)", 1 + rnd(g, g->W - 1), g->W);
+  put(g, ")");
+  if (t != s->type) put(g, ")");
+  if (mixed) {
+    put(g, " ");
+    vc_gen_expr(g, t, g->max_expr > 1 ? g->max_expr - 1 : 1);
+    put(g, ")");
+  }
+  own_store_close(g, o);
+  s->dirty = false;
+}
+
+void vc_gen_shared_atomic(gen *g, gshared *s) {
+  note(g, VC_GEN_ATOMIC);
+  s->dirty = true;
+  nl(g);
+  vc_sb_printf(g->o, "(atomic %s %s ", vc_gen_fam_ops[s->fam][rnd(g, 2)], s->name);
+  any_index(g, g->W, 1);
+  put(g, " ");
+  vc_gen_expr(g, s->type, g->max_expr);
+  put(g, ")");
 }
 
 static void cond(gen *g) {
@@ -600,6 +754,11 @@ void vc_gen_stmt(gen *g) {
       return;
     case 13:
       if (!on(g, VC_GEN_RETURN) || !pct(g, 40)) break;
+      { /* shared memory written since the last barrier is owed one and a read */
+        bool dirty = false;
+        for (uint32_t i = 0; i < g->nsh; i++) dirty |= g->sh[i].dirty;
+        if (dirty) break;
+      }
       note(g, VC_GEN_RETURN);
       g->seg_return = true;
       put(g, "(if ");

@@ -32,15 +32,35 @@ static void new_segment(gen *g) {
                                      : ROLE_ATOM;
     b->fam = (afam)rnd(g, FAM_COUNT);
   }
-  for (uint32_t i = 0; i < g->nsh; i++) g->sh[i].state = SH_NONE;
+  for (uint32_t i = 0; i < g->nsh; i++) {
+    g->sh[i].state = SH_NONE;
+    g->sh[i].dirty = false;
+  }
+  /* shared memory read after a workgroup barrier goes into an owned output:
+     one is owned in every segment, of the array's type where there is one */
+  if (!g->nsh) return;
+  gbuf *own = NULL, *typed = NULL, *any = NULL;
+  for (uint32_t i = 0; i < g->nbufs; i++) {
+    gbuf *b = &g->bufs[i];
+    if (b->access == VC_READ) continue;
+    if (b->role == ROLE_OWN && (b->type == g->sh[0].type || !own)) own = b;
+    if (b->type == g->sh[0].type && !typed) typed = b;
+    if (!any) any = b;
+  }
+  if ((!own || own->type != g->sh[0].type) && typed) typed->role = ROLE_OWN;
+  else if (!own && any) any->role = ROLE_OWN;
 }
 
 /* A workgroup barrier at the segment's top level and the shared phase it
-   begins; the own slot of a fresh array is written unconditionally first. */
-static void wg_barrier(gen *g) {
+   begins; the own slot of a fresh array is written unconditionally first,
+   and what was written before the barrier is read after it, into an output.
+   An array entering its atomic phase gets one atomic at once. */
+static void wg_barrier(gen *g, bool last /* the segment's last: no new phase of writes */) {
   if (!g->nsh || g->seg_return) return;
+  bool was_all[MAX_SHARED];
   for (uint32_t i = 0; i < g->nsh; i++) {
     gshared *s = &g->sh[i];
+    was_all[i] = s->state == SH_ALL;
     if (s->state == SH_NONE || s->state == SH_OWN) {
       vc_sb_printf(g->o, "(store %s lid ", s->name);
       vc_gen_expr(g, s->type, g->max_expr);
@@ -52,7 +72,8 @@ static void wg_barrier(gen *g) {
   put(g, "(barrier workgroup)");
   for (uint32_t i = 0; i < g->nsh; i++) {
     gshared *s = &g->sh[i];
-    if (s->state == SH_ALL) {
+    s->dirty = false;
+    if (s->state == SH_ALL && !last) {
       uint32_t k = rnd(g, 3);
       s->state = k == 0 ? SH_OWN : k == 1 && s->type != VC_F32 && on(g, VC_GEN_ATOMIC) ? SH_ATOM
                                                                                        : SH_ALL;
@@ -61,17 +82,53 @@ static void wg_barrier(gen *g) {
       s->state = SH_ALL;
     }
   }
+  for (uint32_t i = 0; i < g->nsh; i++) {
+    if (!was_all[i]) vc_gen_readback(g, &g->sh[i]);
+    if (g->sh[i].state == SH_ATOM) vc_gen_shared_atomic(g, &g->sh[i]);
+  }
+}
+
+/* Before a segment ends: shared memory written since the last workgroup
+   barrier is read after one more (unless a return stands in the segment). */
+static void flush_shared(gen *g) {
+  bool dirty = false;
+  for (uint32_t i = 0; i < g->nsh; i++) dirty |= g->sh[i].dirty;
+  if (!dirty || g->seg_return) return;
+  nl(g);
+  wg_barrier(g, true);
 }
 
 static void segment_body(gen *g, uint32_t n) {
+  /* the source opens the first segment and the sink the last one, so that
+     no return skips them (docs/fuzzing.md, "Live programs") */
+  size_t mark = g->o->len;
+  uint32_t ind = g->indent;
+  if (!g->src && g->seg < g->last_seg) {
+    nl(g);
+    if (!vc_gen_source(g)) g->o->len = mark;
+  }
+  if (!g->sink_done && g->seg == g->last_seg) {
+    g->sink_done = true;
+    mark = g->o->len;
+    nl(g);
+    if (!vc_gen_sink(g)) {
+      g->o->len = mark;
+      if (g->nsh) { /* no value crosses a grid barrier: one crosses a workgroup barrier */
+        nl(g);
+        wg_barrier(g, false);
+      }
+    }
+  }
+  g->indent = ind;
   for (uint32_t i = 0; i < n && g->budget > 0; i++) {
     nl(g);
-    if (g->nsh && !g->seg_return && pct(g, 30)) wg_barrier(g);
+    if (g->nsh && !g->seg_return && pct(g, 30)) wg_barrier(g, false);
     else vc_gen_stmt(g);
   }
 }
 
 static void grid_barrier(gen *g, bool nested) {
+  flush_shared(g);
   note(g, VC_GEN_GRID_BARRIER);
   if (nested) note(g, VC_GEN_NESTED_BARRIER);
   nl(g);
@@ -96,7 +153,7 @@ static void entry(gen *g, uint32_t fix_until) {
   new_segment(g);
   bool grid = on(g, VC_GEN_GRID_BARRIER) && g->nseg > 1;
   bool edge = grid && on(g, VC_GEN_EDGE_BARRIER);
-  uint32_t lead = edge && pct(g, 25);
+  uint32_t lead = edge && g->nseg > 2 && pct(g, 25); /* else no segment before the last */
   if (lead) {
     note(g, VC_GEN_EDGE_BARRIER);
     grid_barrier(g, false);
@@ -133,6 +190,7 @@ static void entry(gen *g, uint32_t fix_until) {
   uint32_t open = 0, marks[2];
   uint32_t per = g->size == VC_GEN_SMALL ? 3 : g->size == VC_GEN_MEDIUM ? 5 : 8;
   uint32_t target = grid ? g->nseg : 1;
+  g->last_seg = target - 1;
   while (g->seg + 1 < target) {
     if (g->nseg - 1 - g->seg > 1 && on(g, VC_GEN_NESTED_BARRIER) && open < 2 && pct(g, 30)) {
       nl(g);
@@ -161,6 +219,7 @@ static void entry(gen *g, uint32_t fix_until) {
   bool trail = edge && g->nseg > 2 && pct(g, 25);
   if (fix_until) fixpoint_tail(g, fix_until); /* a program of one segment */
   segment_body(g, 1 + rnd(g, per));
+  flush_shared(g);
   while (open) {
     put(g, ")");
     g->indent--;
@@ -200,34 +259,71 @@ static void dispatch(gen *g) {
   }
 }
 
+/* Buffer b's access and size; a writable one's ownership. */
+static void fill_buf(gen *g, gbuf *b, vc_access access) {
+  b->access = access;
+  if (b->access == VC_READ) {
+    b->count = 1 + rnd(g, 2 * g->N);
+    return;
+  }
+  b->mult = 1 + (pct(g, 25) ? 1 : 0);
+  b->count = b->mult * g->N;
+  b->partial = false;
+  if (on(g, VC_GEN_PARTIAL_WRITE) && pct(g, 30)) {
+    if (pct(g, 50)) {
+      b->count += 1 + rnd(g, 5); /* a tail nobody writes */
+      note(g, VC_GEN_PARTIAL_WRITE);
+    } else {
+      b->partial = true;
+      b->pred_mod = 2 + rnd(g, 3);
+      b->pred_rem = rnd(g, b->pred_mod);
+    }
+  }
+}
+
 static void buffers(gen *g) {
   uint32_t max = on(g, VC_GEN_MANY_BUFFERS) && pct(g, 30) ? 12 : 4;
   g->nbufs = 2 + rnd(g, max - 1);
-  if (g->nbufs > 6) note(g, VC_GEN_MANY_BUFFERS);
   for (uint32_t i = 0; i < g->nbufs; i++) {
     gbuf *b = &g->bufs[i];
     memset(b, 0, sizeof *b);
     snprintf(b->name, sizeof b->name, "b%u", i);
     b->type = i == 0 ? VC_U32 : any_type(g);
+    b->stored_seg = NO_SEG;
     uint32_t a = i == 0 ? 0 : rnd(g, 3);
-    b->access = a == 0 ? VC_READ : a == 1 ? VC_WRITE : VC_READ_WRITE;
-    if (b->access == VC_READ) {
-      b->count = 1 + rnd(g, 2 * g->N);
-      continue;
-    }
-    b->mult = 1 + (pct(g, 25) ? 1 : 0);
-    b->count = b->mult * g->N;
-    if (on(g, VC_GEN_PARTIAL_WRITE) && pct(g, 30)) {
-      if (pct(g, 50)) {
-        b->count += 1 + rnd(g, 5); /* a tail nobody writes */
-        note(g, VC_GEN_PARTIAL_WRITE);
-      } else {
-        b->partial = true;
-        b->pred_mod = 2 + rnd(g, 3);
-        b->pred_rem = rnd(g, b->pred_mod);
-      }
-    }
+    fill_buf(g, b, a == 0 ? VC_READ : a == 1 ? VC_WRITE : VC_READ_WRITE);
   }
+  /* an output, and with grid barriers two of one type (or cast): the
+     source and the sink of docs/fuzzing.md, "Live programs" */
+  uint32_t need = g->nseg > 1 ? 2 : 1, have = 0;
+  gbuf *first = NULL, *second = NULL;
+  for (uint32_t i = 1; i < g->nbufs; i++)
+    if (g->bufs[i].access != VC_READ) have++;
+  for (uint32_t i = g->nbufs - 1; have < need && i >= 1; i--)
+    if (g->bufs[i].access == VC_READ) {
+      fill_buf(g, &g->bufs[i], pct(g, 50) ? VC_WRITE : VC_READ_WRITE);
+      have++;
+    }
+  while (have < need && g->nbufs < MAX_BUFS) {
+    gbuf *b = &g->bufs[g->nbufs];
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "b%u", g->nbufs++);
+    b->type = any_type(g);
+    b->stored_seg = NO_SEG;
+    fill_buf(g, b, pct(g, 50) ? VC_WRITE : VC_READ_WRITE);
+    have++;
+  }
+  bool pair = false;
+  for (uint32_t i = 1; i < g->nbufs; i++) {
+    gbuf *b = &g->bufs[i];
+    if (b->access == VC_READ) continue;
+    for (uint32_t j = 1; j < i; j++)
+      pair |= g->bufs[j].access != VC_READ && g->bufs[j].type == b->type;
+    if (!first) first = b;
+    else if (!second) second = b;
+  }
+  if (need == 2 && !pair && !on(g, VC_GEN_CAST)) second->type = first->type;
+  if (g->nbufs > 6) note(g, VC_GEN_MANY_BUFFERS);
 }
 
 static void print_init(gen *g, const gbuf *b) {
@@ -298,13 +394,22 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
   g->budget = g->size == VC_GEN_SMALL ? 14 : g->size == VC_GEN_MEDIUM ? 40 : 90;
   uint32_t maxseg = g->size == VC_GEN_SMALL ? 4 : g->size == VC_GEN_MEDIUM ? 6 : 10;
   g->nseg = on(g, VC_GEN_GRID_BARRIER) ? 1 + rnd(g, maxseg) : 1;
+  bool sh = on(g, VC_GEN_SHARED) && pct(g, 40);
+  /* every program has a barrier that orders a value reaching an output */
+  if (g->nseg == 1 && !sh) {
+    if (on(g, VC_GEN_GRID_BARRIER) && (!on(g, VC_GEN_SHARED) || pct(g, 50))) g->nseg = 2;
+    else sh = on(g, VC_GEN_SHARED);
+  }
   dispatch(g);
   buffers(g);
-  if (on(g, VC_GEN_SHARED) && pct(g, 40)) {
+  if (sh) {
     g->nsh = 1 + (pct(g, 30) ? 1 : 0);
     for (uint32_t i = 0; i < g->nsh; i++) {
       snprintf(g->sh[i].name, sizeof g->sh[i].name, "s%u", i);
       g->sh[i].type = any_type(g);
+      if (!on(g, VC_GEN_CAST)) /* read back into an output of its type */
+        for (uint32_t j = g->nbufs; j-- > 1;)
+          if (g->bufs[j].access != VC_READ) g->sh[i].type = g->bufs[j].type;
     }
   }
   g->oob = on(g, VC_GEN_OOB) && pct(g, 10);

@@ -33,13 +33,17 @@ typedef struct gbuf {
   uint32_t pred_mod, pred_rem;
   role role;
   afam fam;
+  uint32_t stored_seg;  /* the first segment with a store or atomic into it; NO_SEG: none */
 } gbuf;
+
+#define NO_SEG UINT32_MAX
 
 typedef struct gshared {
   char name[16];
   vc_type type;
   shstate state;
   afam fam;
+  bool dirty; /* written since the last workgroup barrier: a barrier and a read are owed */
 } gshared;
 
 typedef enum symkind { SYM_LET = 0, SYM_VAR, SYM_LOOP, SYM_COUNTER } symkind;
@@ -75,6 +79,12 @@ typedef struct gen {
   bool pc;          /* the pass counter of a flag fixpoint exists */
   bool oob;         /* the program declares and makes an out-of-bounds access */
   bool fq;          /* the f32 div buffer fq exists (N elements, written only, never read) */
+  /* liveness (docs/fuzzing.md, "Live programs"): a source store at the start
+     of the first segment, read at another invocation's element by a sink
+     store at the start of the last one */
+  uint32_t last_seg;  /* the segment of the last body */
+  gbuf *src;          /* the source's buffer, once written */
+  bool sink_done;
   vc_type types[5];
   uint32_t ntypes;
   uint32_t indent;
@@ -110,6 +120,18 @@ static inline vc_type int_type(gen *g) {
 void vc_gen_expr(gen *g, vc_type t, uint32_t d);
 /* One statement of the current segment (no grid or workgroup barrier). */
 void vc_gen_stmt(gen *g);
+/* The source store into a writable buffer (the first segment) and the sink
+   that reads it at another invocation's element into another output (the
+   last); each returns false where it cannot stand. */
+bool vc_gen_source(gen *g);
+bool vc_gen_sink(gen *g);
+/* After a workgroup barrier: shared array s, now readable everywhere, read
+   at a neighbour's slot into an owned output element. */
+void vc_gen_readback(gen *g, gshared *s);
+/* A contended atomic of s's family on any slot (s in its atomic phase). */
+void vc_gen_shared_atomic(gen *g, gshared *s);
+/* An owned writable buffer of type t (any type with cast: *t is set), or NULL. */
+gbuf *vc_gen_own_buf(gen *g, vc_type want, vc_type *t);
 /* An interesting literal's bits of type t, and a literal as the parser reads it. */
 uint64_t vc_gen_lit_bits(gen *g, vc_type t);
 void vc_gen_lit(gen *g, vc_type t, uint64_t bits);

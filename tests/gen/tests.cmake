@@ -2,6 +2,10 @@
 vc_add_test(test_gen_program SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gen_program.c
   LIBS vc_gen LABELS gen)
 set_tests_properties(test_gen_program PROPERTIES TIMEOUT 300)
+# The dead-output analysis, >= 98 % live programs, no NaN bits in integer outputs.
+vc_add_test(test_gen_live SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gen_live.c
+  LIBS vc_gen LABELS gen)
+set_tests_properties(test_gen_live PROPERTIES TIMEOUT 300)
 vc_add_test(test_gen_transform SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_gen_transform.c
   LIBS vc_gen LABELS gen)
 set_tests_properties(test_gen_transform PROPERTIES TIMEOUT 300)
