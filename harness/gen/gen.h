@@ -46,11 +46,17 @@
   X(SELECT, "select", "select, comparisons, land/lor/lnot")                            \
   X(DIM2, "dim2", "2-D dispatches (odd sizes)")                                        \
   X(DIM3, "dim3", "3-D dispatches (odd sizes)")                                        \
-  X(MANY_BUFFERS, "many-buffers", "many buffers (up to 12)")                           \
+  X(MANY_BUFFERS, "many-buffers", "many buffers (up to 16)")                           \
   X(PARTIAL_WRITE, "partial-write", "buffers written in part (a tail or a predicate)") \
   X(OOB, "oob", "declared out-of-bounds accesses, (expect out-of-bounds)")               \
   X(LIVE_FAR, "live-far", "lets and vars used two or more grid barriers after their definition") \
-  X(F32_DIV, "f32-div", "f32 div of operands in [0, 1024) by [1, 1024], into a buffer of its own with (expect (ulp ...))")
+  X(F32_DIV, "f32-div", "f32 div of operands in [0, 1024) by [1, 1024], into a buffer of its own with (expect (ulp ...))") \
+  X(XCHG_STMT, "xchg-stmt", "(atomic exchange ...) and (atomic cmpxchg ...) as statements, on owned elements") \
+  X(HEX, "hex", "hexadecimal literals of every type")                                  \
+  X(BIG_WORKGROUP, "big-workgroup", "1-D workgroups of 406 to 1024 invocations")      \
+  X(SHARED_ATOMIC_LS, "shared-atomic-ls", "(atomic load ...) and (atomic store ...) of u32 and i32 shared arrays") \
+  X(TAGS, "tags", "(tags ...) forms")                                                  \
+  X(EXPECT_TIMEOUT, "expect-timeout", "(expect (timeout S)) forms")
 
 typedef enum vc_gen_feature {
 #define VC_GEN_X(id, name, what) VC_GEN_##id,

@@ -37,7 +37,16 @@ uint64_t vc_gen_lit_bits(gen *g, vc_type t) {
   return vc_type_is_64(t) ? x : (uint32_t)x;
 }
 
-void vc_gen_lit(gen *g, vc_type t, uint64_t bits) { vc_print_literal(t, bits, g->o); }
+void vc_gen_lit(gen *g, vc_type t, uint64_t bits) {
+  if (!on(g, VC_GEN_HEX) || !pct(g, 10)) {
+    vc_print_literal(t, bits, g->o);
+    return;
+  }
+  note(g, VC_GEN_HEX); /* the bits, as docs/format.md spells them */
+  static const char *const suffix[VC_TYPE_COUNT] = {"u", "i", "f", "", "u64", "i64"};
+  if (t == VC_F32) vc_sb_printf(g->o, "0x%08llxf", (unsigned long long)(uint32_t)bits);
+  else vc_sb_printf(g->o, "0x%llx%s", (unsigned long long)bits, suffix[t]);
+}
 
 /* ---- names ---- */
 
@@ -137,7 +146,8 @@ static bool load(gen *g, vc_type t, uint32_t d) {
 static bool shared_load(gen *g, vc_type t, uint32_t d) {
   for (uint32_t i = 0; i < g->nsh; i++) {
     gshared *s = &g->sh[i];
-    if (s->type != t || (s->state != SH_OWN && s->state != SH_ALL)) continue;
+    if (s->type != t || (s->state != SH_OWN && s->state != SH_ALL) || s->aread) continue;
+    s->pread = true;
     vc_sb_printf(g->o, "(load %s ", s->name);
     if (s->state == SH_OWN) put(g, "lid");
     else any_index(g, g->W, d);
@@ -405,6 +415,23 @@ static bool store_stmt(gen *g) {
     id(g);
     vc_sb_printf(g->o, " %uu) %uu) ", b->pred_mod, b->pred_rem);
   }
+  if (on(g, VC_GEN_ATOMIC) && on(g, VC_GEN_XCHG_STMT) && b->type != VC_F32 && pct(g, 10)) {
+    /* the old value discarded; on an owned element, so nothing contends */
+    note(g, VC_GEN_ATOMIC);
+    note(g, VC_GEN_XCHG_STMT);
+    bool cas = pct(g, 50);
+    vc_sb_printf(g->o, "(atomic %s %s ", cas ? "cmpxchg" : "exchange", b->name);
+    own_index(g, b);
+    if (cas) {
+      put(g, " ");
+      vc_gen_expr(g, b->type, g->max_expr > 1 ? g->max_expr - 1 : 1);
+    }
+    put(g, " ");
+    vc_gen_expr(g, b->type, g->max_expr);
+    put(g, ")");
+    if (guard) put(g, ")");
+    return true;
+  }
   if (on(g, VC_GEN_ATOMIC) && !vc_type_is_64(b->type) && b->type != VC_F32 && pct(g, 15)) {
     note(g, VC_GEN_ATOMIC);
     vc_sb_printf(g->o, "(atomic store %s ", b->name);
@@ -455,12 +482,17 @@ static bool shared_store(gen *g) {
     gshared *s = &g->sh[i];
     if (s->state != SH_OWN) continue;
     s->dirty = true;
-    vc_sb_printf(g->o, "(store %s lid ", s->name);
+    vc_gen_shared_store_open(g, s);
     vc_gen_expr(g, s->type, g->max_expr);
     put(g, ")");
     return true;
   }
   return false;
+}
+
+static bool atomic_ls(gen *g, const gshared *s) {
+  return on(g, VC_GEN_SHARED_ATOMIC_LS) && on(g, VC_GEN_ATOMIC) &&
+         (s->type == VC_U32 || s->type == VC_I32) && pct(g, 25);
 }
 
 /* ---- liveness: values that barriers order, into outputs ---- */
@@ -580,7 +612,16 @@ void vc_gen_readback(gen *g, gshared *s) {
     note(g, VC_GEN_CAST);
     vc_sb_printf(g->o, "(cast %s ", vc_type_name(t));
   }
-  vc_sb_printf(g->o, "(load %s ", s->name);
+  if (!s->pread && atomic_ls(g, s)) {
+    note(g, VC_GEN_SHARED_ATOMIC_LS);
+    s->aread = true;
+    vc_sb_printf(g->o, "(atomic load %s ", s->name);
+  } else if (!s->aread) {
+    s->pread = true;
+    vc_sb_printf(g->o, "(load %s ", s->name);
+  } else { /* atomically read already: only atomic loads */
+    vc_sb_printf(g->o, "(atomic load %s ", s->name);
+  }
   if (g->W == 1) put(g, "0u");
   else vc_sb_printf(g->o, "(rem (add lid %uu) %uu)", 1 + rnd(g, g->W - 1), g->W);
   put(g, ")");
@@ -592,6 +633,15 @@ void vc_gen_readback(gen *g, gshared *s) {
   }
   own_store_close(g, o);
   s->dirty = false;
+}
+
+void vc_gen_shared_store_open(gen *g, gshared *s) {
+  if (atomic_ls(g, s)) {
+    note(g, VC_GEN_SHARED_ATOMIC_LS);
+    vc_sb_printf(g->o, "(atomic store %s lid ", s->name);
+  } else {
+    vc_sb_printf(g->o, "(store %s lid ", s->name);
+  }
 }
 
 void vc_gen_shared_atomic(gen *g, gshared *s) {

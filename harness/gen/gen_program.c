@@ -34,7 +34,7 @@ static void new_segment(gen *g) {
   }
   for (uint32_t i = 0; i < g->nsh; i++) {
     g->sh[i].state = SH_NONE;
-    g->sh[i].dirty = false;
+    g->sh[i].dirty = g->sh[i].aread = g->sh[i].pread = false;
   }
   /* shared memory read after a workgroup barrier goes into an owned output:
      one is owned in every segment, of the array's type where there is one */
@@ -62,7 +62,7 @@ static void wg_barrier(gen *g, bool last /* the segment's last: no new phase of 
     gshared *s = &g->sh[i];
     was_all[i] = s->state == SH_ALL;
     if (s->state == SH_NONE || s->state == SH_OWN) {
-      vc_sb_printf(g->o, "(store %s lid ", s->name);
+      vc_gen_shared_store_open(g, s);
       vc_gen_expr(g, s->type, g->max_expr);
       put(g, ")");
       nl(g);
@@ -72,7 +72,7 @@ static void wg_barrier(gen *g, bool last /* the segment's last: no new phase of 
   put(g, "(barrier workgroup)");
   for (uint32_t i = 0; i < g->nsh; i++) {
     gshared *s = &g->sh[i];
-    s->dirty = false;
+    s->dirty = s->aread = s->pread = false;
     if (s->state == SH_ALL && !last) {
       uint32_t k = rnd(g, 3);
       s->state = k == 0 ? SH_OWN : k == 1 && s->type != VC_F32 && on(g, VC_GEN_ATOMIC) ? SH_ATOM
@@ -245,6 +245,14 @@ static void dispatch(gen *g) {
   else if (on(g, VC_GEN_DIM2) && pct(g, 33)) g->dims = 2;
   for (uint32_t a = 0; a < 3; a++) g->wg[a] = g->grid[a] = 1;
   static const uint32_t axis[3][3] = {{48, 8, 4}, {400, 20, 7}, {3000, 54, 14}};
+  if (g->dims == 1 && on(g, VC_GEN_BIG_WORKGROUP) && pct(g, 4)) {
+    note(g, VC_GEN_BIG_WORKGROUP);
+    g->wg[0] = 406 + rnd(g, 619); /* up to the format's 1024 */
+    g->grid[0] = 1 + rnd(g, 2);
+    g->N = g->W = g->wg[0];
+    g->N *= g->grid[0];
+    return;
+  }
   uint32_t per_axis = axis[g->size][g->dims - 1];
   uint32_t wg_max = g->dims == 3 ? 9 : 15; /* odd() may add one: at most 10^3 invocations */
   for (uint32_t a = 0; a < g->dims; a++) {
@@ -282,7 +290,7 @@ static void fill_buf(gen *g, gbuf *b, vc_access access) {
 }
 
 static void buffers(gen *g) {
-  uint32_t max = on(g, VC_GEN_MANY_BUFFERS) && pct(g, 30) ? 12 : 4;
+  uint32_t max = on(g, VC_GEN_MANY_BUFFERS) && pct(g, 30) ? (pct(g, 30) ? 15 : 12) : 4;
   g->nbufs = 2 + rnd(g, max - 1);
   for (uint32_t i = 0; i < g->nbufs; i++) {
     gbuf *b = &g->bufs[i];
@@ -432,6 +440,14 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
                (unsigned long long)seed, vc_gen_size_name((vc_gen_size)o->size));
   vc_gen_features_print(o->features, out);
   vc_sb_printf(out, "; program %u\")\n", index);
+  if (on(g, VC_GEN_TAGS) && pct(g, 20)) {
+    note(g, VC_GEN_TAGS); /* never "large": that one leaves a program out of CI runs */
+    vc_sb_printf(out, "  (tags generated gen-%s)\n", vc_gen_size_name((vc_gen_size)o->size));
+  }
+  if (on(g, VC_GEN_EXPECT_TIMEOUT) && pct(g, 10)) {
+    note(g, VC_GEN_EXPECT_TIMEOUT);
+    vc_sb_printf(out, "  (expect (timeout %u))\n", 60u + 60u * rnd(g, 5));
+  }
   vc_sb_printf(out, "  (workgroup %u %u %u)\n  (grid %u %u %u)\n", g->wg[0], g->wg[1], g->wg[2],
                g->grid[0], g->grid[1], g->grid[2]);
   if (g->dims == 2) note(g, VC_GEN_DIM2);

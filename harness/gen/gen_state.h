@@ -44,6 +44,8 @@ typedef struct gshared {
   shstate state;
   afam fam;
   bool dirty; /* written since the last workgroup barrier: a barrier and a read are owed */
+  bool aread, pread; /* read by an atomic load / a plain load in this phase: the
+                        other kind would race with it */
 } gshared;
 
 typedef enum symkind { SYM_LET = 0, SYM_VAR, SYM_LOOP, SYM_COUNTER } symkind;
@@ -128,6 +130,8 @@ bool vc_gen_sink(gen *g);
 /* After a workgroup barrier: shared array s, now readable everywhere, read
    at a neighbour's slot into an owned output element. */
 void vc_gen_readback(gen *g, gshared *s);
+/* Opens the write of s's own slot: (store s lid , or an atomic store. */
+void vc_gen_shared_store_open(gen *g, gshared *s);
 /* A contended atomic of s's family on any slot (s in its atomic phase). */
 void vc_gen_shared_atomic(gen *g, gshared *s);
 /* An owned writable buffer of type t (any type with cast: *t is set), or NULL. */
