@@ -144,7 +144,7 @@
   /* the native kernel, backends/common/native */                                                  \
   X(NATIVE_BARRIER_SHORT, "native-barrier-short", MUTANT, "native",                                \
     "the grid barrier releases when one participant fewer than all has arrived",                   \
-    "unit:test_cgen_rules_text unit:test_native_text buffers/accumulators algorithms/bitonic_sort atomics/counters litmus:sb/native", \
+    "unit:test_cgen_rules_text unit:test_native_text buffers/accumulators algorithms/bitonic_sort atomics/counters litmus:sb/native litmus:progress/co-resident", \
     "")                                                                                            \
   X(NATIVE_PASSES_SHORT, "native-passes-short", MUTANT, "native",                                  \
     "the native kernel runs at most max - 1 fixpoint passes",                                      \
@@ -160,8 +160,8 @@
     "CPU-invisible: PoCL and lavapipe order the whole device at workgroup scope; litmus:mp/native kills it on CUDA (a hang)") \
   X(NATIVE_MISSING_ACQUIRE, "native-missing-acquire", MUTANT, "native",                          \
     "the grid barrier's waiters do not acquire after the wait (no acquire fence or poll, the workgroup barrier after it at workgroup scope)", \
-    "unit:test_native_text litmus:mp/native",                                                     \
-    "CPU-invisible: PoCL (x86) and lavapipe (one participant) pass litmus's 12 native rows under it") \
+    "unit:test_native_text litmus:progress/co-resident",                                          \
+    "CPU-invisible: PoCL (x86) and lavapipe (one participant) pass litmus's 12 native rows under it; on the H200 litmus:progress/co-resident kills it on CUDA (stale counts after the barrier)") \
   X(NATIVE_COUNTER_REUSE, "native-counter-reuse", MUTANT, "native",                              \
     "the grid barrier's and discovery's words (ARRIVE, GEN, POLL, TICKETS) are reset before a kernel's first launch only", \
     "unit:test_native_text litmus:mp/native",                                                     \

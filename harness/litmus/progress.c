@@ -23,6 +23,11 @@ static const char *const check_whats[] = {
 
 const char *vc_progress_check_name(vc_progress_check c) { return check_names[c]; }
 const char *vc_progress_check_what(vc_progress_check c) { return check_whats[c]; }
+int vc_progress_check_from_name(const char *name) {
+  for (int i = 0; i < VC_PROGRESS_CHECK_COUNT; i++)
+    if (!strcmp(check_names[i], name)) return i;
+  return -1;
+}
 
 void vc_progress_opts_default(vc_progress_opts *o) {
   memset(o, 0, sizeof *o);

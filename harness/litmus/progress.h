@@ -36,6 +36,8 @@ typedef enum vc_progress_check {
 
 const char *vc_progress_check_name(vc_progress_check c);
 const char *vc_progress_check_what(vc_progress_check c);
+/* -1 if unknown. */
+int vc_progress_check_from_name(const char *name);
 
 typedef struct vc_progress_opts {
   uint32_t trials[VC_PROGRESS_CHECK_COUNT]; /* launches of each check; 0 leaves it out */

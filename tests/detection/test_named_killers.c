@@ -18,6 +18,7 @@
 
 #include "harness/base/mutant.h"
 #include "harness/litmus/litmus.h"
+#include "harness/litmus/progress.h"
 
 enum { MAX_TOKEN = 128, MAX_THEMES = 32 };
 
@@ -93,13 +94,20 @@ static int check_row(const char *src, const char *name, const char *killers, con
       }
       continue;
     }
-    if (strncmp(tok, "litmus:", 7) == 0) { /* GPU-only: litmus:TEST/PLACE */
+    /* GPU-only: litmus:TEST/PLACE, or litmus:progress/CHECK */
+    if (strncmp(tok, "litmus:", 7) == 0) {
       const char *lt = tok + 7, *ls = strchr(lt, '/');
       char test[MAX_TOKEN] = "";
       if (ls) snprintf(test, sizeof test, "%.*s", (int)(ls - lt), lt);
-      if (!ls || vc_litmus_test_from_name(test) < 0 || vc_litmus_place_from_name(ls + 1) < 0 ||
-          vc_litmus_place_is_control((vc_litmus_place)vc_litmus_place_from_name(ls + 1))) {
-        fprintf(err, "%s: killer %s: not litmus:TEST/PLACE of a litmus test and a barrier place\n",
+      bool progress = ls && !strcmp(test, "progress");
+      if (progress ? vc_progress_check_from_name(ls + 1) < 0
+                   : !ls || vc_litmus_test_from_name(test) < 0 ||
+                         vc_litmus_place_from_name(ls + 1) < 0 ||
+                         vc_litmus_place_is_control(
+                             (vc_litmus_place)vc_litmus_place_from_name(ls + 1))) {
+        fprintf(err,
+                "%s: killer %s: not litmus:TEST/PLACE of a litmus test and a barrier place, nor "
+                "litmus:progress/CHECK\n",
                 name, tok);
         problems++;
       }
@@ -188,6 +196,8 @@ static void checker_catches_bad_rows(void **state) {
   assert_int_equal(check_row(src, "gpu-only", "unit:test_cgen_rules_text gpu:semantics/shifts", "", err), 1);
   assert_int_equal(check_row(src, "litmus-ok", "unit:test_cgen_rules_text litmus:mp/native", "CPU-invisible", err), 0);
   assert_int_equal(check_row(src, "litmus-bad", "litmus:mq/native litmus:mp/none litmus:mp", "CPU-invisible", err), 3);
+  assert_int_equal(check_row(src, "progress-ok", "unit:test_native_text litmus:progress/over-occupancy litmus:progress/co-resident", "CPU-invisible", err), 0);
+  assert_int_equal(check_row(src, "progress-bad", "litmus:progress/over litmus:progress", "CPU-invisible", err), 2);
   assert_int_equal(check_row(src, "gpu-missing", "gpu:shared/no_such semantics/shifts values/let_load", "", err), 1);
   assert_int_equal(check_row(src, "unit-missing", "unit:test_no_such semantics/shifts values/let_load", "", err), 1);
   assert_int_equal(check_row(src, "no-theme", "shifts values/let_load", "", err), 2);
