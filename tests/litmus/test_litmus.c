@@ -13,6 +13,7 @@
 
 #include "harness/lang/parse.h"
 #include "harness/litmus/litmus.h"
+#include "harness/litmus/progress.h"
 #include "harness/split/split.h"
 #include "harness/exec/reference.h"
 #include "oracles/oracle.h"
@@ -239,6 +240,96 @@ static void options_out_of_range(void **state) {
   assert_non_null(strstr(e.msg, "no place"));
 }
 
+/* The forward-progress program checks itself: on the oracle (every barrier
+   holds) each counter ends at the invocation count and every invocation saw
+   every count whole; the program is valid (its race is on atomics only). */
+static void progress_program_checks_itself(void **state) {
+  (void)state;
+  vc_progress_opts o;
+  vc_progress_opts_default(&o);
+  o.barriers = 3;
+  o.workgroup = 4;
+  o.groups = 5;
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_progress_program(&o, &sb);
+  vc_diags d;
+  vc_diags_init(&d);
+  vc_program *prog = vc_parse("progress", vc_sb_str(&sb), strlen(vc_sb_str(&sb)), &d);
+  assert_non_null(prog);
+  vc_error e;
+  vc_error_clear(&e);
+  vc_split *s = NULL;
+  assert_int_equal(vc_split_program(prog, &s, &e), 0);
+  assert_int_equal(s->nsegs, 4);
+  vc_reference ref;
+  assert_int_equal(vc_reference_run(prog, NULL, &ref, &e), 0);
+  char why[256];
+  assert_false(vc_oracle_invalid(prog, &ref.report, why, sizeof why));
+  for (uint32_t b = 0; b < 3; b++) assert_int_equal(ref.outputs[0][b], 20);
+  for (uint32_t g = 0; g < 20; g++) assert_int_equal(ref.outputs[1][g], 3);
+  vc_reference_free(&ref);
+  vc_split_free(s);
+  vc_program_free(prog);
+  vc_diags_free(&d);
+  vc_sb_free(&sb);
+}
+
+/* The verdicts: a hang fails either check; over the occupancy a release
+   fails and a refusal or a wait that gave up is detection; among
+   co-resident participants only releases pass. The oracle has no native
+   mode: unsupported. */
+static void progress_verdicts(void **state) {
+  (void)state;
+  vc_progress_row r;
+  memset(&r, 0, sizeof r);
+  r.check = VC_PROGRESS_CORESIDENT;
+  r.ran = r.released = 4;
+  assert_string_equal(vc_progress_verdict(&r), "pass");
+  r.gave_up = 1;
+  assert_string_equal(vc_progress_verdict(&r), "FAIL");
+  r.gave_up = 0;
+  r.wrong = 1;
+  assert_string_equal(vc_progress_verdict(&r), "FAIL");
+  r.wrong = 0;
+  r.refused = 1;
+  assert_string_equal(vc_progress_verdict(&r), "FAIL");
+  memset(&r, 0, sizeof r);
+  r.check = VC_PROGRESS_OVER;
+  r.ran = r.gave_up = 1;
+  r.refused = 1;
+  assert_string_equal(vc_progress_verdict(&r), "detected");
+  r.released = 1;
+  assert_string_equal(vc_progress_verdict(&r), "FAIL");
+  r.released = 0;
+  r.hung = 1;
+  assert_string_equal(vc_progress_verdict(&r), "FAIL");
+  const vc_backend *be = vc_oracle_backend();
+  vc_dev *dev = NULL;
+  vc_error e;
+  vc_error_clear(&e);
+  assert_int_equal(be->open(0, "checks=off", &dev, &e), 0);
+  vc_progress_opts o;
+  vc_progress_opts_default(&o);
+  o.groups = 4;
+  assert_int_equal(vc_progress_run(be, dev, VC_PROGRESS_CORESIDENT, &o, &r, &e), 0);
+  assert_true(r.unsupported);
+  assert_string_equal(vc_progress_verdict(&r), "unsupported");
+  assert_int_equal(r.ran, 0);
+  o.barriers = 0;
+  assert_int_equal(vc_progress_run(be, dev, VC_PROGRESS_CORESIDENT, &o, &r, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "--progress-barriers"));
+  be->close(dev);
+  uint32_t sweep[VC_LITMUS_MAX_SWEEP], n = 0;
+  assert_int_equal(vc_litmus_parse_sweep("0,64,256", sweep, &n, &e), 0);
+  assert_int_equal(n, 3);
+  assert_int_equal(sweep[2], 256);
+  assert_int_equal(vc_litmus_parse_sweep("0,,1", sweep, &n, &e), VC_ERR_USAGE);
+  assert_int_equal(vc_litmus_parse_sweep("65534", sweep, &n, &e), VC_ERR_USAGE);
+  assert_int_equal(vc_litmus_parse_sweep("1,2,3,4,5,6,7,8,9", sweep, &n, &e), VC_ERR_USAGE);
+  assert_non_null(strstr(e.msg, "more than 8"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(pairing_is_a_derangement_of_workgroups),
@@ -248,6 +339,8 @@ int main(void) {
       cmocka_unit_test(barrier_programs_are_valid),
       cmocka_unit_test(oracle_runs_show_no_forbidden_outcome),
       cmocka_unit_test(options_out_of_range),
+      cmocka_unit_test(progress_program_checks_itself),
+      cmocka_unit_test(progress_verdicts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
