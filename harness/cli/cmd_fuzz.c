@@ -525,7 +525,7 @@ int vc_cmd_fuzz(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "size")) && vc_gen_size_parse(o->value, &z.gen.size, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "features")) &&
-      vc_gen_features_parse(o->value, &z.gen.features, &e))
+      vc_gen_opts_features_parse(o->value, &z.gen, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "transform")))
     z.transform = strcmp(o->value, "none") == 0 ? NULL : o->value;

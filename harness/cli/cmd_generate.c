@@ -28,7 +28,9 @@ static const char help[] =
     "  --count N          programs to write (1 ... 10000000)\n"
     "  --out DIR          where (created if missing)\n"
     "  --size SIZE        small (the default), medium or large\n"
-    "  --features LIST    comma-separated constructs to use (default all):\n"
+    "  --features LIST    comma-separated constructs to use (default all); NAME=PCT\n"
+    "                     scales one's rate to PCT %% of its default (0 ... 1000,\n"
+    "                     0 leaves it out), e.g. all,shared=300,hex=0:\n"
     "%s"
     "  --stats            print how often each construct occurred, what the\n"
     "                     dead-output analysis found (live programs, phases of\n"
@@ -91,7 +93,7 @@ int vc_cmd_generate(int argc, char **argv) {
   if ((o = vc_args_get(opts, nopts, "size")) && vc_gen_size_parse(o->value, &go.size, &e))
     goto usage;
   if ((o = vc_args_get(opts, nopts, "features")) &&
-      vc_gen_features_parse(o->value, &go.features, &e))
+      vc_gen_opts_features_parse(o->value, &go, &e))
     goto usage;
   bool stats_on = vc_args_get(opts, nopts, "stats") != NULL;
   bool check = vc_args_get(opts, nopts, "no-check") == NULL;

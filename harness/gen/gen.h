@@ -72,6 +72,9 @@ typedef enum vc_gen_size { VC_GEN_SMALL = 0, VC_GEN_MEDIUM, VC_GEN_LARGE } vc_ge
 typedef struct vc_gen_opts {
   uint32_t size;     /* vc_gen_size */
   uint64_t features; /* bit VC_GEN_<ID> allows that construct; VC_GEN_ALL_FEATURES: all */
+  /* per construct, its rate in percent of the default (--features NAME=PCT);
+     0 stands for 100, so that {size, features} keeps the defaults */
+  uint16_t weight[VC_GEN_FEATURE_COUNT];
 } vc_gen_opts;
 
 /* How often each construct occurred, summed over the programs generated,
@@ -111,6 +114,12 @@ int vc_gen_size_parse(const char *s, uint32_t *size, vc_error *err);
 int vc_gen_features_parse(const char *list, uint64_t *features, vc_error *err);
 /* The names of a feature set, comma-separated ("all" for every one). */
 void vc_gen_features_print(uint64_t features, vc_strbuf *out);
+/* The list with weights: items NAME or NAME=PCT (0 ... 1000, percent of the
+   construct's default rate; 0 leaves it out) or "all"; sets o->features and
+   o->weight. */
+int vc_gen_opts_features_parse(const char *list, vc_gen_opts *o, vc_error *err);
+/* o's features and the weights other than 100, as the parser reads them. */
+void vc_gen_opts_features_print(const vc_gen_opts *o, vc_strbuf *out);
 
 /* Program `index` of the sequence of `seed`: valid-checked text appended to
    out. VC_ERR_INTERNAL (naming seed and index and the oracle's reason) when

@@ -38,7 +38,7 @@ uint64_t vc_gen_lit_bits(gen *g, vc_type t) {
 }
 
 void vc_gen_lit(gen *g, vc_type t, uint64_t bits) {
-  if (!on(g, VC_GEN_HEX) || !pct(g, 10)) {
+  if (!on(g, VC_GEN_HEX) || !wpct(g, VC_GEN_HEX, 10)) {
     vc_print_literal(t, bits, g->o);
     return;
   }
@@ -244,7 +244,7 @@ void vc_gen_expr(gen *g, vc_type t, uint32_t d) {
   }
   d--;
   for (;;) {
-    switch (rnd(g, 12)) {
+    switch (pick_kind(g, g->expr_wt, 12)) {
     case 0:
     case 1:
     case 2: { /* arithmetic */
@@ -371,7 +371,7 @@ static void let_stmt(gen *g) {
   vc_type t = any_type(g);
   note_type(g, t);
   bool var = pct(g, 35);
-  bool atomic = !var && on(g, VC_GEN_ATOMIC_LET) && t != VC_F32 && pct(g, 25);
+  bool atomic = !var && on(g, VC_GEN_ATOMIC_LET) && t != VC_F32 && wpct(g, VC_GEN_ATOMIC_LET, 25);
   uint32_t name = g->next_name++; /* recorded after its value: not visible in it */
   vc_sb_printf(g->o, "(%s v%u ", var ? "var" : "let", name);
   if (!(atomic && owned_atomic(g, t, g->max_expr - 1))) {
@@ -415,7 +415,7 @@ static bool store_stmt(gen *g) {
     id(g);
     vc_sb_printf(g->o, " %uu) %uu) ", b->pred_mod, b->pred_rem);
   }
-  if (on(g, VC_GEN_ATOMIC) && on(g, VC_GEN_XCHG_STMT) && b->type != VC_F32 && pct(g, 10)) {
+  if (on(g, VC_GEN_ATOMIC) && on(g, VC_GEN_XCHG_STMT) && b->type != VC_F32 && wpct(g, VC_GEN_XCHG_STMT, 10)) {
     /* the old value discarded; on an owned element, so nothing contends */
     note(g, VC_GEN_ATOMIC);
     note(g, VC_GEN_XCHG_STMT);
@@ -492,7 +492,7 @@ static bool shared_store(gen *g) {
 
 static bool atomic_ls(gen *g, const gshared *s) {
   return on(g, VC_GEN_SHARED_ATOMIC_LS) && on(g, VC_GEN_ATOMIC) &&
-         (s->type == VC_U32 || s->type == VC_I32) && pct(g, 25);
+         (s->type == VC_U32 || s->type == VC_I32) && wpct(g, VC_GEN_SHARED_ATOMIC_LS, 25);
 }
 
 /* ---- liveness: values that barriers order, into outputs ---- */
@@ -757,7 +757,7 @@ static void quotient(gen *g) {
 void vc_gen_stmt(gen *g) {
   g->budget--;
   for (;;) {
-    uint32_t k = rnd(g, 16);
+    uint32_t k = pick_kind(g, g->stmt_wt, 16);
     bool nest = g->depth < 3 && g->budget > 2;
     switch (k) {
     case 0:

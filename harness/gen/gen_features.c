@@ -1,4 +1,5 @@
 /* The construct and size names of the generator: --features, --size, --stats. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/gen/gen.h"
@@ -16,6 +17,7 @@ static const char *const feature_whats[] = {
 static const char *const size_names[] = {"small", "medium", "large"};
 
 void vc_gen_opts_default(vc_gen_opts *o) {
+  memset(o, 0, sizeof *o);
   o->size = VC_GEN_SMALL;
   o->features = VC_GEN_ALL_FEATURES;
 }
@@ -40,16 +42,45 @@ int vc_gen_size_parse(const char *s, uint32_t *size, vc_error *err) {
 }
 
 int vc_gen_features_parse(const char *list, uint64_t *features, vc_error *err) {
+  vc_gen_opts o;
+  vc_gen_opts_default(&o);
+  int rc = vc_gen_opts_features_parse(list, &o, err);
+  if (!rc) *features = o.features;
+  return rc;
+}
+
+int vc_gen_opts_features_parse(const char *list, vc_gen_opts *o, vc_error *err) {
+  uint16_t weight[VC_GEN_FEATURE_COUNT];
+  memset(weight, 0, sizeof weight);
   uint64_t set = 0;
   const char *p = list;
   while (*p) {
     const char *end = strchr(p, ',');
-    size_t n = end ? (size_t)(end - p) : strlen(p);
-    int found = n == 3 && strncmp(p, "all", 3) == 0;
+    size_t item = end ? (size_t)(end - p) : strlen(p);
+    const char *eq = memchr(p, '=', item);
+    size_t n = eq ? (size_t)(eq - p) : item;
+    long w = 100;
+    if (eq) { /* NAME=PCT */
+      char num[8];
+      size_t k = item - n - 1;
+      char *stop = NULL;
+      if (k == 0 || k >= sizeof num)
+        return vc_fail(err, VC_ERR_USAGE, "feature weight '%.*s': expected NAME=PCT, 0 to 1000",
+                       (int)item, p);
+      memcpy(num, eq + 1, k);
+      num[k] = 0;
+      w = strtol(num, &stop, 10);
+      if (*stop || num[0] == '-' || num[0] == '+' || w > 1000)
+        return vc_fail(err, VC_ERR_USAGE, "feature weight '%.*s': expected NAME=PCT, 0 to 1000",
+                       (int)item, p);
+    }
+    int found = n == 3 && strncmp(p, "all", 3) == 0 && !eq;
     if (found) set = VC_GEN_ALL_FEATURES;
     for (uint32_t f = 0; !found && f < VC_GEN_FEATURE_COUNT; f++)
       if (strlen(feature_names[f]) == n && strncmp(p, feature_names[f], n) == 0) {
-        set |= UINT64_C(1) << f;
+        if (w) set |= UINT64_C(1) << f;
+        else set &= ~(UINT64_C(1) << f);
+        weight[f] = (uint16_t)(w == 100 || w == 0 ? 0 : w);
         found = 1;
       }
     if (!found) {
@@ -62,11 +93,19 @@ int vc_gen_features_parse(const char *list, uint64_t *features, vc_error *err) {
       vc_sb_free(&known);
       return rc;
     }
-    p += n;
+    p += item;
     if (*p == ',') p++;
   }
-  *features = set;
+  o->features = set;
+  memcpy(o->weight, weight, sizeof weight);
   return 0;
+}
+
+void vc_gen_opts_features_print(const vc_gen_opts *o, vc_strbuf *out) {
+  vc_gen_features_print(o->features, out);
+  for (uint32_t f = 0; f < VC_GEN_FEATURE_COUNT; f++)
+    if (o->weight[f] && o->weight[f] != 100 && (o->features >> f & 1u))
+      vc_sb_printf(out, ",%s=%u", feature_names[f], o->weight[f]);
 }
 
 void vc_gen_features_print(uint64_t features, vc_strbuf *out) {

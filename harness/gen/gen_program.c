@@ -122,7 +122,7 @@ static void segment_body(gen *g, uint32_t n) {
   g->indent = ind;
   for (uint32_t i = 0; i < n && g->budget > 0; i++) {
     nl(g);
-    if (g->nsh && !g->seg_return && pct(g, 30)) wg_barrier(g, false);
+    if (g->nsh && !g->seg_return && wpct(g, VC_GEN_SHARED, 30)) wg_barrier(g, false);
     else vc_gen_stmt(g);
   }
 }
@@ -153,7 +153,7 @@ static void entry(gen *g, uint32_t fix_until) {
   new_segment(g);
   bool grid = on(g, VC_GEN_GRID_BARRIER) && g->nseg > 1;
   bool edge = grid && on(g, VC_GEN_EDGE_BARRIER);
-  uint32_t lead = edge && g->nseg > 2 && pct(g, 25); /* else no segment before the last */
+  uint32_t lead = edge && g->nseg > 2 && wpct(g, VC_GEN_EDGE_BARRIER, 25); /* else no segment before the last */
   if (lead) {
     note(g, VC_GEN_EDGE_BARRIER);
     grid_barrier(g, false);
@@ -192,7 +192,7 @@ static void entry(gen *g, uint32_t fix_until) {
   uint32_t target = grid ? g->nseg : 1;
   g->last_seg = target - 1;
   while (g->seg + 1 < target) {
-    if (g->nseg - 1 - g->seg > 1 && on(g, VC_GEN_NESTED_BARRIER) && open < 2 && pct(g, 30)) {
+    if (g->nseg - 1 - g->seg > 1 && on(g, VC_GEN_NESTED_BARRIER) && open < 2 && wpct(g, VC_GEN_NESTED_BARRIER, 30)) {
       nl(g);
       put(g, "(block");
       g->indent++;
@@ -200,7 +200,7 @@ static void entry(gen *g, uint32_t fix_until) {
     }
     segment_body(g, 1 + rnd(g, per));
     grid_barrier(g, open > 0);
-    if (edge && g->seg + 1 < target && pct(g, 20)) {
+    if (edge && g->seg + 1 < target && wpct(g, VC_GEN_EDGE_BARRIER, 20)) {
       note(g, VC_GEN_EDGE_BARRIER);
       grid_barrier(g, open > 0); /* adjacent: an empty segment */
     }
@@ -216,7 +216,7 @@ static void entry(gen *g, uint32_t fix_until) {
       g->nsyms = marks[--open]; /* the block's names end here */
     }
   }
-  bool trail = edge && g->nseg > 2 && pct(g, 25);
+  bool trail = edge && g->nseg > 2 && wpct(g, VC_GEN_EDGE_BARRIER, 25);
   if (fix_until) fixpoint_tail(g, fix_until); /* a program of one segment */
   segment_body(g, 1 + rnd(g, per));
   flush_shared(g);
@@ -241,11 +241,11 @@ static uint32_t odd(gen *g, uint32_t max) {
 
 static void dispatch(gen *g) {
   g->dims = 1;
-  if (on(g, VC_GEN_DIM3) && pct(g, 25)) g->dims = 3;
-  else if (on(g, VC_GEN_DIM2) && pct(g, 33)) g->dims = 2;
+  if (on(g, VC_GEN_DIM3) && wpct(g, VC_GEN_DIM3, 25)) g->dims = 3;
+  else if (on(g, VC_GEN_DIM2) && wpct(g, VC_GEN_DIM2, 33)) g->dims = 2;
   for (uint32_t a = 0; a < 3; a++) g->wg[a] = g->grid[a] = 1;
   static const uint32_t axis[3][3] = {{48, 8, 4}, {400, 20, 7}, {3000, 54, 14}};
-  if (g->dims == 1 && on(g, VC_GEN_BIG_WORKGROUP) && pct(g, 4)) {
+  if (g->dims == 1 && on(g, VC_GEN_BIG_WORKGROUP) && wpct(g, VC_GEN_BIG_WORKGROUP, 4)) {
     note(g, VC_GEN_BIG_WORKGROUP);
     g->wg[0] = 406 + rnd(g, 619); /* up to the format's 1024 */
     g->grid[0] = 1 + rnd(g, 2);
@@ -277,7 +277,7 @@ static void fill_buf(gen *g, gbuf *b, vc_access access) {
   b->mult = 1 + (pct(g, 25) ? 1 : 0);
   b->count = b->mult * g->N;
   b->partial = false;
-  if (on(g, VC_GEN_PARTIAL_WRITE) && pct(g, 30)) {
+  if (on(g, VC_GEN_PARTIAL_WRITE) && wpct(g, VC_GEN_PARTIAL_WRITE, 30)) {
     if (pct(g, 50)) {
       b->count += 1 + rnd(g, 5); /* a tail nobody writes */
       note(g, VC_GEN_PARTIAL_WRITE);
@@ -290,7 +290,7 @@ static void fill_buf(gen *g, gbuf *b, vc_access access) {
 }
 
 static void buffers(gen *g) {
-  uint32_t max = on(g, VC_GEN_MANY_BUFFERS) && pct(g, 30) ? (pct(g, 30) ? 15 : 12) : 4;
+  uint32_t max = on(g, VC_GEN_MANY_BUFFERS) && wpct(g, VC_GEN_MANY_BUFFERS, 30) ? (pct(g, 30) ? 15 : 12) : 4;
   g->nbufs = 2 + rnd(g, max - 1);
   for (uint32_t i = 0; i < g->nbufs; i++) {
     gbuf *b = &g->bufs[i];
@@ -397,12 +397,25 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
   g->o = out;
   g->feat = o->features & VC_GEN_ALL_FEATURES;
   g->size = o->size;
+  for (uint32_t f = 0; f < VC_GEN_FEATURE_COUNT; f++) g->weight[f] = o->weight[f] ? o->weight[f] : 100;
+  { /* the statement and expression kinds of gen_code.c, by the weights of
+       the constructs they are; cumulative */
+    static const int8_t sf[16] = {-1, -1, -1, -1, -1, -1, -1, VC_GEN_ATOMIC, VC_GEN_SHARED,
+                                  VC_GEN_IF, VC_GEN_LOOP, VC_GEN_WHILE, VC_GEN_BREAK,
+                                  VC_GEN_RETURN, -1, VC_GEN_F32_DIV};
+    static const int8_t ef[12] = {-1, -1, -1, -1, -1, VC_GEN_SELECT, VC_GEN_SELECT, VC_GEN_CAST,
+                                  -1, VC_GEN_SHARED, VC_GEN_ATOMIC, -1};
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < 16; i++) g->stmt_wt[i] = c += sf[i] < 0 ? 100u : g->weight[sf[i]];
+    c = 0;
+    for (uint32_t i = 0; i < 12; i++) g->expr_wt[i] = c += ef[i] < 0 ? 100u : g->weight[ef[i]];
+  }
   types(g);
   g->max_expr = g->size == VC_GEN_SMALL ? 2 : g->size == VC_GEN_MEDIUM ? 3 : 4;
   g->budget = g->size == VC_GEN_SMALL ? 14 : g->size == VC_GEN_MEDIUM ? 40 : 90;
   uint32_t maxseg = g->size == VC_GEN_SMALL ? 4 : g->size == VC_GEN_MEDIUM ? 6 : 10;
   g->nseg = on(g, VC_GEN_GRID_BARRIER) ? 1 + rnd(g, maxseg) : 1;
-  bool sh = on(g, VC_GEN_SHARED) && pct(g, 40);
+  bool sh = on(g, VC_GEN_SHARED) && wpct(g, VC_GEN_SHARED, 40);
   /* every program has a barrier that orders a value reaching an output */
   if (g->nseg == 1 && !sh) {
     if (on(g, VC_GEN_GRID_BARRIER) && (!on(g, VC_GEN_SHARED) || pct(g, 50))) g->nseg = 2;
@@ -420,16 +433,16 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
           if (g->bufs[j].access != VC_READ) g->sh[i].type = g->bufs[j].type;
     }
   }
-  g->oob = on(g, VC_GEN_OOB) && pct(g, 10);
-  g->fq = on(g, VC_GEN_F32_DIV) && on(g, VC_GEN_F32) && on(g, VC_GEN_CAST) && pct(g, 15);
+  g->oob = on(g, VC_GEN_OOB) && wpct(g, VC_GEN_OOB, 10);
+  g->fq = on(g, VC_GEN_F32_DIV) && on(g, VC_GEN_F32) && on(g, VC_GEN_CAST) && wpct(g, VC_GEN_F32_DIV, 15);
   uint32_t fix = 0, fix_max = 0, fix_until = 0;
-  if (on(g, VC_GEN_FIXPOINT_FLAG) && pct(g, 15)) {
+  if (on(g, VC_GEN_FIXPOINT_FLAG) && wpct(g, VC_GEN_FIXPOINT_FLAG, 15)) {
     fix = 2;
     fix_max = 1 + rnd(g, 4);
     fix_until = 1 + rnd(g, fix_max + 1); /* fix_max + 1: declared not to converge */
     g->pc = true;
     note(g, VC_GEN_FIXPOINT_FLAG);
-  } else if (on(g, VC_GEN_FIXPOINT) && pct(g, 15)) {
+  } else if (on(g, VC_GEN_FIXPOINT) && wpct(g, VC_GEN_FIXPOINT, 15)) {
     fix = 1;
     fix_max = 1 + rnd(g, 3);
     note(g, VC_GEN_FIXPOINT);
@@ -438,13 +451,13 @@ void vc_gen_write(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_st
   vc_sb_printf(out, "(program gen_%llu_%u\n", (unsigned long long)seed, index);
   vc_sb_printf(out, "  (doc \"generated: vyre-conform generate --seed %llu --size %s --features ",
                (unsigned long long)seed, vc_gen_size_name((vc_gen_size)o->size));
-  vc_gen_features_print(o->features, out);
+  vc_gen_opts_features_print(o, out);
   vc_sb_printf(out, "; program %u\")\n", index);
-  if (on(g, VC_GEN_TAGS) && pct(g, 20)) {
+  if (on(g, VC_GEN_TAGS) && wpct(g, VC_GEN_TAGS, 20)) {
     note(g, VC_GEN_TAGS); /* never "large": that one leaves a program out of CI runs */
     vc_sb_printf(out, "  (tags generated gen-%s)\n", vc_gen_size_name((vc_gen_size)o->size));
   }
-  if (on(g, VC_GEN_EXPECT_TIMEOUT) && pct(g, 10)) {
+  if (on(g, VC_GEN_EXPECT_TIMEOUT) && wpct(g, VC_GEN_EXPECT_TIMEOUT, 10)) {
     note(g, VC_GEN_EXPECT_TIMEOUT);
     vc_sb_printf(out, "  (expect (timeout %u))\n", 60u + 60u * rnd(g, 5));
   }

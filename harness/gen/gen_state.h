@@ -87,6 +87,8 @@ typedef struct gen {
   uint32_t last_seg;  /* the segment of the last body */
   gbuf *src;          /* the source's buffer, once written */
   bool sink_done;
+  uint16_t weight[VC_GEN_FEATURE_COUNT]; /* vc_gen_opts.weight, 0 made 100 */
+  uint32_t stmt_wt[16], expr_wt[12];     /* the kinds' draws, scaled by the weights */
   vc_type types[5];
   uint32_t ntypes;
   uint32_t indent;
@@ -97,6 +99,17 @@ static inline void note(gen *g, vc_gen_feature f) { g->count[f]++; }
 static inline uint32_t rnd(gen *g, uint32_t n) { return vc_rng_below(&g->r, n); }
 static inline bool pct(gen *g, uint32_t p) { return vc_rng_pct(&g->r, p); }
 static inline void put(gen *g, const char *s) { vc_sb_puts(g->o, s); }
+/* True with probability p percent, scaled by construct f's weight (--features NAME=PCT). */
+static inline bool wpct(gen *g, vc_gen_feature f, uint32_t p) {
+  uint32_t q = p * g->weight[f] / 100u;
+  return pct(g, q > 100u ? 100u : q);
+}
+/* Draws one of n kinds, kind i with weight wt[i] (cumulative: wt[n-1] is the total). */
+static inline uint32_t pick_kind(gen *g, const uint32_t *wt, uint32_t n) {
+  uint32_t r = rnd(g, wt[n - 1] ? wt[n - 1] : 1), i = 0;
+  while (i + 1 < n && r >= wt[i]) i++;
+  return i;
+}
 
 static inline void nl(gen *g) {
   vc_sb_putc(g->o, '\n');

@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     uint32_t n = size == VC_GEN_SMALL ? count : size == VC_GEN_MEDIUM ? count / 5 : count / 25;
     if (!n) n = 1;
     for (int check = 0; check <= 1; check++) {
-      vc_gen_opts o = {size, VC_GEN_ALL_FEATURES};
+      vc_gen_opts o = {size, VC_GEN_ALL_FEATURES, {0}};
       vc_strbuf sb;
       vc_sb_init(&sb);
       uint64_t bytes = 0;

@@ -148,7 +148,7 @@ static void analysis_cases(void **state) {
 #endif
 
 static vc_gen_stats run_gen(uint32_t size, uint64_t seed, uint32_t n, uint32_t *guards) {
-  vc_gen_opts o = {size, VC_GEN_ALL_FEATURES};
+  vc_gen_opts o = {size, VC_GEN_ALL_FEATURES, {0}};
   vc_gen_stats st;
   memset(&st, 0, sizeof st);
   vc_strbuf sb;

@@ -30,7 +30,7 @@ static char *gen(const vc_gen_opts *o, uint64_t seed, uint32_t index, vc_gen_sta
 static void same_bytes_per_seed(void **state) {
   (void)state;
   for (uint32_t size = VC_GEN_SMALL; size <= VC_GEN_LARGE; size++) {
-    vc_gen_opts o = {size, VC_GEN_ALL_FEATURES};
+    vc_gen_opts o = {size, VC_GEN_ALL_FEATURES, {0}};
     for (uint32_t i = 0; i < 20; i++) {
       char *a = gen(&o, 42, i, NULL), *b = gen(&o, 42, i, NULL);
       char *c = gen(&o, 43, i, NULL), *d = gen(&o, 42, i + 1, NULL);
@@ -67,7 +67,7 @@ static void check_changes_no_byte(void **state) {
 /* Every generated program is valid: vc_gen_program fails on one the check
    refuses, and here the check runs again from the text as `check` would. */
 static void all_valid(uint32_t size, uint32_t n, uint64_t seed) {
-  vc_gen_opts o = {size, VC_GEN_ALL_FEATURES};
+  vc_gen_opts o = {size, VC_GEN_ALL_FEATURES, {0}};
   for (uint32_t i = 0; i < n; i++) {
     char *t = gen(&o, seed, i, NULL);
     if (i % 10 == 0) {
@@ -140,7 +140,7 @@ static void every_construct_occurs(void **state) {
   vc_gen_stats total;
   memset(&total, 0, sizeof total);
   for (uint32_t size = VC_GEN_SMALL; size <= VC_GEN_MEDIUM; size++) {
-    vc_gen_opts o = {size, VC_GEN_ALL_FEATURES};
+    vc_gen_opts o = {size, VC_GEN_ALL_FEATURES, {0}};
     for (uint32_t i = 0; i < 600; i++) {
       vc_gen_stats one;
       memset(&one, 0, sizeof one);
@@ -168,7 +168,7 @@ static void features_restrict(void **state) {
     /* y is in every 3-D program; return, break and partial writes stand
        under ifs, and a flag fixpoint is a fixpoint too */
     if (!m || f == VC_GEN_DIM2 || f == VC_GEN_IF || f == VC_GEN_FIXPOINT) continue;
-    vc_gen_opts o = {VC_GEN_SMALL, VC_GEN_ALL_FEATURES & ~(UINT64_C(1) << f)};
+    vc_gen_opts o = {VC_GEN_SMALL, VC_GEN_ALL_FEATURES & ~(UINT64_C(1) << f), {0}};
     for (uint32_t i = 0; i < 150; i++) {
       vc_gen_stats one;
       memset(&one, 0, sizeof one);
@@ -183,7 +183,7 @@ static void features_restrict(void **state) {
   }
   /* and by the counts, every construct: left out, it is never counted */
   for (uint32_t f = 0; f < VC_GEN_FEATURE_COUNT; f++) {
-    vc_gen_opts o = {VC_GEN_MEDIUM, VC_GEN_ALL_FEATURES & ~(UINT64_C(1) << f)};
+    vc_gen_opts o = {VC_GEN_MEDIUM, VC_GEN_ALL_FEATURES & ~(UINT64_C(1) << f), {0}};
     vc_gen_stats st;
     memset(&st, 0, sizeof st);
     for (uint32_t i = 0; i < 40; i++) free(gen(&o, 6, i, &st));
@@ -234,7 +234,43 @@ static void option_words(void **state) {
   vc_sb_init(&sb);
   vc_gen_features_print((UINT64_C(1) << VC_GEN_LOOP) | (UINT64_C(1) << VC_GEN_OOB), &sb);
   assert_string_equal(vc_sb_str(&sb), "loop,oob");
+  /* weights: NAME=PCT, 0 leaves the construct out; printed as parsed */
+  vc_gen_opts o;
+  vc_gen_opts_default(&o);
+  assert_int_equal(vc_gen_opts_features_parse("all,loop=250,hex=0,if=100", &o, &e), 0);
+  assert_int_equal(o.weight[VC_GEN_LOOP], 250);
+  assert_int_equal(o.weight[VC_GEN_IF], 0);
+  assert_int_equal(o.features, VC_GEN_ALL_FEATURES & ~(UINT64_C(1) << VC_GEN_HEX));
+  sb.len = 0;
+  vc_gen_opts_features_print(&o, &sb);
+  assert_non_null(strstr(vc_sb_str(&sb), ",loop=250"));
+  assert_null(strstr(vc_sb_str(&sb), "hex"));
+  for (const char *bad = "loop=x\0loop=\0loop=1001\0loop=-1\0nope=5\0"; *bad; bad += strlen(bad) + 1)
+    if (vc_gen_opts_features_parse(bad, &o, &e) != VC_ERR_USAGE) fail_msg("'%s' accepted", bad);
   vc_sb_free(&sb);
+}
+
+/* A weight changes how often its construct occurs: more above 100, fewer
+   below, as --stats counts it. */
+static void weights_change_rates(void **state) {
+  (void)state;
+  static const vc_gen_feature fs[] = {VC_GEN_LOOP, VC_GEN_SHARED, VC_GEN_HEX, VC_GEN_XCHG_STMT,
+                                      VC_GEN_RETURN, VC_GEN_CAST};
+  for (uint32_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+    uint64_t n[3];
+    static const uint16_t w[3] = {30, 100, 300};
+    for (uint32_t j = 0; j < 3; j++) {
+      vc_gen_opts o = {VC_GEN_SMALL, VC_GEN_ALL_FEATURES, {0}};
+      o.weight[fs[k]] = w[j];
+      vc_gen_stats st;
+      memset(&st, 0, sizeof st);
+      for (uint32_t i = 0; i < 200; i++) free(gen(&o, 8, i, &st));
+      n[j] = st.count[fs[k]];
+    }
+    if (!(n[0] < n[1] && n[1] < n[2]))
+      fail_msg("%s at 30, 100, 300: %llu, %llu, %llu", vc_gen_feature_name(fs[k]),
+               (unsigned long long)n[0], (unsigned long long)n[1], (unsigned long long)n[2]);
+  }
 }
 
 int main(void) {
@@ -243,7 +279,7 @@ int main(void) {
       cmocka_unit_test(valid_small),           cmocka_unit_test(valid_medium),
       cmocka_unit_test(valid_large),           cmocka_unit_test(every_construct_occurs),
       cmocka_unit_test(features_restrict),     cmocka_unit_test(option_words),
-      cmocka_unit_test(refusal_names_seed_and_index),
+      cmocka_unit_test(refusal_names_seed_and_index), cmocka_unit_test(weights_change_rates),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

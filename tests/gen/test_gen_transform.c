@@ -90,7 +90,7 @@ static void generated_programs(void **state) {
   (void)state;
   uint32_t changed[VC_GEN_TRANSFORM_COUNT + 2] = {0}, n = 0;
   for (uint32_t size = VC_GEN_SMALL; size <= VC_GEN_MEDIUM; size++) {
-    vc_gen_opts o = {size, VC_GEN_ALL_FEATURES};
+    vc_gen_opts o = {size, VC_GEN_ALL_FEATURES, {0}};
     for (uint32_t i = 0; i < (size == VC_GEN_SMALL ? 300u : 60u); i++, n++) {
       vc_strbuf sb;
       vc_sb_init(&sb);
