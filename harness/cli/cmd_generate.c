@@ -112,7 +112,7 @@ int vc_cmd_generate(int argc, char **argv) {
   uint64_t t0 = vc_now_ns(), bytes = 0;
   for (uint32_t i = 0; i < count; i++) {
     text.len = 0;
-    if (vc_gen_program_ex(&go, seed, i, check, &st, &text, &e)) {
+    if (vc_gen_program_ex(&go, seed, i, check, stats_on ? &st : NULL, &text, &e)) {
       fprintf(stderr, "vyre-conform generate: %s\n", e.msg);
       status = VC_EXIT_INTERNAL;
       break;
