@@ -64,9 +64,11 @@ static const char help[] =
     "  --over-trials N      launches of the over-occupancy check (default 2; 0\n"
     "                       leaves it out)\n"
     "  --over-options S     device options that put one participant over the\n"
-    "                       occupancy (default: native-phantoms=1,native-spin=16\n"
-    "                       on opencl and vulkan, native-over=1 on cuda), added\n"
-    "                       to --device-options\n"
+    "                       occupancy, added to --device-options (default:\n"
+    "                       native-phantoms=1 on opencl and vulkan, with a\n"
+    "                       native-spin from 16 up that keeps every wait at\n"
+    "                       least a co-resident launch long; native-over=1 on\n"
+    "                       cuda)\n"
     "  --progress-only      the forward-progress checks only, no litmus row\n"
     "  --progress-barriers N, --progress-workgroup N, --progress-groups N\n"
     "                       the checks' program: grid barriers (default 16),\n"
@@ -87,7 +89,8 @@ static const char help[] =
     "that did or did not show its weak outcome), unsupported, error (a launch\n"
     "failed, or a native wait gave up: no evidence), timeout. A check's:\n"
     "pass (co-resident: every launch released), detected (over-occupancy:\n"
-    "every launch refused or gave up), FAIL, unsupported, error, timeout.\n"
+    "every launch refused or gave up), inconclusive (a wait gave up sooner\n"
+    "than a co-resident launch takes), FAIL, unsupported, error, timeout.\n"
     "When no control shows a weak outcome the run says the tests had no power\n"
     "on this device.\n"
     "\n"
@@ -192,6 +195,7 @@ static void record_check(litmus_ctx *c, const vc_progress_row *r, const char *ve
                             r->participants_max,
                             r->barriers,
                             r->slowest_ns,
+                            r->median_ns,
                             r->wall_ns};
   if (vc_db_record_progress(c->db, c->id, &rec, &c->dberr)) c->dbfailed = true;
 }
@@ -288,13 +292,14 @@ static int on_row(void *ctx, const vc_litmus_row *r) {
 /* ---- forward progress ---- */
 
 /* The device options that put one participant over the occupancy: a
-   barrier arrival that never comes (with a short spin limit, so that the
-   wait gives up soon), or on CUDA a cooperative grid one block larger than
-   the occupancy API allows, which the driver must refuse. */
+   barrier arrival that never comes (with a spin limit, so that the wait
+   gives up; the command finds one long enough, below), or on CUDA a
+   cooperative grid one block larger than the occupancy API allows, which
+   the driver must refuse. */
 static const struct {
   const char *backend, *options;
-} over_defaults[] = {{"opencl", "native-phantoms=1,native-spin=16"},
-                     {"vulkan", "native-phantoms=1,native-spin=16"},
+} over_defaults[] = {{"opencl", "native-phantoms=1"},
+                     {"vulkan", "native-phantoms=1"},
                      {"cuda", "native-over=1"}};
 
 static const char *over_default(const char *backend) {
@@ -309,56 +314,110 @@ static void print_check(const vc_progress_row *r, const char *verdict) {
     printf(" %s\n", r->why);
   } else {
     printf(" %u of %u launches: %u released, %u gave up, %u refused, %u wrong, %u hung; "
-           "participants %u to %u, %llu grid barriers a launch; slowest %.2f ms; %.2f s",
+           "participants %u to %u, %llu grid barriers a launch; median %.2f ms, slowest "
+           "%.2f ms; %.2f s",
            r->ran, r->trials, r->released, r->gave_up, r->refused, r->wrong, r->hung,
            r->participants_min, r->participants_max, (unsigned long long)r->barriers,
-           (double)r->slowest_ns / 1e6, (double)r->wall_ns / 1e9);
+           (double)r->median_ns / 1e6, (double)r->slowest_ns / 1e6, (double)r->wall_ns / 1e9);
     printf(r->why[0] ? "; first note: %s\n" : "\n", r->why);
   }
   fflush(stdout);
 }
 
-/* One check: OVER on a device opened again with over added to devopts.
-   Returns VC_ERR_TIMEOUT after a hang (nothing more may run on the
-   device), another error that ends the run, or 0. */
-static int run_check(litmus_ctx *c, const vc_backend *be, vc_dev *dev, uint32_t device,
-                     const char *devopts, const char *over, vc_progress_check k,
-                     const vc_progress_opts *po, vc_error *e) {
+/* One check on dev, or on the device opened again with extra added to
+   devopts; the row in c->check. Returns VC_ERR_TIMEOUT after a hang
+   (nothing more may run on the device), another error that ends the run,
+   or 0. */
+static int measure_check(litmus_ctx *c, const vc_backend *be, vc_dev *dev, uint32_t device,
+                         const char *devopts, const char *extra, vc_progress_check k,
+                         const vc_progress_opts *po, vc_error *e) {
   vc_progress_row *r = &c->check;
-  memset(r, 0, sizeof *r);
-  r->check = k;
-  r->trials = po->trials[k];
-  c->check_opts = k == VC_PROGRESS_OVER ? over : "";
   vc_dev *own = NULL;
   int rc = 0;
-  if (k == VC_PROGRESS_OVER) {
+  if (extra[0]) {
     char joined[1024];
-    snprintf(joined, sizeof joined, "%s%s%s", devopts, devopts[0] ? "," : "", over);
+    snprintf(joined, sizeof joined, "%s%s%s", devopts, devopts[0] ? "," : "", extra);
     if (be->open(device, joined, &own, e)) {
+      memset(r, 0, sizeof *r);
+      r->check = k;
+      r->trials = po->trials[k];
       r->errored = true;
       snprintf(r->why, sizeof r->why, "opening the device with \"%s\": %s", joined, e->msg);
+      return 0;
     }
     dev = own;
   }
-  if (!r->errored) {
-    c->in_check = true;
-    vc_watchdog_arm(c->dog, c->timeout_s);
-    rc = vc_progress_run(be, dev, k, po, r, e);
-    vc_watchdog_disarm(c->dog);
-    c->in_check = false;
-  }
+  c->in_check = true;
+  vc_watchdog_arm(c->dog, c->timeout_s);
+  rc = vc_progress_run(be, dev, k, po, r, e);
+  vc_watchdog_disarm(c->dog);
+  c->in_check = false;
   /* a device whose launch hung is left open: closing it would wait */
   if (own && rc != VC_ERR_TIMEOUT) be->close(own);
+  return rc;
+}
+
+/* One check, printed and recorded. OVER with a phantom needs a spin
+   limit long enough for the real participants: the same launches without
+   the phantom must release at it (a control, not recorded). It starts at
+   16 rounds and grows 4-fold up to 2^22; without one the check is
+   inconclusive. The options that ran are recorded. */
+enum { SPIN_FIRST = 16, SPIN_LAST = 1u << 22 };
+static const char PHANTOM[] = "native-phantoms=1";
+
+/* over with its phantom option replaced by phantoms=0, and spin added. */
+static void control_options(const char *over, uint32_t spin, char *out, size_t n) {
+  const char *at = strstr(over, PHANTOM);
+  snprintf(out, n, "%.*snative-phantoms=0%s,native-spin=%u", (int)(at - over), over,
+           at + strlen(PHANTOM), spin);
+}
+
+static int run_check(litmus_ctx *c, const vc_backend *be, vc_dev *dev, uint32_t device,
+                     const char *devopts, const char *over, vc_progress_check k,
+                     const vc_progress_opts *po, vc_error *e) {
+  static char ran[512];
+  bool calibrate = k == VC_PROGRESS_OVER && strstr(over, PHANTOM) && !strstr(over, "native-spin");
+  snprintf(ran, sizeof ran, "%s", k == VC_PROGRESS_OVER ? over : "");
+  c->check_opts = ran;
+  int rc = 0;
+  uint32_t spin = SPIN_FIRST;
+  for (; calibrate; spin *= 4) {
+    char ctl[512];
+    control_options(over, spin, ctl, sizeof ctl);
+    vc_progress_opts cpo = *po;
+    cpo.trials[VC_PROGRESS_CORESIDENT] = po->trials[VC_PROGRESS_OVER];
+    rc = measure_check(c, be, dev, device, devopts, ctl, VC_PROGRESS_CORESIDENT, &cpo, e);
+    const vc_progress_row *r = &c->check;
+    if (rc || r->errored || r->unsupported || r->released == r->trials || spin >= SPIN_LAST) break;
+    printf("            %-14s without the extra participant %u of %u launches gave up at "
+           "native-spin=%u: again at %u\n",
+           vc_progress_check_name(k), r->gave_up, r->trials, spin, spin * 4);
+    fflush(stdout);
+  }
+  bool found = !calibrate || (!rc && c->check.released == c->check.trials);
+  bool usable = !calibrate || (!c->check.errored && !c->check.unsupported);
+  if (calibrate) snprintf(ran, sizeof ran, "%s,native-spin=%u", over, spin);
+  if (!rc && usable) rc = measure_check(c, be, dev, device, devopts, ran, k, po, e);
+  c->check.check = k; /* a control that could not run is the check's row */
+  c->check.trials = po->trials[k];
+  c->check.inconclusive = !found && usable && !c->check.errored && !c->check.unsupported;
   if (rc && rc != VC_ERR_TIMEOUT) return rc;
+  vc_progress_row *r = &c->check;
   const char *v = vc_progress_verdict(r);
+  if (r->inconclusive)
+    snprintf(r->why, sizeof r->why,
+             "without the extra participant the launches still gave up at native-spin=%u: "
+             "no spin limit tells a missing participant from a slow one here",
+             SPIN_LAST);
   print_check(r, v);
   c->checks++;
   if (!strcmp(v, "FAIL")) c->checks_failed++;
-  if (r->errored) c->checks_errored++;
+  if (r->errored || r->inconclusive) c->checks_errored++;
   if (r->unsupported) c->checks_unsupported++;
   record_check(c, r, v);
   return rc;
 }
+
 
 /* Each with launch 0's pairing as its pair buffer's init, so that check
    and run take it as it is. */
@@ -564,6 +623,7 @@ int vc_cmd_litmus(int argc, char **argv) {
   const char *over = vc_args_get(opts, nopts, "over-options")
                          ? vc_args_get(opts, nopts, "over-options")->value
                          : over_default(ob->value);
+  c.check_opts = "";
   for (int k = 0; !rc && lo.places[VC_LITMUS_PLACE_NATIVE] && k < VC_PROGRESS_CHECK_COUNT; k++)
     if (po.trials[k])
       rc = run_check(&c, plugin.ops, dev, device, oo ? oo->value : "", over,

@@ -56,7 +56,8 @@ const char *vc_progress_verdict(const vc_progress_row *r) {
   if (r->errored) return "error";
   if (r->unsupported) return "unsupported";
   if (r->hung) return "FAIL";
-  if (r->check == VC_PROGRESS_OVER) return r->released || r->wrong ? "FAIL" : "detected";
+  if (r->check == VC_PROGRESS_OVER)
+    return r->released || r->wrong ? "FAIL" : r->inconclusive ? "inconclusive" : "detected";
   return r->gave_up || r->wrong || r->refused ? "FAIL" : "pass";
 }
 
@@ -79,6 +80,11 @@ void vc_progress_program(const vc_progress_opts *o, vc_strbuf *out) {
   vc_sb_puts(out, "    (store seen gid ok)))\n");
 }
 
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 /* Are the bytes what every barrier holding gives? count[b] = invocations,
    seen[g] = barriers. */
 static bool bytes_right(const vc_progress_opts *o, const vc_mode_out *mo) {
@@ -92,9 +98,9 @@ static bool bytes_right(const vc_progress_opts *o, const vc_mode_out *mo) {
   return true;
 }
 
-/* One launch into row; VC_ERR_TIMEOUT ends the check. */
+/* One launch into row, its time into *took; VC_ERR_TIMEOUT ends the check. */
 static int trial(vc_exec *x, const vc_progress_opts *o, const uint32_t *const *inputs,
-                 vc_progress_row *row, vc_error *err) {
+                 vc_progress_row *row, uint64_t *took_out, vc_error *err) {
   vc_mode_out mo;
   memset(&mo, 0, sizeof mo);
   uint64_t t0 = vc_now_ns();
@@ -104,6 +110,7 @@ static int trial(vc_exec *x, const vc_progress_opts *o, const uint32_t *const *i
   uint64_t took = vc_now_ns() - t0;
   if (rc == 0 && mo.compile_ns < took) took -= mo.compile_ns; /* the first launch compiles */
   if (took > row->slowest_ns) row->slowest_ns = took;
+  *took_out = took;
   if (rc == 0) {
     const vc_native_stats *st = &mo.native;
     if (!row->ran || st->participants < row->participants_min)
@@ -112,6 +119,7 @@ static int trial(vc_exec *x, const vc_progress_opts *o, const uint32_t *const *i
     row->barriers = st->barriers;
     row->ran++;
     if (st->untrustworthy) {
+      if (!row->gave_up || took < row->shortest_give_up_ns) row->shortest_give_up_ns = took;
       row->gave_up++;
       if (!row->why[0]) snprintf(row->why, sizeof row->why, "%s", st->note);
     } else if (bytes_right(o, &mo)) {
@@ -162,7 +170,9 @@ int vc_progress_run(const vc_backend *be, vc_dev *dev, vc_progress_check check,
   if (rc) return rc;
   vc_split *s = NULL;
   uint32_t *in[2] = {NULL, NULL};
-  rc = vc_split_program(p, &s, err);
+  uint64_t *times = calloc(row->trials ? row->trials : 1, sizeof *times);
+  if (!times) rc = vc_fail(err, VC_ERR_NOMEM, "progress: out of memory for %u launches", row->trials);
+  if (!rc) rc = vc_split_program(p, &s, err);
   for (uint32_t i = 0; !rc && i < 2; i++)
     if (!(in[i] = calloc(1, vc_buffer_bytes(&p->buffers[i]))))
       rc = vc_fail(err, VC_ERR_NOMEM, "progress: out of memory for buffer %s", p->buffers[i].name);
@@ -170,11 +180,15 @@ int vc_progress_run(const vc_backend *be, vc_dev *dev, vc_progress_check check,
     vc_exec x;
     vc_exec_init(&x, be, dev, p, s);
     uint64_t t0 = vc_now_ns();
+    uint32_t n = 0;
     for (uint32_t t = 0; !rc && t < row->trials && !row->unsupported && !row->errored; t++)
-      rc = trial(&x, o, (const uint32_t *const *)in, row, err);
+      if (!(rc = trial(&x, o, (const uint32_t *const *)in, row, &times[n], err))) n++;
     row->wall_ns = vc_now_ns() - t0;
     vc_exec_free(&x);
+    qsort(times, n, sizeof *times, cmp_u64);
+    row->median_ns = n ? times[n / 2] : 0;
   }
+  free(times);
   free(in[0]);
   free(in[1]);
   vc_split_free(s);

@@ -72,11 +72,16 @@ typedef struct vc_progress_row {
   uint32_t participants_min, participants_max;
   uint64_t barriers;   /* device grid barriers of the last launch that ran */
   uint64_t slowest_ns; /* the longest launch */
+  uint64_t median_ns;  /* of the launches that ran */
+  uint64_t shortest_give_up_ns; /* the shortest launch whose wait gave up */
+  bool inconclusive;   /* OVER: no spin limit was found at which the same launch
+                          without the extra participant releases (the caller's) */
   uint64_t wall_ns;
 } vc_progress_row;
 
 /* "pass" (co-resident: every launch released), "detected" (over: every
-   launch refused or gave up), "FAIL", "unsupported", "error". A hang
+   launch refused or gave up), "inconclusive" (over: see the field),
+   "FAIL", "unsupported", "error". A hang
    fails either check; so does a release over the occupancy (the barrier
    did not wait for every participant) and any wait that gave up or byte
    that was wrong among co-resident participants. */

@@ -167,6 +167,7 @@
   X(U32, participants_max, participants_max, 0)                               \
   X(U64, barriers, barriers, 0)              /* device grid barriers of one launch */ \
   X(U64, slowest_ns, slowest_ns, 0)                                           \
+  X(U64, median_ns, median_ns, 0)                                             \
   X(U64, wall_ns, wall_ns, 0)
 
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose

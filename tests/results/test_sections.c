@@ -308,9 +308,9 @@ static void test_litmus_section(void **state) {
   litmus_rows(db, id, "none", true, 64, 50);
   litmus_rows(db, id, "native", false, 64, 0);
   vc_progress_result co = {"co-resident", "pass", "", "", 16, 16, 16, 0, 0, 0, 0, 132, 132,
-                           16, 2000000, 9000000};
+                           16, 2000000, 500000, 9000000};
   vc_progress_result over = {"over-occupancy", "detected", "the driver refused the grid",
-                             "native-over=1", 2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 1000, 2000};
+                             "native-over=1", 2, 2, 0, 0, 2, 0, 0, 0, 0, 0, 1000, 900, 2000};
   assert_int_equal(vc_db_record_progress(db, id, &co, &e), 0);
   assert_int_equal(vc_db_record_progress(db, id, &over, &e), 0);
   assert_int_equal(vc_db_end_litmus(db, id, "pass", 1, &e), 0);
