@@ -29,7 +29,7 @@ git init -q "$repo" &&
 export POCL_KERNEL_CACHE=0 XDG_CACHE_HOME="$tmp/xdg" POCL_CACHE_DIR="$tmp/pocl"
 cd "$repo" || exit 1
 
-sh ci/qualify --package --product "PoCL test" --litmus-args "--launches 1 --workgroup 16 --testing-groups 4 --stress-groups 1 --stress-iters 4 --scratch 64" "$build" "$tmp/out" opencl >"$tmp/clean.txt" 2>&1
+sh ci/qualify --package --product "PoCL test" --litmus-args "--launches 1 --workgroup 16 --testing-groups 4 --stress-groups 1 --stress-iters 4 --scratch 64 --progress-trials 2 --over-trials 1 --progress-groups 64" "$build" "$tmp/out" opencl >"$tmp/clean.txt" 2>&1
 rc=$?
 [ "$rc" = 0 ] || { fail "ci/qualify --package exited $rc, not 0"; cat "$tmp/clean.txt"; }
 grep -qx "package: exit 0" "$tmp/clean.txt" || { fail "no 'package: exit 0'"; cat "$tmp/clean.txt"; }

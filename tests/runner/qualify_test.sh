@@ -31,7 +31,7 @@ P
 cd "$tmp" || exit 1
 export POCL_KERNEL_CACHE=0 MESA_VK_IGNORE_CONFORMANCE_WARNING=1 XDG_CACHE_HOME="$tmp/xdg"
 export VYRE_CONFORM_DEVICE_LOG="$tmp/device.log"
-small="--launches 1 --workgroup 16 --testing-groups 4 --stress-groups 1 --stress-iters 4 --scratch 64"
+small="--launches 1 --workgroup 16 --testing-groups 4 --stress-groups 1 --stress-iters 4 --scratch 64 --progress-trials 2 --over-trials 1 --progress-groups 64"
 sh "$src/ci/qualify" --litmus-args "$small" "$build" out opencl vulkan >stdout.txt 2>&1
 rc=$?
 [ "$rc" = 0 ] || { fail "exit $rc, expected 0"; sed 's/^/    /' stdout.txt out/run-*.txt out/litmus-*.txt; }
