@@ -7,7 +7,7 @@
 
 #include "harness/base/clock.h"
 #include "harness/exec/modes.h"
-#include "harness/lang/parse.h"
+#include "harness/litmus/parse_text.h"
 #include "harness/split/split.h"
 
 static const char *const check_names[] = {
@@ -159,15 +159,9 @@ int vc_progress_run(const vc_backend *be, vc_dev *dev, vc_progress_check check,
   vc_strbuf text;
   vc_sb_init(&text);
   vc_progress_program(o, &text);
-  vc_diags d;
-  vc_diags_init(&d);
-  vc_program *p = vc_parse("litmus_progress", vc_sb_str(&text), strlen(vc_sb_str(&text)), &d);
-  if (!p)
-    rc = vc_fail(err, VC_ERR_INTERNAL, "progress: the generated program does not parse: %s",
-                 d.count ? d.items[0].msg : "");
-  vc_diags_free(&d);
+  vc_program *p = vc_litmus_parse_text("progress", vc_sb_str(&text), err);
   vc_sb_free(&text);
-  if (rc) return rc;
+  if (!p) return VC_ERR_INTERNAL;
   vc_split *s = NULL;
   uint32_t *in[2] = {NULL, NULL};
   uint64_t *times = calloc(row->trials ? row->trials : 1, sizeof *times);

@@ -6,8 +6,8 @@
 
 #include "harness/base/clock.h"
 #include "harness/exec/modes.h"
-#include "harness/lang/parse.h"
 #include "harness/litmus/litmus.h"
+#include "harness/litmus/parse_text.h"
 #include "harness/split/split.h"
 
 static const vc_mode place_modes[] = {
@@ -153,19 +153,14 @@ static int one(const vc_backend *be, vc_dev *dev, const vc_litmus_opts *o, vc_li
   vc_strbuf text;
   vc_sb_init(&text);
   vc_litmus_program(row->test, row->access, row->place, o, NULL, &text);
-  vc_diags d;
-  vc_diags_init(&d);
-  vc_program *p = vc_parse("litmus", vc_sb_str(&text), strlen(vc_sb_str(&text)), &d);
-  int rc = 0;
-  if (!p)
-    rc = vc_fail(err, VC_ERR_INTERNAL, "litmus %s %s %s: the generated program does not parse: %s",
-                 vc_litmus_test_name(row->test), vc_litmus_access_name(row->access),
-                 vc_litmus_place_name(row->place), d.count ? d.items[0].msg : "");
-  vc_diags_free(&d);
+  char what[64];
+  snprintf(what, sizeof what, "litmus %s %s %s", vc_litmus_test_name(row->test),
+           vc_litmus_access_name(row->access), vc_litmus_place_name(row->place));
+  vc_program *p = vc_litmus_parse_text(what, vc_sb_str(&text), err);
   vc_sb_free(&text);
-  if (rc) return rc;
+  if (!p) return VC_ERR_INTERNAL;
   vc_split *s = NULL;
-  rc = vc_split_program(p, &s, err);
+  int rc = vc_split_program(p, &s, err);
   if (rc == 0) {
     uint64_t t0 = vc_now_ns();
     rc = measure(be, dev, o, p, s, row, err);
