@@ -17,7 +17,11 @@ It covers what the semantics programs use, and the few other programs that
 state modelled values: one pass (no fixpoint), barriers (every invocation
 runs to its next barrier, then all go on), no races, buffers and shared arrays of u32/i32/f32/
 u64/i64, let/var/set/store/if/loop/while/break/continue/return/block,
-atomics, every operator and cast of docs/format.md.
+atomics (every op, atomic load and store, on buffers and shared arrays),
+every operator and cast of docs/format.md (f32 div correctly rounded, the
+quotient the oracle computes). Not modelled: fixpoints, and a return in a
+program with grid barriers. What a run evaluates is recorded in TRACE for
+tests/detection/op_type_census.py.
 """
 import math
 import re
@@ -29,6 +33,16 @@ WIDTH = {"u32": 32, "i32": 32, "f32": 32, "u64": 64, "i64": 64}
 SIGNED = {"i32", "i64"}
 F32_MAX_EXP = 127
 QNAN = 0x7FC00000
+
+# What the model evaluated, for tests/detection/op_type_census.py: a set of
+# tuples such as ("add", "u64"), ("cast", "i32", "f32"),
+# ("atomic", "max", "i64", "shared"), ("while",); None records nothing.
+TRACE = None
+
+
+def note(*key):
+    if TRACE is not None:
+        TRACE.add(key)
 
 
 class ModelError(Exception):
@@ -104,6 +118,21 @@ def f32_arith(op, a, b):
     if op == "mul":
         return round_f32(qa * qb, neg_zero=bool(sa ^ sb))
     return round_f32(qa + qb, neg_zero=bool(sa and sb))  # x + y = 0 is +0 but (-0) + (-0)
+
+
+def f32_div(a, b):
+    """div of two f32 bit patterns, correctly rounded (IEEE: x/0 is an
+    infinity with the sign of the operands, 0/0 and inf/inf a NaN)."""
+    fa, fb = f32_bits_to_float(a), f32_bits_to_float(b)
+    sign = bool((a ^ b) >> 31)
+    if math.isnan(fa) or math.isnan(fb) or (math.isinf(fa) and math.isinf(fb)) \
+            or (fa == 0 and fb == 0):
+        return QNAN
+    if math.isinf(fa) or fb == 0:
+        return (0x80000000 if sign else 0) | 0x7F800000
+    if math.isinf(fb):
+        return 0x80000000 if sign else 0
+    return round_f32(Fraction(fa) / Fraction(fb), neg_zero=sign)
 
 
 def f32_literal(text):
@@ -226,6 +255,8 @@ def binary(op, ty, a, b):
         fa, fb = f32_bits_to_float(a), f32_bits_to_float(b)
         if op in ("add", "sub", "mul"):
             return ty, f32_arith(op, a, b)
+        if op == "div":
+            return ty, f32_div(a, b)
         if op == "min":
             return ty, b if (fb < fa or is_nan_bits(a)) else a
         if op == "max":
@@ -286,8 +317,8 @@ class Return(Exception):
 
 
 class Memory:
-    def __init__(self, ty, count, values):
-        self.ty, self.count, self.v = ty, count, values
+    def __init__(self, ty, count, values, space="buffer"):
+        self.ty, self.count, self.v, self.space = ty, count, values, space
 
 
 class Program:
@@ -324,7 +355,7 @@ class Program:
         invs = []
         for g in range(nwg):
             gid3 = (g % self.grid[0], g // self.grid[0] % self.grid[1], g // (self.grid[0] * self.grid[1]))
-            shared = {n: Memory(t, c, [0] * c) for n, (t, c) in self.shared.items()}
+            shared = {n: Memory(t, c, [0] * c, "shared") for n, (t, c) in self.shared.items()}
             both = dict(mem, **shared)
             for li in range(nlocal):
                 lid3 = (li % self.wg[0], li // self.wg[0] % self.wg[1], li // (self.wg[0] * self.wg[1]))
@@ -379,10 +410,11 @@ class Invocation:
         op, buf = e[1], self.mem[e[2]]
         idx = self.expr(e[3])[1]
         args = [self.expr(x) for x in e[4:]]
+        note("atomic", op, buf.ty, buf.space)
         if idx >= buf.count:
-            return (buf.ty, 0)
-        old = buf.v[idx]
+            return None if op == "store" else (buf.ty, 0)
         ty = buf.ty
+        old = buf.v[idx]
         if op == "load":
             return (ty, old)
         if op == "exchange":
@@ -402,40 +434,45 @@ class Invocation:
     def expr(self, e):
         if isinstance(e, str):
             if re.match(r"^-?[0-9]", e):
+                note("literal", literal(e)[0])
                 return literal(e)
             return self.lookup(e)
         op = e[0]
         if op == "load":
             buf = self.mem[e[1]]
             idx = self.expr(e[2])[1]
+            note("load", buf.ty, buf.space)
             return (buf.ty, buf.v[idx] if idx < buf.count else 0)
         if op == "atomic":
             return self.atomic(e)
         if op in ("global_id", "local_id", "group_id", "num_groups", "group_size"):
+            note(op, e[1])
             return ("u32", self.builtin(op, e[1]))
         if op == "select":
             c, a, b = self.expr(e[1]), self.expr(e[2]), self.expr(e[3])
+            note("select", a[0])
             return a if c[1] else b
         if op == "cast":
             ty, b = self.expr(e[2])
+            note("cast", ty, e[1])
             return (e[1], cast(e[1], ty, b))
         if op == "bitcast":
-            return (e[1], self.expr(e[2])[1])
-        if op == "neg":
+            ty, b = self.expr(e[2])
+            note("bitcast", ty, e[1])
+            return (e[1], b)
+        if op in ("neg", "abs", "not", "lnot"):
             ty, b = self.expr(e[1])
-            return (ty, b ^ 0x80000000) if ty == "f32" else (ty, (-b) & mask(ty))
-        if op == "abs":
-            ty, b = self.expr(e[1])
-            if ty == "f32":
-                return (ty, b & 0x7FFFFFFF)
-            return (ty, abs(as_int(ty, b)) & mask(ty))
-        if op == "not":
-            ty, b = self.expr(e[1])
-            return (ty, ~b & mask(ty))
-        if op == "lnot":
-            return ("u32", int(not self.expr(e[1])[1]))
+            note(op, ty)
+            if op == "neg":
+                return (ty, b ^ 0x80000000) if ty == "f32" else (ty, (-b) & mask(ty))
+            if op == "abs":
+                return (ty, b & 0x7FFFFFFF) if ty == "f32" else (ty, abs(as_int(ty, b)) & mask(ty))
+            if op == "not":
+                return (ty, ~b & mask(ty))
+            return ("u32", int(not b))
         a = self.expr(e[1])
         b = self.expr(e[2])
+        note(op, a[0])
         return binary(op, a[0], a[1], b[1])
 
     def body(self):
@@ -455,14 +492,19 @@ class Invocation:
 
     def stmt(self, s):
         op = s[0]
+        if op not in ("let", "var", "set", "store", "atomic", "loop", "barrier"):
+            note(op)
         if op in ("let", "var"):
             self.scopes[-1][s[1]] = self.expr(s[2])
+            note(op, self.scopes[-1][s[1]][0])
         elif op == "set":
             self.assign(s[1], self.expr(s[2]))
+            note(op, self.lookup(s[1])[0])
         elif op == "store":
             buf = self.mem[s[1]]
             idx = self.expr(s[2])[1]
             val = self.expr(s[3])[1]
+            note("store", buf.ty, buf.space)
             if idx < buf.count:
                 buf.v[idx] = val
         elif op == "atomic":
@@ -475,6 +517,7 @@ class Invocation:
             yield from self.block(s[1:])
         elif op == "loop":
             lo, hi = self.expr(s[2]), self.expr(s[3])
+            note("loop", lo[0])
             i = as_int(lo[0], lo[1])
             while i < as_int(hi[0], hi[1]):
                 self.scopes.append({s[1]: (lo[0], i & mask(lo[0]))})
@@ -502,6 +545,7 @@ class Invocation:
         elif op == "return":
             raise Return()
         elif op == "barrier":
+            note("barrier", s[1])
             yield
         else:
             raise ModelError("statement %s" % op)
