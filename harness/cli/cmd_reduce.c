@@ -59,21 +59,6 @@ static const char help[] =
     "written; 8 nothing to reduce: the program does not fail (or the oracle\n"
     "refuses it).\n";
 
-static int parse_flip(const char *s, vc_conform_opts *c, char *buf, size_t n, vc_error *err) {
-  snprintf(buf, n, "%s", s);
-  char *a = strchr(buf, ':'), *b = a ? strchr(a + 1, ':') : NULL;
-  if (!a || !b) return vc_fail(err, VC_ERR_USAGE, "--inject-flip wants MODE:BUFFER:INDEX");
-  *a = *b = '\0';
-  if (vc_mode_from_name(buf) < 0)
-    return vc_fail(err, VC_ERR_USAGE, "--inject-flip: unknown mode '%s'", buf);
-  char *end;
-  c->flip_mode = buf;
-  c->flip_buffer = a + 1;
-  c->flip_index = strtoull(b + 1, &end, 10);
-  if (*end || !b[1]) return vc_fail(err, VC_ERR_USAGE, "--inject-flip: bad index '%s'", b + 1);
-  return 0;
-}
-
 static void print_size(FILE *f, const char *what, const vc_reduce_size *s) {
   fprintf(f, "%s statements %u, buffers %u, segments %u, invocations %llu\n", what, s->statements,
           s->buffers, s->segments, (unsigned long long)s->invocations);
@@ -165,7 +150,7 @@ int vc_cmd_reduce(int argc, char **argv) {
       vc_args_u64(o, &ro.conform.max_buffer_bytes, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
-      parse_flip(o->value, &ro.conform, flipbuf, sizeof flipbuf, &e))
+      vc_parse_flip(o->value, &ro.conform, NULL, flipbuf, sizeof flipbuf, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) ro.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) ro.inject_hang = o->value;

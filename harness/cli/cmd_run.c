@@ -144,33 +144,6 @@ enum {
   O_COUNT
 };
 
-static int parse_flip(const char *s, vc_conform_opts *c, uint32_t *attempts, char *buf, size_t n,
-                      vc_error *err) {
-  snprintf(buf, n, "%s", s);
-  char *at = strchr(buf, '@');
-  *attempts = 0;
-  if (at) {
-    char *end;
-    unsigned long k = strtoul(at + 1, &end, 10);
-    if (!at[1] || *end || k == 0 || k > 1000)
-      return vc_fail(err, VC_ERR_USAGE, "--inject-flip: '@%s' is not a number of attempts (1..1000)",
-                     at + 1);
-    *attempts = (uint32_t)k;
-    *at = '\0';
-  }
-  char *a = strchr(buf, ':'), *b = a ? strchr(a + 1, ':') : NULL;
-  if (!a || !b) return vc_fail(err, VC_ERR_USAGE, "--inject-flip wants MODE:BUFFER:INDEX");
-  *a = *b = '\0';
-  if (vc_mode_from_name(buf) < 0)
-    return vc_fail(err, VC_ERR_USAGE, "--inject-flip: unknown mode '%s'", buf);
-  char *end;
-  c->flip_mode = buf;
-  c->flip_buffer = a + 1;
-  c->flip_index = strtoull(b + 1, &end, 10);
-  if (*end || !b[1]) return vc_fail(err, VC_ERR_USAGE, "--inject-flip: bad index '%s'", b + 1);
-  return 0;
-}
-
 int vc_cmd_run(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
     char names[2048];
@@ -330,7 +303,7 @@ int vc_cmd_run(int argc, char **argv) {
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "expectations"))) r.expectations = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
-      parse_flip(o->value, &r.conform, &r.flip_attempts, flipbuf, sizeof flipbuf, &e))
+      vc_parse_flip(o->value, &r.conform, &r.flip_attempts, flipbuf, sizeof flipbuf, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r.inject_crash = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r.inject_hang = o->value;

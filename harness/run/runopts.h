@@ -73,6 +73,10 @@ int vc_run_db_busy_ms(const vc_runner_opts *o);
 
 /* "native,host-split": every item a known mode, none empty, none twice. */
 int vc_parse_modes(const char *list, vc_conform_opts *c, vc_error *err);
+/* --inject-flip M:BUF:I (and with attempts, M:BUF:I@N: a flake on the first
+   N attempts; *attempts 0 without it): c's flip fields point into buf. */
+int vc_parse_flip(const char *s, vc_conform_opts *c, uint32_t *attempts, char *buf, size_t n,
+                  vc_error *err);
 /* forward, reverse or shuffle:SEED. */
 int vc_parse_oracle_order(const char *s, vc_oracle_opts *o, vc_error *err);
 
