@@ -13,11 +13,11 @@
 #include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
-#include "harness/base/sha256.h"
 #include "harness/base/strbuf.h"
 #include "harness/cli/args.h"
 #include "harness/cli/cmd_util.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/fuzz_findings.h"
 #include "harness/exec/plugin.h"
 #ifdef VC_HAVE_GEN
 #include "harness/gen/gen.h"
@@ -38,12 +38,15 @@ static const char help[] =
     "an equivalent twin, runs each in every selected mode on the device exactly\n"
     "as `run` does, and records them in the results database as normal\n"
     "runs, each program with its source. Every program that diverges, crashes,\n"
-    "times out, errs or is untrustworthy is reduced (`vyre-conform reduce`,\n"
-    "in the failing mode) and the reduced program is written into DIR/findings\n"
-    "with a one-line command that reproduces it. Findings are deduplicated by\n"
-    "signature: backend, mode, status, divergence class and the reduced\n"
-    "program's shape; the summary (printed, and DIR/summary.txt) lists the\n"
-    "distinct ones.\n"
+    "times out, errs or is untrustworthy is reduced (`vyre-conform reduce`)\n"
+    "in each failing mode, so that a cause that shows in one mode only is\n"
+    "filed whatever the others show. A reduced program is written into\n"
+    "DIR/findings with a one-line command that reproduces it. Findings are\n"
+    "deduplicated by signature: backend, status, divergence class and the\n"
+    "reduced program's shape, within a campaign and across the campaigns that\n"
+    "share a results database (its findings table: modes, programs, first and\n"
+    "last run); the summary (printed, and DIR/summary.txt) lists the distinct\n"
+    "ones this campaign showed.\n"
     "\n"
     "  --out DIR            programs, findings, summary and (by default) the\n"
     "                       results database DIR/fuzz.db (required)\n"
@@ -71,27 +74,19 @@ static const char help[] =
     "  --no-reduce          write the failing programs as they are\n"
     "  --device N, --device-options S, --cache DIR, --no-cache, --progress P:\n"
     "                       as for run\n"
+    "  --inject-flip M:BUF:I, --inject-crash GLOB[@STEP], --inject-hang GLOB[@STEP]:\n"
+    "                       as for run, in the runs and the reductions (for\n"
+    "                       testing the harness)\n"
     "\n"
     "Exit status: 0 no finding; 1 findings (listed); 2 usage error; 3 no usable\n"
     "backend or device; 4 a program of --from cannot be read; 5 results database\n"
     "error; 7 the generator made a program the check refuses, or a transformation\n"
     "failed (a bug of the harness; the message names seed and index).\n";
 
-typedef struct finding {
-  char key[256];   /* backend mode status class shape */
-  char sig[512];
-  char file[4096]; /* the reduced program */
-  char first[256]; /* the first program that showed it */
-  char mode[32];
-  uint32_t count;
-} finding;
-
 typedef struct fuzz {
   const char *dir, *db;
   const char *backend;
   vc_runner_opts run;
-  vc_reduce_opts red;
-  bool reduce;
   uint64_t seed;
   vc_corpus from;
 #ifdef VC_HAVE_GEN
@@ -100,14 +95,8 @@ typedef struct fuzz {
 #endif
   uint32_t *usable; /* indices of from's files that can be drawn */
   uint32_t nusable;
-  finding *f;
-  uint32_t nf, cap, failures;
-  /* a program that failed before, failing the same way again (fuzzing with
-     replacement draws programs again): filed under the same finding without
-     a second reduction */
-  struct seen { char key[600]; uint32_t finding; } *seen;
-  uint32_t nseen, seencap;
-  uint64_t run_ns, reduce_ns;
+  vc_fz_findings found;
+  uint64_t run_ns;
   uint32_t programs;
 } fuzz;
 
@@ -224,131 +213,6 @@ done:
   return n;
 }
 
-static finding *find_or_add(fuzz *z, const char *key) {
-  for (uint32_t i = 0; i < z->nf; i++)
-    if (strcmp(z->f[i].key, key) == 0) return &z->f[i];
-  if (z->nf == z->cap) {
-    z->cap = z->cap ? z->cap * 2 : 8;
-    z->f = realloc(z->f, z->cap * sizeof *z->f);
-    if (!z->f) abort();
-  }
-  finding *f = &z->f[z->nf++];
-  memset(f, 0, sizeof *f);
-  snprintf(f->key, sizeof f->key, "%s", key);
-  return f;
-}
-
-/* One failing program: reduced in its failing mode, then filed. */
-static void file_failure(fuzz *z, const vc_prog_data *p, const vc_result *r) {
-  z->failures++;
-  vc_strbuf text;
-  vc_sb_init(&text);
-  vc_error e;
-  vc_error_clear(&e);
-  if (vc_file_read(p->info.path, &text, &e)) {
-    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-    vc_sb_free(&text);
-    return;
-  }
-  char sig[512], shape[13], key[256];
-  vc_reduce_sig s;
-  vc_reduce_sig_of_result(r, &s);
-  /* the same text but for the program's name, failing with the same signature */
-  char seen_key[600], digest[65];
-  {
-    const char *at = strstr(text.data, p->info.name);
-    vc_sha256 h;
-    uint8_t d[32];
-    vc_sha256_init(&h);
-    if (at) {
-      vc_sha256_update(&h, text.data, (size_t)(at - text.data));
-      vc_sha256_update(&h, at + strlen(p->info.name), strlen(at + strlen(p->info.name)));
-    } else {
-      vc_sha256_update(&h, text.data, text.len);
-    }
-    vc_sha256_final(&h, d);
-    vc_sha256_hex(d, digest);
-    vc_reduce_sig_text(&s, sig, sizeof sig);
-    snprintf(seen_key, sizeof seen_key, "%s %.500s", digest, sig);
-  }
-  for (uint32_t i = 0; i < z->nseen; i++)
-    if (strcmp(z->seen[i].key, seen_key) == 0) {
-      z->f[z->seen[i].finding].count++;
-      vc_sb_free(&text);
-      return;
-    }
-  char *reduced = NULL;
-  const char *note = "";
-  int m = vc_mode_from_name(r->mode);
-  if (z->reduce && m >= 0 && r->status != VC_ST_INVALID) {
-    vc_reduce_opts ro = z->red;
-    ro.conform.nmodes = 1;
-    ro.conform.modes[0] = (vc_mode)m;
-    ro.origin = p->info.path;
-    vc_reduce_result rr;
-    uint64_t t0 = vc_now_ns();
-    int rc = vc_reduce(p->info.path, text.data, text.len, &ro, &rr, &e);
-    z->reduce_ns += vc_now_ns() - t0;
-    if (rc)
-      note = " (not reduced: the reducer failed)";
-    else if (rr.nothing)
-      note = " (not reduced: it did not fail again)";
-    else {
-      s = rr.sig;
-      reduced = rr.text;
-      rr.text = NULL;
-      printf("fuzz: reduced %s (%s %s): statements %u -> %u, %.1f s\n", p->info.name, r->mode,
-             vc_status_name(r->status), rr.before.statements, rr.after.statements,
-             (double)rr.wall_ns / 1e9);
-      fflush(stdout);
-    }
-    vc_reduce_result_free(&rr);
-  } else if (r->status == VC_ST_INVALID) {
-    note = " (the oracle refuses the program: a generator bug)";
-  } else if (m < 0) {
-    note = " (in a step before the modes: not reduced)";
-  }
-  const char *body = reduced ? reduced : text.data;
-  vc_reduce_shape(body, strlen(body), shape);
-  vc_reduce_sig_text(&s, sig, sizeof sig);
-  snprintf(key, sizeof key, "%s %s %s %s %s", z->backend, s.mode, vc_status_name(s.status),
-           s.cls >= 0 ? vc_divclass_name((vc_divclass)s.cls) : "-", shape);
-  finding *f = find_or_add(z, key);
-  if (z->nseen == z->seencap) {
-    z->seencap = z->seencap ? z->seencap * 2 : 16;
-    z->seen = realloc(z->seen, z->seencap * sizeof *z->seen);
-    if (!z->seen) abort();
-  }
-  snprintf(z->seen[z->nseen].key, sizeof z->seen[z->nseen].key, "%s", seen_key);
-  z->seen[z->nseen++].finding = (uint32_t)(f - z->f);
-  if (!f->count++) {
-    snprintf(f->sig, sizeof f->sig, "%s%s", sig, note);
-    snprintf(f->first, sizeof f->first, "%s", p->info.name);
-    snprintf(f->file, sizeof f->file, "%s/findings/%u-%s-%s.vyre", z->dir, z->nf, s.mode,
-             vc_status_name(s.status));
-    vc_strbuf out;
-    vc_sb_init(&out);
-    vc_sb_puts(&out, body);
-    if (vc_file_write(f->file, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-    vc_sb_free(&out);
-    snprintf(f->mode, sizeof f->mode, "%s", s.mode);
-    char cmd[4096 + 512];
-    snprintf(cmd, sizeof cmd, "%.*s.txt", (int)(strlen(f->file) - 5), f->file);
-    FILE *t = fopen(cmd, "w");
-    if (t) {
-      /* a planted fault of a mutant build is part of what reproduces it */
-      const char *mut = getenv("VYRE_CONFORM_MUTANT"), *flt = getenv("VYRE_CONFORM_FAULT");
-      if (mut && *mut) fprintf(t, "VYRE_CONFORM_MUTANT=%s ", mut);
-      if (flt && *flt) fprintf(t, "VYRE_CONFORM_FAULT=%s ", flt);
-      fprintf(t, "vyre-conform --backend %s --mode %s --expectations none %s\n", z->backend,
-              s.mode, f->file);
-      fclose(t);
-    }
-  }
-  free(reduced);
-  vc_sb_free(&text);
-}
-
 /* One run of the programs first .. first+n-1; then every failure filed. */
 static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_error *e) {
   char bdir[4096];
@@ -371,39 +235,55 @@ static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_err
   z->programs += files;
   vc_run_data *rd = NULL;
   if (vc_run_load(z->db, VC_RUN_LATEST, &rd, e)) return VC_EXIT_DB;
-  for (uint32_t i = 0; i < rd->nprogs; i++) {
-    const vc_prog_data *p = &rd->progs[i];
-    for (uint32_t k = 0; k < p->nresults; k++)
-      if (vc_status_is_failure(p->results[k].status)) {
-        file_failure(z, p, &p->results[k]);
-        break;
-      }
-  }
+  vc_fz_load(&z->found, rd);
+  for (uint32_t i = 0; i < rd->nprogs; i++) vc_fz_file_program(&z->found, &rd->progs[i], rd->id);
   vc_run_free(rd);
-  return VC_EXIT_OK;
+  return vc_fz_save(&z->found, e) ? VC_EXIT_DB : VC_EXIT_OK;
+}
+
+/* One finding this campaign showed; one found by an earlier campaign of the
+   results file says so. */
+static void summary_finding(FILE *o, const fuzz *z, uint32_t k, const vc_fz_finding *f) {
+  fprintf(o, "  %u. %s\n     modes: %s\n     %u %s", k, f->sig, f->modes, f->here,
+          vc_plural(f->here, "program", "programs"));
+  if (f->count != f->here)
+    fprintf(o, " (%u in all), first seen in run %lld by %s\n", f->count, (long long)f->first_run,
+            f->first);
+  else
+    fprintf(o, ", first %s\n", f->first);
+  fprintf(o, "     vyre-conform --backend %s --mode %s --expectations none %s\n", z->backend,
+          f->mode, f->file);
 }
 
 static int summary(fuzz *z) {
   char path[4200];
   snprintf(path, sizeof path, "%s/summary.txt", z->dir);
+  const vc_fz_findings *fd = &z->found;
+  uint32_t shown = 0, earlier = 0;
+  for (uint32_t i = 0; i < fd->n; i++)
+    if (fd->f[i].here) {
+      shown++;
+      earlier += fd->f[i].count != fd->f[i].here;
+    }
   FILE *files[2] = {stdout, fopen(path, "w")};
   for (int k = 0; k < 2; k++) {
     FILE *o = files[k];
     if (!o) continue;
     double run_s = (double)z->run_ns / 1e9;
     fprintf(o, "fuzz: %u %s on %s, seed %llu: %.1f s running (%.2f programs/s), %.1f s "
-            "reducing; %u failing, %u distinct finding%s\n",
-            z->programs, vc_plural(z->programs, "program", "programs"), z->backend, (unsigned long long)z->seed, run_s,
-            run_s > 0 ? z->programs / run_s : 0.0, (double)z->reduce_ns / 1e9, z->failures, z->nf,
-            z->nf == 1 ? "" : "s");
-    for (uint32_t i = 0; i < z->nf; i++)
-      fprintf(o, "  %u. %s\n     %u program%s, first %s\n     vyre-conform --backend %s "
-              "--mode %s --expectations none %s\n",
-              i + 1, z->f[i].sig, z->f[i].count, z->f[i].count == 1 ? "" : "s", z->f[i].first,
-              z->backend, z->f[i].mode, z->f[i].file);
+            "reducing (%u %s); %u failing, %u distinct finding%s",
+            z->programs, vc_plural(z->programs, "program", "programs"), z->backend,
+            (unsigned long long)z->seed, run_s, run_s > 0 ? z->programs / run_s : 0.0,
+            (double)fd->reduce_ns / 1e9, fd->reductions,
+            vc_plural(fd->reductions, "reduction", "reductions"), fd->failures, shown,
+            shown == 1 ? "" : "s");
+    if (earlier) fprintf(o, ", %u of them found by an earlier campaign", earlier);
+    fputc('\n', o);
+    for (uint32_t i = 0, n = 0; i < fd->n; i++)
+      if (fd->f[i].here) summary_finding(o, z, ++n, &fd->f[i]);
     if (o != stdout) fclose(o);
   }
-  return z->nf ? VC_EXIT_FAIL : VC_EXIT_OK;
+  return shown ? VC_EXIT_FAIL : VC_EXIT_OK;
 }
 
 int vc_cmd_fuzz(int argc, char **argv) {
@@ -413,7 +293,7 @@ int vc_cmd_fuzz(int argc, char **argv) {
   }
   enum { O_OUT, O_BACKEND, O_MODE, O_SEED, O_COUNT_, O_TIME, O_BATCH, O_JOBS, O_FROM, O_DB,
          O_TIMEOUT, O_RTIMEOUT, O_NOREDUCE, O_DEVICE, O_DEVOPTS, O_CACHE, O_NOCACHE, O_PROGRESS,
-         O_SIZE, O_FEATURES, O_TRANSFORM, O_COUNT };
+         O_SIZE, O_FEATURES, O_TRANSFORM, O_FLIP, O_CRASH, O_HANG, O_COUNT };
   vc_opt opts[O_COUNT] = {[O_OUT] = VC_OPT("out", true, false),
                           [O_BACKEND] = VC_OPT("backend", true, false),
                           [O_MODE] = VC_OPT("mode", true, false),
@@ -434,14 +314,17 @@ int vc_cmd_fuzz(int argc, char **argv) {
                           [O_PROGRESS] = VC_OPT("progress", true, false),
                           [O_SIZE] = VC_OPT("size", true, false),
                           [O_FEATURES] = VC_OPT("features", true, false),
-                          [O_TRANSFORM] = VC_OPT("transform", true, false)};
+                          [O_TRANSFORM] = VC_OPT("transform", true, false),
+                          [O_FLIP] = VC_OPT("inject-flip", true, false),
+                          [O_CRASH] = VC_OPT("inject-crash", true, false),
+                          [O_HANG] = VC_OPT("inject-hang", true, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
   fuzz z;
   memset(&z, 0, sizeof z);
   z.seed = 1;
-  z.reduce = true;
+  z.found.reduce = true;
   vc_runner_opts *r = &z.run;
   r->conform.repeat = 1;
   r->conform.nmodes = VC_MODE_COUNT;
@@ -449,8 +332,8 @@ int vc_cmd_fuzz(int argc, char **argv) {
   r->timeout_s = 600;
   r->expectations = "none"; /* every failure is a finding; the gate is not fuzz's */
   r->progress = isatty(STDERR_FILENO);
-  z.red.timeout_s = 60;
-  char *devopts = NULL, dbbuf[4200];
+  z.found.red.timeout_s = 60;
+  char *devopts = NULL, dbbuf[4200], flipbuf[512];
   uint32_t count = 100, time_s = 0, batch = 20, jobs = 1;
   int status = VC_EXIT_OK;
   if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
@@ -490,9 +373,14 @@ int vc_cmd_fuzz(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r->timeout_s, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "reduce-timeout")) &&
-      vc_args_u32(o, 1, 86400, &z.red.timeout_s, &e))
+      vc_args_u32(o, 1, 86400, &z.found.red.timeout_s, &e))
     goto usage;
-  z.reduce = !vc_args_get(opts, O_COUNT, "no-reduce");
+  z.found.reduce = !vc_args_get(opts, O_COUNT, "no-reduce");
+  if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
+      vc_parse_flip(o->value, &r->conform, NULL, flipbuf, sizeof flipbuf, &e))
+    goto usage;
+  if ((o = vc_args_get(opts, O_COUNT, "inject-crash"))) r->inject_crash = o->value;
+  if ((o = vc_args_get(opts, O_COUNT, "inject-hang"))) r->inject_hang = o->value;
   if ((o = vc_args_get(opts, O_COUNT, "device")) && vc_args_u32(o, 0, 1024, &r->device, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "device-options"))) r->device_options = o->value;
@@ -513,10 +401,16 @@ int vc_cmd_fuzz(int argc, char **argv) {
   snprintf(dbbuf, sizeof dbbuf, "%s/fuzz.db", z.dir);
   z.db = r->db_path = (o = vc_args_get(opts, O_COUNT, "db")) ? o->value : dbbuf;
   r->command_line = "fuzz";
-  z.red.backend = r->backend;
-  z.red.device = r->device;
-  z.red.device_options = r->device_options;
-  z.red.conform = r->conform;
+  z.found.red.backend = r->backend;
+  z.found.red.device = r->device;
+  z.found.red.device_options = r->device_options;
+  z.found.red.conform = r->conform;
+  z.found.red.inject_crash = r->inject_crash;
+  z.found.red.inject_hang = r->inject_hang;
+  z.found.dir = z.dir;
+  z.found.backend = z.backend;
+  z.found.db = z.db;
+  z.found.busy_ms = vc_run_db_busy_ms(r);
   vc_opt *from = vc_args_get(opts, O_COUNT, "from");
   int rc = 0;
 #ifdef VC_HAVE_GEN
@@ -575,15 +469,14 @@ int vc_cmd_fuzz(int argc, char **argv) {
 done:
   vc_corpus_free(&z.from);
   free(z.usable);
-  free(z.f);
-  free(z.seen);
+  vc_fz_free(&z.found);
   free(devopts);
   vc_args_free(opts, O_COUNT, &a);
   return status;
 usage:
   vc_corpus_free(&z.from);
   free(z.usable);
-  free(z.seen);
+  vc_fz_free(&z.found);
   free(devopts);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("fuzz", e.msg);

@@ -170,6 +170,22 @@
   X(U64, median_ns, median_ns, 0)                                             \
   X(U64, wall_ns, wall_ns, 0)
 
+/* findings: one row per distinct finding of `fuzz` (docs/fuzzing.md), kept
+   across the campaigns that share a results file; the table adds id, and
+   first_run and last_run are ids of runs. */
+#define VC_FINDING_COLUMNS(X)                                                 \
+  X(TEXT, key, signature, 0)                 /* backend status class shape: what deduplicates */ \
+  X(TEXT, backend, backend, 0)                                                \
+  X(TEXT, modes, modes, 0)                   /* the modes it failed in, space separated */ \
+  X(TEXT, failure, failure, 0)               /* the reducer's signature of the first */ \
+  X(TEXT, first_program, first_program, 0)                                    \
+  X(TEXT, file, file, 0)                     /* the reduced program's file */ \
+  X(TEXT, command, command, 0)               /* one line that reproduces it */ \
+  X(TEXT, source, source, 0)                 /* the reduced program */       \
+  X(U32, programs, programs, 0)              /* programs that showed it, all campaigns */ \
+  X(I64, first_run, first_run, 0)                                             \
+  X(I64, last_run, last_run, 0)
+
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose
    layout is the plugin ABI); the table adds run_id and fingerprint. */
 #define VC_DEVICE_COLUMNS(X)                                                  \

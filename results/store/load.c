@@ -466,6 +466,29 @@ static int load_litmus(loader *ld) {
   return rc ? rc : load_progress(ld);
 }
 
+static int finding_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  vc_finding_rec *rec = &r->findings[r->nfindings++];
+  int rc = 0, i = 1; /* after t.id */
+  VC_FINDING_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+/* Every finding of the file, whatever its runs; a file older than schema 14
+   has none. */
+static int load_findings(loader *ld) {
+  uint32_t n = 0;
+  bool have = false;
+  int src = vc_schema_has_table(ld->sql, "findings", &have);
+  if (src != SQLITE_OK) return fail_sql(ld, src, "listing the tables");
+  if (!have) return 0;
+  int rc = count_rows(ld, "SELECT count(*) FROM findings", &n);
+  if (rc || !n) return rc;
+  ld->r->findings = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->findings);
+  return each_row_of(ld, "t.id", &vc_table_findings, "t", "FROM findings t ORDER BY t.id",
+                     finding_row);
+}
+
 /* ---- the whole run ---- */
 
 /* One read transaction, so that every query sees the same snapshot. */
@@ -481,6 +504,7 @@ static int load_all(loader *ld) {
   if (!rc) rc = load_results(ld);
   if (!rc) rc = load_children(ld);
   if (!rc) rc = load_litmus(ld);
+  if (!rc) rc = load_findings(ld);
   sqlite3_exec(ld->sql, "COMMIT", NULL, NULL, NULL);
   return rc;
 }

@@ -46,6 +46,10 @@ typedef struct vc_run_data {
   uint32_t nlitmus;
   vc_progress_result *progress; /* its forward-progress checks, in the order recorded */
   uint32_t nprogress;
+  /* Every finding of fuzz campaigns the file holds, whatever their runs,
+     oldest first. */
+  vc_finding_rec *findings;
+  uint32_t nfindings;
 } vc_run_data;
 
 #define VC_RUN_LAST_COMPLETE 0

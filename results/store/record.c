@@ -13,7 +13,7 @@
 
 enum {
   ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, ST_END,
-  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_PROGRESS_ROW, ST_LITMUS_END, ST_COUNT
+  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_PROGRESS_ROW, ST_LITMUS_END, ST_FINDING, ST_COUNT
 };
 
 /* ", col1, col2, ..." and ",?,?,...": a table's own columns, by name, and
@@ -44,6 +44,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PROGRESS_ROW] = "INSERT INTO progress_results(litmus_run" VC_PROGRESS_COLUMNS(COL_NAME)
                         ") VALUES(?" VC_PROGRESS_COLUMNS(COL_PARAM) ")",
     [ST_LITMUS_END] = "UPDATE litmus_runs SET verdict=?, wall_ns=? WHERE id=?",
+    [ST_FINDING] = "INSERT INTO findings(id" VC_FINDING_COLUMNS(COL_NAME) ") VALUES(NULL"
+                   VC_FINDING_COLUMNS(COL_PARAM) ") ON CONFLICT(signature) DO UPDATE SET"
+                   " modes=excluded.modes, programs=excluded.programs,"
+                   " last_run=excluded.last_run",
 };
 /* clang-format on */
 
@@ -374,6 +378,12 @@ int vc_db_record_progress(vc_db *db, int64_t id, const vc_progress_result *rec,
   b_i64(&b, id);
   VC_PROGRESS_COLUMNS(BIND_COLUMN)
   return b_run(db, &b, "recording a forward-progress check", err);
+}
+
+int vc_db_record_finding(vc_db *db, const vc_finding_rec *rec, vc_error *err) {
+  binder b = bind_start(db->st[ST_FINDING]);
+  VC_FINDING_COLUMNS(BIND_COLUMN)
+  return b_run(db, &b, "recording a finding", err);
 }
 
 int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,

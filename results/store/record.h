@@ -37,6 +37,11 @@ typedef struct vc_progress_result {
   VC_PROGRESS_COLUMNS(VC_COLUMN_FIELD)
 } vc_progress_result;
 
+/* A distinct finding of fuzz campaigns (VC_FINDING_COLUMNS). */
+typedef struct vc_finding_rec {
+  VC_FINDING_COLUMNS(VC_COLUMN_FIELD)
+} vc_finding_rec;
+
 /* Opens (creating if absent) a results file. busy_ms bounds the wait for a
    lock held by another writer. A file of an older schema version is
    migrated in place, in one transaction. */
@@ -60,6 +65,9 @@ int vc_db_record_progress(vc_db *db, int64_t id, const vc_progress_result *rec,
                           vc_error *err);
 int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
                      vc_error *err);
+/* A finding, by its key: inserted, or its modes, programs and last_run
+   updated (first_run and the rest stay as first recorded). */
+int vc_db_record_finding(vc_db *db, const vc_finding_rec *f, vc_error *err);
 /* What --resume needs of an earlier run. */
 typedef struct vc_db_resume {
   char **done;            /* names of the programs it has results for */

@@ -22,6 +22,7 @@ static const vc_column_def segment_cols[] = {VC_SEGMENT_COLUMNS(COLUMN_DEF)};
 static const vc_column_def litmus_run_cols[] = {VC_LITMUS_RUN_COLUMNS(COLUMN_DEF)};
 static const vc_column_def litmus_cols[] = {VC_LITMUS_COLUMNS(COLUMN_DEF)};
 static const vc_column_def progress_cols[] = {VC_PROGRESS_COLUMNS(COLUMN_DEF)};
+static const vc_column_def finding_cols[] = {VC_FINDING_COLUMNS(COLUMN_DEF)};
 #undef COLUMN_DEF
 #define COLS(a) a, (uint32_t)(sizeof a / sizeof a[0])
 
@@ -58,12 +59,15 @@ const vc_table_def vc_table_progress_results = {
     "progress_results",
     "id INTEGER PRIMARY KEY,\n  litmus_run INTEGER NOT NULL REFERENCES litmus_runs(id)",
     COLS(progress_cols), ""};
+const vc_table_def vc_table_findings = {"findings", "id INTEGER PRIMARY KEY", COLS(finding_cols),
+                                        ",\n  UNIQUE(signature)"};
 
 /* In the order they are created (a table after those it refers to). */
 static const vc_table_def *const tables[] = {
     &vc_table_runs,        &vc_table_devices,     &vc_table_programs,
     &vc_table_results,     &vc_table_divergences, &vc_table_segments,
-    &vc_table_litmus_runs, &vc_table_litmus_results, &vc_table_progress_results};
+    &vc_table_litmus_runs, &vc_table_litmus_results, &vc_table_progress_results,
+    &vc_table_findings};
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 
 static const char index_sql[] =

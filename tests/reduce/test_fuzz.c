@@ -3,8 +3,9 @@
  * their transformed twins is recorded as a normal run with every program's
  * source; the programs are the same for the same
  * seed; the summary and the findings folder agree with the exit status.
- * With FUZZ_MUTANT (a mutant build), a planted fault found in three
- * programs is one distinct finding, reduced, whose command reproduces it. */
+ * Each failing mode is reduced and filed, and findings are kept across
+ * campaigns. With FUZZ_MUTANT (a mutant build), a planted fault found in
+ * two programs is one distinct finding, reduced, whose command reproduces it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -151,6 +152,42 @@ static void test_time_bounded(void **state) {
   free(sum);
 }
 
+/* Two causes in one program, each in one mode (a flipped bit in native, a
+   crash in host-split): each mode is reduced and filed, two findings. A
+   second campaign into the same results file finds both again: they are
+   counted under the findings the first filed (first run 1, last run 2,
+   two programs), and no new file is written. */
+static void test_each_mode_filed_and_kept(void **state) {
+  (void)state;
+  char args[2048], *log = NULL, out[600], db[700];
+  snprintf(out, sizeof out, "%s/modes", dir);
+  snprintf(args, sizeof args,
+           "fuzz --backend %s --count 1 --from corpus/values/let_load.vyre --transform none "
+           "--inject-flip native:out:0 --inject-crash 'fz_*@host-split' --progress plain "
+           "--cache '%s/kc' --out '%s'",
+           backend, dir, out);
+  for (int campaign = 1; campaign <= 2; campaign++) {
+    assert_int_equal(ru_run("", args, &log), VC_EXIT_FAIL);
+    assert_non_null(strstr(log, "fuzz: reduced fz_1_0 (native diverge)"));
+    assert_non_null(strstr(log, "fuzz: reduced fz_1_0 (host-split crash)"));
+    assert_null(strstr(log, "(resident-split"));
+    assert_non_null(strstr(log, "1 failing, 2 distinct findings"));
+    assert_int_equal(strstr(log, "found by an earlier campaign") != NULL, campaign == 2);
+    free(log);
+  }
+  snprintf(db, sizeof db, "%s/fuzz.db", out);
+  assert_int_equal(query_int(db, "SELECT count(*) FROM findings"), 2);
+  assert_int_equal(query_int(db, "SELECT count(*) FROM findings WHERE first_run=1 AND last_run=2 "
+                                 "AND programs=2"), 2);
+  assert_int_equal(query_int(db, "SELECT count(*) FROM findings WHERE modes='native' AND "
+                                 "signature LIKE '% diverge integer %'"), 1);
+  assert_int_equal(query_int(db, "SELECT count(*) FROM findings WHERE modes='host-split' AND "
+                                 "signature LIKE '% crash - %'"), 1);
+  char cmd[1400];
+  snprintf(cmd, sizeof cmd, "test $(ls '%s'/findings | wc -l) -eq 4", out);
+  assert_int_equal(system(cmd), 0);
+}
+
 /* A planted code-generator fault: a program and its transformed twin, two
    different programs, both fail; both reduce to one shape: one finding,
    whose command fails again under the fault. */
@@ -197,6 +234,7 @@ int main(void) {
       cmocka_unit_test(test_bounded_run),
       cmocka_unit_test(test_same_seed_same_programs),
       cmocka_unit_test(test_time_bounded),
+      cmocka_unit_test(test_each_mode_filed_and_kept),
   };
   /* only a mutant build has a fault to plant (tests.cmake sets FUZZ_MUTANT there) */
   const struct CMUnitTest mutant_tests[] = {
