@@ -237,6 +237,7 @@ static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_err
   if (vc_run_load(z->db, VC_RUN_LATEST, &rd, e)) return VC_EXIT_DB;
   vc_fz_load(&z->found, rd);
   for (uint32_t i = 0; i < rd->nprogs; i++) vc_fz_file_program(&z->found, &rd->progs[i], rd->id);
+  vc_fz_file_differentials(&z->found, rd);
   vc_run_free(rd);
   return vc_fz_save(&z->found, e) ? VC_EXIT_DB : VC_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 #include "harness/base/file.h"
 #include "harness/base/sha256.h"
 #include "harness/base/strbuf.h"
+#include "harness/fuzz/differential.h"
 #include "results/store/record.h"
 
 static char *dup_or_null(const char *s) {
@@ -231,6 +232,87 @@ void vc_fz_file_program(vc_fz_findings *z, const vc_prog_data *p, int64_t run_id
   }
   for (uint32_t i = 0; i < nfailing; i++) file_mode(z, p, text.data, &p->results[failing[i]], run_id);
   vc_sb_free(&text);
+}
+
+static void write_text(const char *path, const char *text) {
+  vc_error e;
+  vc_error_clear(&e);
+  vc_strbuf out;
+  vc_sb_init(&out);
+  vc_sb_puts(&out, text);
+  if (vc_file_write(path, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+  vc_sb_free(&out);
+}
+
+/* One pair of passing results whose bytes differ: filed as it is (a
+   reduction would need the pair as its test), the original program and,
+   for a twin, the twin beside it. */
+static void file_differential(void *ctx, const vc_fz_diff *d) {
+  vc_fz_findings *z = ctx;
+  vc_strbuf a, b;
+  vc_sb_init(&a);
+  vc_sb_init(&b);
+  vc_error e;
+  vc_error_clear(&e);
+  bool twin = d->kind == VC_FZ_DIFF_TWIN;
+  if (vc_file_read(d->a->info.path, &a, &e) || (twin && vc_file_read(d->b->info.path, &b, &e))) {
+    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+    goto done;
+  }
+  char shape[13], key[256], what[32];
+  vc_reduce_shape(a.data, a.len, shape);
+  snprintf(what, sizeof what, "%s", twin ? "twin" : d->rb->mode);
+  snprintf(key, sizeof key, "%s differential %s %s", z->backend, what, shape);
+  vc_fz_finding *f = find(z, key);
+  if (!f) {
+    f = add(z, key);
+    if (twin)
+      snprintf(f->sig, sizeof f->sig,
+               "%s differential: the twin's bytes differ from the original's, both passed "
+               "(output %.12s vs %.12s)",
+               d->ra->mode, d->ra->output_digest, d->rb->output_digest);
+    else
+      snprintf(f->sig, sizeof f->sig,
+               "%s differential: its bytes differ from native's, both passed (output %.12s vs "
+               "%.12s)",
+               d->rb->mode, d->rb->output_digest, d->ra->output_digest);
+    snprintf(f->first, sizeof f->first, "%s", d->a->info.name);
+    snprintf(f->mode, sizeof f->mode, "%s", twin ? d->ra->mode : d->rb->mode);
+    snprintf(f->file, sizeof f->file, "%s/findings/%u-%s-differential.vyre", z->dir, z->n,
+             twin ? "twin" : f->mode);
+    f->source = dup_or_null(a.data);
+    f->first_run = z->run_id;
+    write_text(f->file, a.data);
+    char path[4200];
+    snprintf(path, sizeof path, "%.*s.txt", (int)(strlen(f->file) - 5), f->file);
+    vc_strbuf cmd;
+    vc_sb_init(&cmd);
+    if (twin) {
+      char tw[4200];
+      snprintf(tw, sizeof tw, "%.*s-t.vyre", (int)(strlen(f->file) - 5), f->file);
+      write_text(tw, b.data);
+      vc_sb_printf(&cmd, "vyre-conform --backend %s --mode %s --expectations none %s %s\n",
+                   z->backend, f->mode, f->file, tw);
+    } else {
+      vc_sb_printf(&cmd, "vyre-conform --backend %s --mode native,%s --expectations none %s\n",
+                   z->backend, f->mode, f->file);
+    }
+    vc_sb_puts(&cmd, "# then compare the output digests: sqlite3 vyre-conform.db "
+                     "\"SELECT mode, output_digest FROM results\"\n");
+    write_text(path, vc_sb_str(&cmd));
+    vc_sb_free(&cmd);
+  }
+  add_mode(f, d->ra->mode);
+  add_mode(f, d->rb->mode);
+  count(f, d->a->info.name, z->run_id);
+done:
+  vc_sb_free(&a);
+  vc_sb_free(&b);
+}
+
+void vc_fz_file_differentials(vc_fz_findings *z, const vc_run_data *rd) {
+  z->run_id = rd->id;
+  z->differentials += vc_fz_differentials(rd, file_differential, z);
 }
 
 int vc_fz_save(vc_fz_findings *z, vc_error *err) {

@@ -45,6 +45,8 @@ typedef struct vc_fz_findings {
   uint32_t nseen, seencap;
   uint32_t failures;    /* failing programs */
   uint32_t reductions;
+  uint32_t differentials; /* pairs of passing results whose bytes differ */
+  int64_t run_id;       /* the run being filed */
   uint64_t reduce_ns;
   bool loaded;          /* the file's earlier findings are in f */
 } vc_fz_findings;
@@ -55,6 +57,10 @@ void vc_fz_load(vc_fz_findings *z, const vc_run_data *rd);
    a cause that shows in one mode only is filed whatever the others show,
    and one that shows in several reduces to one shape, one finding. */
 void vc_fz_file_program(vc_fz_findings *z, const vc_prog_data *p, int64_t run_id);
+/* Files the differentials of rd (harness/fuzz/differential.h): a program
+   whose split mode's bytes differ from its native mode's, or a twin whose
+   bytes differ from its original's, where both passed. */
+void vc_fz_file_differentials(vc_fz_findings *z, const vc_run_data *rd);
 /* Writes the findings filed or seen again since the last save. */
 int vc_fz_save(vc_fz_findings *z, vc_error *err);
 void vc_fz_free(vc_fz_findings *z);
