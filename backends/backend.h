@@ -24,7 +24,8 @@
 #include "harness/base/error.h"
 #include "harness/model/program.h"
 
-/* Bump on any change to this file or to the layout of harness/program.h. */
+/* Bump on any change to this file or to the layout of harness/model/program.h
+   (ci/check-abi holds it; record the new line in ci/abi.txt). */
 #define VC_BACKEND_ABI_VERSION 4u
 #define VC_BACKEND_ENTRY "vyre_conform_backend"
 
