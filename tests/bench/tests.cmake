@@ -32,3 +32,17 @@ endif()
 add_test(NAME bench_throughput_refuses_failed_runs
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/throughput_test.sh ${CMAKE_SOURCE_DIR} $<TARGET_FILE:vyre-conform>)
 set_tests_properties(bench_throughput_refuses_failed_runs PROPERTIES LABELS bench TIMEOUT 300)
+
+# vc-crossover-bench on PoCL: the map's points, CSV and charts; in the
+# mutant build a splitter fault that loses the live value fails it.
+if(TARGET vc-backend-opencl)
+  add_test(NAME bench_crossover_pocl
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/crossover_test.sh $<TARGET_FILE:vc-crossover-bench>)
+  set_tests_properties(bench_crossover_pocl PROPERTIES LABELS "bench;opencl;pocl" TIMEOUT 600)
+  if(VC_MUTANTS)
+    add_test(NAME bench_crossover_mutant_pocl
+      COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/crossover_test.sh $<TARGET_FILE:vc-crossover-bench>)
+    set_tests_properties(bench_crossover_mutant_pocl PROPERTIES
+      LABELS "bench;opencl;pocl;mutant-split" TIMEOUT 600 ENVIRONMENT "MUTANT=lose-var-set")
+  endif()
+endif()
