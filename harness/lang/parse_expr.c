@@ -144,7 +144,7 @@ vc_node *vc_p_atomic(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
             c->p->buffers[n->ref].loc.col, c->p->buffers[n->ref].name);
   vc_type t = ok ? mem_type(c, n) : VC_P_BAD;
   if (t == VC_F32) {
-    vc_perr(c, x->items[2]->loc, "atomic on f32 %s %s: atomics take u32 or i32",
+    vc_perr(c, x->items[2]->loc, "atomic on f32 %s %s: atomics take u32, i32, u64 or i64",
             n->space == VC_SPACE_BUFFER ? "buffer" : "shared array", x->items[2]->text);
     t = VC_P_BAD;
   }
@@ -161,11 +161,11 @@ vc_node *vc_p_atomic(vc_pctx *c, const vc_sx *x, vc_node_kind kind) {
 static bool binop_checks(vc_pctx *c, const vc_sx *x, vc_binop op, vc_type t) {
   const char *name = vc_binop_name(op);
   if (op == VC_REM && t == VC_F32) {
-    vc_perr(c, x->loc, "rem is not defined on f32 (it takes u32 or i32)");
+    vc_perr(c, x->loc, "rem is not defined on f32 (it takes u32, i32, u64 or i64)");
     return false;
   }
   if (op >= VC_AND && op <= VC_SHR && t == VC_F32) {
-    vc_perr(c, x->loc, "type mismatch: %s takes u32 or i32, not f32", name);
+    vc_perr(c, x->loc, "type mismatch: %s takes u32, i32, u64 or i64, not f32", name);
     return false;
   }
   if ((op == VC_LAND || op == VC_LOR) && t != VC_U32) {
@@ -211,7 +211,7 @@ static vc_node *unary(vc_pctx *c, const vc_sx *x, vc_unop op) {
   if (op == VC_ABS && (t == VC_U32 || t == VC_U64))
     vc_perr(c, x->loc, "abs is not defined on %s (it takes i32, i64 or f32)", vc_type_name(t));
   else if (op == VC_NOT && t == VC_F32)
-    vc_perr(c, x->loc, "type mismatch: not takes u32 or i32, not f32");
+    vc_perr(c, x->loc, "type mismatch: not takes u32, i32, u64 or i64, not f32");
   else if (op == VC_LNOT && t != VC_U32)
     vc_perr(c, x->loc, "type mismatch: lnot takes a u32 operand, not %s", vc_type_name(t));
   else

@@ -71,11 +71,11 @@ def allowed():
         for s in SPACES:
             for t in TYPES:
                 out.append(("memory", (op, t, s)))
-    # atomics: u32, i32, u64, i64, buffers and shared arrays; atomic load and
-    # store: u32 or i32 (docs/format.md, Statements and Expressions)
+    # atomics, atomic load and store included: u32, i32, u64, i64, buffers
+    # and shared arrays (docs/format.md, Statements and Expressions)
     for op in ATOMIC_OPS:
         for s in SPACES:
-            for t in (["u32", "i32"] if op in ("load", "store") else INTS):
+            for t in INTS:
                 out.append(("atomics", ("atomic", op, t, s)))
     for b in BUILTINS:
         for a in AXES:
