@@ -160,8 +160,12 @@ static inline uint64_t vc_shri64(uint64_t a, uint64_t b) {
   return (a & VC_SIGN_BIT64) ? ~(~a >> s) : a >> s;
 }
 
-static inline bool vc_lti64(uint64_t a, uint64_t b) { return vc_as_i64(a) < vc_as_i64(b); }
-static inline bool vc_lei64(uint64_t a, uint64_t b) { return vc_as_i64(a) <= vc_as_i64(b); }
+static inline bool vc_lti64(uint64_t a, uint64_t b) {
+  return VC_MUTANT(ORACLE_I64_UNSIGNED) ? a < b : vc_as_i64(a) < vc_as_i64(b);
+}
+static inline bool vc_lei64(uint64_t a, uint64_t b) {
+  return VC_MUTANT(ORACLE_I64_UNSIGNED) ? a <= b : vc_as_i64(a) <= vc_as_i64(b);
+}
 static inline uint64_t vc_absi64(uint64_t a) { return (a & VC_SIGN_BIT64) ? 0u - a : a; }
 
 /* f32 -> i64: truncate, saturate, NaN gives 0. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/base/mutant.h"
 #include "oracles/bytecode.h"
 #include "oracles/machine.h"
 #include "oracles/oracle.h"
@@ -386,7 +387,7 @@ static void stmt_loop(cc *c, const vc_node *s) {
   note_write(c, i);
   uint32_t to = temp(c, s->loc); /* evaluated once, even if it names a var the body sets */
   expr(c, s->kids[1], to);
-  bool is_signed = s->kids[0]->type == VC_I32;
+  bool is_signed = s->kids[0]->type == VC_I32 && !VC_MUTANT(ORACLE_I32_LOOP_UNSIGNED);
   uint32_t test = emit(c, is_signed ? VC_OP_FORI : VC_OP_FORU, s->loc, i, to, 0, 0);
   loop_body(c, s, 2, &cont, mark, next_edge, test);
   patch(c, test, 2, c->o->ncode);
@@ -400,7 +401,8 @@ static void stmt_while(cc *c, const vc_node *s) {
   uint32_t cond = expr(c, s->kids[0], NOREG);
   uint32_t jz = emit(c, VC_OP_JZ, s->loc, cond, 0, 0, 0);
   c->top = top;
-  loop_body(c, s, 1, &cont, mark, while_edge, test);
+  /* the back edge goes to the condition's code (not to the body after its jz) */
+  loop_body(c, s, 1, &cont, mark, while_edge, VC_MUTANT(ORACLE_WHILE_COND_ONCE) ? jz + 1 : test);
   patch(c, jz, 1, c->o->ncode);
 }
 

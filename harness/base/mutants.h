@@ -59,6 +59,26 @@
     "a return is taken to end the invocation: no spilled value is saved before it",                \
     "values/return_skips control/return_each_segment fixpoint/return_skips_decl_per_pass",         \
     "")                                                                                            \
+  X(RETURN_NESTED_MISSED, "return-nested-missed", MUTANT, "split",                                 \
+    "a return under an if or a loop is not seen: a pure let after it is recomputed, not spilled",  \
+    "control/return_in_loop_saves_var values/return_skips control/return_typed_spills",            \
+    "")                                                                                            \
+  X(RETURN_LAST_NOT_FIRST, "return-last-not-first", MUTANT, "split",                               \
+    "a segment's last return is taken for its first: a pure let between two returns is recomputed", \
+    "control/return_typed_spills values/return_chain_2d",                                          \
+    "")                                                                                            \
+  X(REMAT_CHAIN_DEPTH_2, "remat-chain-depth-2", MUTANT, "split",                                   \
+    "a recomputed let brings the lets it names but not theirs: a chain of three loses its root",   \
+    "control/return_typed_spills values/return_chain_2d",                                          \
+    "")                                                                                            \
+  X(SPILL_NEXT_SEGMENT_ONLY, "spill-next-segment-only", MUTANT, "split",                           \
+    "liveness looks one segment ahead: a value next used two segments on is not spilled",          \
+    "atomics/counters structure/empty_segments values/long_distance",                              \
+    "")                                                                                            \
+  X(SPILL_64_LOW_WORD, "spill-64-low-word", MUTANT, "split",                                       \
+    "the spill slot of a u64 or i64 value is a u32: its high word is lost across the barrier",     \
+    "values/spill_u64_high_word control/return_typed_spills fixpoint/fixpoint_u64_accumulate",     \
+    "")                                                                                            \
   /* the mode drivers, harness/exec/modes.c */                                                     \
   X(OUTPUTS_BY_POSITION, "outputs-by-position", MUTANT, "modes",                                   \
     "resident-split and native read output k back from plan buffer k, not from its own buffer",    \
@@ -88,6 +108,19 @@
   X(SKIP_LAST_ELEMENT, "skip-last-element", MUTANT, "compare",                                     \
     "the comparison of a buffer leaves out its last element",                                      \
     "algorithms/bitonic_sort semantics/int_wrap",                                                  \
+    "")                                                                                            \
+  /* the expectations, harness/model/expectations.c */                                             \
+  X(EXP_PROGRAM_PREFIX, "exp-program-prefix", MUTANT, "expectations",                              \
+    "an entry's program pattern is matched as a prefix of the name, not as a glob",                \
+    "unit:results_expectations unit:test_verdict barrier-detect/spin_2d_grid size/max_grid_x",     \
+    "")                                                                                            \
+  X(EXP_MODE_LITERAL, "exp-mode-literal", MUTANT, "expectations",                                  \
+    "an entry's mode is compared as a string, not as a glob: a mode * matches no mode",            \
+    "unit:results_expectations unit:test_verdict control/lavapipe_loop_budget semantics/f32_mul_zero", \
+    "")                                                                                            \
+  X(EXP_NOTE_LITERAL, "exp-note-literal", MUTANT, "expectations",                                  \
+    "an entry's note is compared with the reason as a string, not as a glob",                      \
+    "unit:results_expectations unit:test_verdict barrier-detect/spin_2d_grid size/max_grid_x fixpoint/empty_passes", \
     "")                                                                                            \
   /* the code generator, backends/common/cgen */                                                   \
   X(SHR_LOGICAL, "shr-logical", MUTANT, "cgen", "shr of an i32 is logical, not arithmetic",        \
@@ -140,6 +173,31 @@
   X(LOOP_BOUND_REREAD, "loop-bound-reread", MUTANT, "cgen",                                        \
     "a loop whose bound is a variable re-reads it each iteration instead of copying it once",      \
     "semantics/eval_order control/loop_bound_shrinks",                                             \
+    "")                                                                                            \
+  X(I64_COMPARE_UNSIGNED, "i64-compare-unsigned", MUTANT, "cgen",                                  \
+    "i64 lt, le, gt and ge compare the operands' u64 bits",                                        \
+    "semantics/compare_i64 values/i64_order_across_barrier",                                       \
+    "")                                                                                            \
+  X(LOOP_I32_UNSIGNED, "loop-i32-unsigned", MUTANT, "cgen",                                        \
+    "the test of an i32 loop compares the counter and the bound as u32",                           \
+    "control/loops_ifs_around_stores algorithms/box_sum_signed_offsets",                           \
+    "")                                                                                            \
+  X(WHILE_TEST_AFTER_BODY, "while-test-after-body", MUTANT, "cgen",                                \
+    "a while is lowered as a do-while: the body runs once before the condition is tested",         \
+    "unit:test_cgen_text control/while_trip_counts algorithms/box_sum_signed_offsets",             \
+    "")                                                                                            \
+  /* the oracle, oracles/ */                                                                       \
+  X(ORACLE_I64_UNSIGNED, "oracle-i64-unsigned", MUTANT, "oracle",                                  \
+    "the oracle orders i64 values by their u64 bits (lt, le, gt, ge, min, max, atomic min/max)",   \
+    "semantics/compare_i64 values/i64_order_across_barrier atomics/atomic_counter_min_max_u64",    \
+    "")                                                                                            \
+  X(ORACLE_I32_LOOP_UNSIGNED, "oracle-i32-loop-unsigned", MUTANT, "oracle",                        \
+    "the oracle tests an i32 loop's counter against its bound as u32",                             \
+    "control/loops_ifs_around_stores algorithms/box_sum_signed_offsets",                           \
+    "")                                                                                            \
+  X(ORACLE_WHILE_COND_ONCE, "oracle-while-cond-once", MUTANT, "oracle",                            \
+    "the oracle's while back edge jumps past the condition, which is evaluated once",              \
+    "control/while_trip_counts atomics/retry_loop_u64 algorithms/box_sum_signed_offsets",          \
     "")                                                                                            \
   /* the native kernel, backends/common/native */                                                  \
   X(NATIVE_BARRIER_SHORT, "native-barrier-short", MUTANT, "native",                                \

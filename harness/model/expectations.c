@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness/base/mutant.h"
 #include "harness/base/strbuf.h"
 #include "harness/model/attempt_log.h"
 
@@ -299,9 +300,21 @@ bool vc_expectation_expired(const vc_expectation *x, int today) {
   return x->expires && today > x->expires;
 }
 
+/* For the planted faults exp-program-prefix, exp-mode-literal and
+   exp-note-literal: a pattern read as a prefix of the name, or as the name
+   itself. */
+static bool prefix(const char *pattern, const char *s) {
+  return !pattern || strncmp(pattern, s ? s : "", strlen(pattern)) == 0;
+}
+static bool literal(const char *pattern, const char *s) {
+  return !pattern || strcmp(pattern, s ? s : "") == 0;
+}
+
 bool vc_expectation_matches(const vc_expectation *x, const vc_exp_config *cfg, int today,
                             const char *program, const char *mode) {
-  return !vc_expectation_expired(x, today) && glob(x->program, program) && glob(x->mode, mode) &&
+  return !vc_expectation_expired(x, today) &&
+         (VC_MUTANT(EXP_PROGRAM_PREFIX) ? prefix(x->program, program) : glob(x->program, program)) &&
+         (VC_MUTANT(EXP_MODE_LITERAL) ? literal(x->mode, mode) : glob(x->mode, mode)) &&
          vc_expectation_applies(x, cfg);
 }
 
@@ -327,7 +340,8 @@ const vc_expectation *vc_expectations_match_kind(const vc_expectations *e, const
 static bool may_cover(const vc_expectation *x, unsigned kinds, const vc_exp_config *cfg,
                       int today, const char *program, const vc_result *r) {
   return (kinds & (1u << x->kind)) && vc_expectation_matches(x, cfg, today, program, r->mode) &&
-         glob(x->status, vc_status_name(r->status)) && glob(x->note, r->reason);
+         glob(x->status, vc_status_name(r->status)) &&
+         (VC_MUTANT(EXP_NOTE_LITERAL) ? literal(x->note, r->reason) : glob(x->note, r->reason));
 }
 
 static const vc_expectation *cover_div(const vc_expectations *e, unsigned kinds,

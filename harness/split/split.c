@@ -68,7 +68,7 @@ static bool has_grid_barrier(const vc_node *n) {
 
 static bool has_return(const vc_node *n) {
   if (n->kind == VC_S_RETURN) return true;
-  if (vc_node_is_expr(n)) return false;
+  if (vc_node_is_expr(n) || VC_MUTANT(RETURN_NESTED_MISSED)) return false;
   for (uint32_t i = 0; i < n->nkids; i++)
     if (has_return(n->kids[i])) return true;
   return false;
@@ -111,7 +111,7 @@ static void cut_segments(splitter *sp) {
     for (uint32_t i = sp->seg_begin[k]; i < sp->seg_end[k]; i++)
       if (has_return(sp->top.items[i])) {
         sp->first_return[k] = i;
-        break;
+        if (!VC_MUTANT(RETURN_LAST_NOT_FIRST)) break;
       }
   }
 }
@@ -193,9 +193,15 @@ static bool needed_in(const splitter *sp, uint32_t sym, uint32_t seg) {
 }
 
 static bool needed_after(const splitter *sp, uint32_t sym, uint32_t seg) {
-  for (uint32_t j = seg + 1; j < sp->nsegs; j++)
+  uint32_t end = VC_MUTANT(SPILL_NEXT_SEGMENT_ONLY) && seg + 2 < sp->nsegs ? seg + 2 : sp->nsegs;
+  for (uint32_t j = seg + 1; j < end; j++)
     if (needed_in(sp, sym, j)) return true;
   return false;
+}
+
+/* The element type of a value's spill slot. */
+static vc_type slot_type(vc_type t) {
+  return t == VC_F32 || (VC_MUTANT(SPILL_64_LOW_WORD) && vc_type_is_64(t)) ? VC_U32 : t;
 }
 
 /* Decides remat or spill for every top-level value; creates spill buffers. */
@@ -242,7 +248,7 @@ static int plan_values(splitter *sp) {
     sb->name = vc_arena_strdup(&out->arena, name);
     /* f32 values travel as their bits: a driver that flushes or canonicalises
        floats on a load or store must not change what the split carries. */
-    sb->type = p->syms[s].type == VC_F32 ? VC_U32 : p->syms[s].type;
+    sb->type = slot_type(p->syms[s].type);
     sb->count = (uint32_t)inv;
     sb->access = VC_READ_WRITE;
     sb->init.kind = VC_INIT_ZERO;
@@ -318,6 +324,13 @@ static vc_node *bitcast(vc_program *p, vc_type to, vc_node *e) {
   return n;
 }
 
+static vc_node *cast(vc_program *p, vc_type to, vc_node *e) {
+  vc_node *n = vc_node_new(p, VC_E_CAST, (vc_loc){0, 0}, 1);
+  n->type = to;
+  n->kids[0] = e;
+  return n;
+}
+
 static vc_node *spill_store(seg_builder *b, uint32_t sym, bool in_scope) {
   vc_program *p = b->prog;
   vc_node *st = vc_node_new(p, VC_S_STORE, (vc_loc){0, 0}, 2);
@@ -326,9 +339,11 @@ static vc_node *spill_store(seg_builder *b, uint32_t sym, bool in_scope) {
   st->kids[0] = name_ref(p, b->lid_sym);
   vc_type t = p->syms[sym].type;
   if (!in_scope)
-    st->kids[1] = lit(p, t == VC_F32 ? VC_U32 : t, 0); /* +0.0f has zero bits */
+    st->kids[1] = lit(p, slot_type(t), 0); /* +0.0f has zero bits */
   else
-    st->kids[1] = t == VC_F32 ? bitcast(p, VC_U32, name_ref(p, sym)) : name_ref(p, sym);
+    st->kids[1] = t == VC_F32 ? bitcast(p, VC_U32, name_ref(p, sym))
+                  : slot_type(t) != t ? cast(p, slot_type(t), name_ref(p, sym))
+                                      : name_ref(p, sym);
   return st;
 }
 
@@ -513,7 +528,7 @@ static uint32_t *sym_list(splitter *sp, uint32_t n) {
 static void mark_remat(splitter *sp, const vc_node *e, bool *want) {
   if (e->kind == VC_E_NAME && sp->syms[e->ref].remat && !want[e->ref]) {
     want[e->ref] = true;
-    mark_remat(sp, sp->syms[e->ref].def->kids[0], want);
+    if (!VC_MUTANT(REMAT_CHAIN_DEPTH_2)) mark_remat(sp, sp->syms[e->ref].def->kids[0], want);
   }
   for (uint32_t i = 0; i < e->nkids; i++) mark_remat(sp, e->kids[i], want);
 }
@@ -590,7 +605,8 @@ static void build_segment(splitter *sp, uint32_t k) {
     ld->ref = (uint32_t)sp->syms[s].spill;
     ld->type = sp->out->buffers[ld->ref].type;
     ld->kids[0] = name_ref(p, b.lid_sym);
-    d->kids[0] = src->syms[s].type == VC_F32 ? bitcast(p, VC_F32, ld) : ld;
+    vc_type t = src->syms[s].type;
+    d->kids[0] = t == VC_F32 ? bitcast(p, VC_F32, ld) : ld->type != t ? cast(p, t, ld) : ld;
     vc_node_append(p, entry, d);
   }
   for (uint32_t i = 0; i < seg->nremat; i++)

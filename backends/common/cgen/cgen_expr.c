@@ -242,9 +242,15 @@ static void shift(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b)
 }
 
 static void compare(vc_cg *g, vc_binop op, const vc_cg_val *a, const vc_cg_val *b) {
-  if (op == VC_NE && a->type == VC_F32) /* true with a NaN, whatever the compiler's != */
+  if (op == VC_NE && a->type == VC_F32) { /* true with a NaN, whatever the compiler's != */
     vc_sb_printf(g->out, "(%s == %s) ? 0u : 1u", a->s, b->s);
-  else
+  } else if (a->type == VC_I64 && VC_MUTANT(I64_COMPARE_UNSIGNED)) {
+    vc_sb_putc(g->out, '(');
+    vc_cg_convert(g, VC_U64, VC_I64, a->s, g->out);
+    vc_sb_printf(g->out, " %s ", c_op(op));
+    vc_cg_convert(g, VC_U64, VC_I64, b->s, g->out);
+    vc_sb_puts(g->out, ") ? 1u : 0u");
+  } else
     vc_sb_printf(g->out, "(%s %s %s) ? 1u : 0u", a->s, c_op(op), b->s);
 }
 

@@ -68,8 +68,20 @@ static void loop(vc_cg *g, const vc_node *n) {
   if (n->kids[1]->kind == VC_E_NAME && !VC_MUTANT(LOOP_BOUND_REREAD)) /* the body may set it: keep the value of now */
     vc_cg_copy(g, &to);
   vc_cg_indent(g);
-  vc_sb_printf(g->out, "for (v%u = %s; v%u < %s; v%u++) {\n", n->ref, from.s, n->ref, to.s,
-               n->ref);
+  if (n->kids[0]->type == VC_I32 && VC_MUTANT(LOOP_I32_UNSIGNED)) { /* the test on the u32 bits */
+    vc_sb_printf(g->out, "for (v%u = %s; ", n->ref, from.s);
+    vc_strbuf v;
+    vc_sb_init(&v);
+    vc_sb_printf(&v, "v%u", n->ref);
+    vc_cg_convert(g, VC_U32, VC_I32, vc_sb_str(&v), g->out);
+    vc_sb_puts(g->out, " < ");
+    vc_cg_convert(g, VC_U32, VC_I32, to.s, g->out);
+    vc_sb_printf(g->out, "; v%u++) {\n", n->ref);
+    vc_sb_free(&v);
+  } else {
+    vc_sb_printf(g->out, "for (v%u = %s; v%u < %s; v%u++) {\n", n->ref, from.s, n->ref, to.s,
+                 n->ref);
+  }
   body(g, (const vc_node *const *)n->kids + 2, n->nkids - 2);
   line(g, "}");
 }
@@ -79,13 +91,15 @@ static void loop(vc_cg *g, const vc_node *n) {
    it. `true` is a keyword of all three languages. */
 static void while_(vc_cg *g, const vc_node *n) {
   line(g, "while (true) {");
+  bool late = VC_MUTANT(WHILE_TEST_AFTER_BODY); /* a do-while: the body once before the test */
+  if (late) body(g, (const vc_node *const *)n->kids + 1, n->nkids - 1);
   g->depth++;
   vc_cg_val c;
   vc_cg_expr(g, n->kids[0], &c);
   vc_cg_indent(g);
   vc_sb_printf(g->out, "if (%s == 0u) break;\n", c.s);
   g->depth--;
-  body(g, (const vc_node *const *)n->kids + 1, n->nkids - 1);
+  if (!late) body(g, (const vc_node *const *)n->kids + 1, n->nkids - 1);
   line(g, "}");
 }
 
