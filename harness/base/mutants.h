@@ -250,6 +250,10 @@
     "f32 denormals in a downloaded f32 buffer are flushed to zero",                                \
     "algorithms/minmax_pool_f32 semantics/f32_denormals",                                          \
     "")                                                                                            \
+  X(FLUSH_DENORMAL_INPUTS, "flush-denormal-inputs", FAULT, "driver",                             \
+    "f32 denormals in a buffer a launch binds are flushed to zero before it runs (a device that flushes what it loads)", \
+    "semantics/f32_denormals algorithms/minmax_pool_f32",                                          \
+    "")                                                                                            \
   X(LOSE_LAUNCH, "lose-launch", FAULT, "driver",                                                   \
     "every second launch enqueued since the last finish is lost",                                  \
     "algorithms/bitonic_sort structure/many_barriers",                                             \

@@ -141,12 +141,28 @@ static int f_download(vc_dev *dev, vc_buf *buf, void *dst, uint64_t bytes, vc_er
 
 static int f_zero(vc_dev *dev, vc_buf *buf, vc_error *err) { return inner->zero(dev, buf, err); }
 
+/* A device that flushes the denormals it loads: the f32 buffer as a kernel
+   about to run sees it. */
+static int flush_in_device(vc_dev *dev, vc_buf *buf, uint64_t bytes, vc_error *err) {
+  uint32_t *w = malloc(bytes ? bytes : 1);
+  if (!w) abort();
+  int rc = inner->download(dev, buf, w, bytes, err);
+  if (!rc) flush_denormals(w, bytes / 4);
+  if (!rc) rc = inner->upload(dev, buf, w, bytes, err);
+  free(w);
+  return rc;
+}
+
 static int launch_now(vc_dev *dev, vc_kern *kern, vc_buf *const *b, uint32_t n, vc_error *err) {
   kern_info *ki = find_kern(kern);
   for (uint32_t i = 0; i < n; i++) {
     buf_info *bi = find_buf(b[i]);
     if (!bi) continue;
     if (ki && i < ki->n) bi->type = ki->types[i];
+    if (bi->type == VC_F32 && VC_MUTANT(FLUSH_DENORMAL_INPUTS)) {
+      int rc = flush_in_device(dev, b[i], bi->bytes, err);
+      if (rc) return rc;
+    }
     if (VC_MUTANT(EARLY_FINISH) && !bi->snap) { /* what a read sees before the launch ran */
       bi->snap = malloc(bi->bytes ? bi->bytes : 1);
       if (!bi->snap) abort();

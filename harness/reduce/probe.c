@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/base/clock.h"
+#include "harness/exec/fingerprint.h"
 #include "harness/exec/plugin.h"
 #include "harness/exec/reference.h"
 #include "harness/lang/parse.h"
@@ -206,12 +207,18 @@ static int device_child(int in, int out, const vc_reduce_opts *o) {
   if (be->describe(dev, &info, &e) != 0) return child_fatal(&c, &e);
   vc_put_bytes(&c.buf, &info, sizeof info);
   child_send(&c, VC_MSG_DEVICE);
+  /* as the runner's worker does, so that a divergence is classed by cause
+     here as it is in a run (a device that flushes denormals) */
+  char fingerprint[256];
+  vc_fingerprint(be, dev, fingerprint, sizeof fingerprint);
+  bool flushes = vc_fingerprint_flushes(fingerprint);
   vc_conform_sink sink = {&c, on_program, on_mode, on_result, NULL};
   vc_wbuf job;
   vc_wbuf_init(&job);
   int type;
   while (vc_msg_recv(in, &type, &job) == 0 && type == VC_MSG_JOB) {
     vc_conform_opts co = o->conform;
+    co.flushes_denormals = flushes;
     uint64_t n = vc_get_u64(&job);
     co.nmodes = 0;
     for (uint64_t i = 0; i < n && i < VC_MODE_COUNT; i++) co.modes[co.nmodes++] = (vc_mode)vc_get_u64(&job);

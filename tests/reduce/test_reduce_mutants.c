@@ -2,7 +2,8 @@
  * fault reduced from the check alone (no device) and on PoCL, and a
  * code-generator fault on PoCL, each to at most 15 statements that keep
  * the signature; the reduced program is valid (a build's check without
- * the fault passes it) and still fails under the fault. */
+ * the fault passes it) and still fails under the fault; and a divergence
+ * classed by cause as the run classes it (a device that flushes denormals). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,11 +18,15 @@
 
 static char dir[512];
 
+/* mutant: a mutant's name, or FAULT=name for a driver fault */
 static void reduce_mutant(const char *mutant, const char *program, const char *how,
                           const char *sig) {
   char env[128], args[2048], out[600], *log = NULL;
-  snprintf(env, sizeof env, "VYRE_CONFORM_MUTANT=%s", mutant);
-  snprintf(out, sizeof out, "%s/%s.vyre", dir, mutant);
+  if (strncmp(mutant, "FAULT=", 6) == 0)
+    snprintf(env, sizeof env, "VYRE_CONFORM_FAULT=%s", mutant + 6);
+  else
+    snprintf(env, sizeof env, "VYRE_CONFORM_MUTANT=%s", mutant);
+  snprintf(out, sizeof out, "%s/%s.vyre", dir, strchr(mutant, '=') ? mutant + 6 : mutant);
   snprintf(args, sizeof args, "reduce %s %s --out '%s'", program, how, out);
   assert_int_equal(ru_run(env, args, &log), VC_EXIT_OK);
   char want[512];
@@ -62,12 +67,25 @@ static void test_codegen_fault_pocl(void **state) {
                 "native diverge buffer=imean class=integer");
 }
 
+/* The reducer classes a divergence by cause as a run does: on a device
+   that flushes the denormals it loads (the fingerprint says so), a u32
+   comparison of a denormal input is denormal-flush, not integer (its device
+   process once never read the fingerprint). */
+static void test_flushing_device_classed_as_run(void **state) {
+  (void)state;
+  char how[700];
+  snprintf(how, sizeof how, "--backend opencl --mode native --cache '%s/kc'", dir);
+  reduce_mutant("FAULT=flush-denormal-inputs", "tests/reduce/denormal_input_compare.vyre", how,
+                "native diverge buffer=o class=denormal-flush");
+}
+
 int main(void) {
   ru_tmpdir(dir, sizeof dir, "mutants");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_splitter_fault_check),
       cmocka_unit_test(test_splitter_fault_pocl),
       cmocka_unit_test(test_codegen_fault_pocl),
+      cmocka_unit_test(test_flushing_device_classed_as_run),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
