@@ -33,6 +33,11 @@ foreach(api opencl vulkan)
     set_tests_properties(corpus_generated_${api} PROPERTIES LABELS corpus TIMEOUT 900 RUN_SERIAL TRUE)
   endif()
 endforeach()
+# The same sample through check (no device): the oracle and split-on-oracle.
+add_test(NAME corpus_generated_check
+  COMMAND sh ${VC_CORPUS_DIR}/generated_sample.sh $<TARGET_FILE:vyre-conform> check 7 80 none
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(corpus_generated_check PROPERTIES LABELS corpus TIMEOUT 300)
 if(TARGET vc-backend-vulkan)
   file(GLOB VC_LVP_JSON /usr/share/vulkan/icd.d/lvp_icd.*.json)
   set_tests_properties(corpus_vulkan corpus_generated_vulkan PROPERTIES ENVIRONMENT
