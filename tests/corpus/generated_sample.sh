@@ -1,7 +1,7 @@
 #!/bin/sh
-# generated_sample.sh VYRE_CONFORM BACKEND SEED COUNT DB
-# A fixed sample of generated programs (generate --seed SEED --count COUNT,
-# the same bytes every time) run on BACKEND in every mode, the device's
+# generated_sample.sh VYRE_CONFORM BACKEND SEED COUNT DB [SIZE]
+# A fixed sample of generated programs (generate --seed SEED --count COUNT
+# --size SIZE, small by default: the same bytes every time) run on BACKEND in every mode, the device's
 # known failures excused by ci/expectations/BACKEND.txt; any other failure
 # fails the test. BACKEND `check` runs `vyre-conform check` on the sample
 # instead (no device; DB unused): the oracle's checks and split-on-oracle,
@@ -10,11 +10,11 @@
 # from which the corpus's control/barrier_then_* were reduced
 # (docs/detection.md, "The generated sample"). Run from the checkout's root.
 set -eu
-bin=$1 backend=$2 seed=$3 count=$4 db=$5
+bin=$1 backend=$2 seed=$3 count=$4 db=$5 size=${6:-small}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # --no-check: the same bytes; the check is BACKEND check's (corpus_generated_check)
-"$bin" generate --seed "$seed" --count "$count" --out "$dir" --no-check >/dev/null
+"$bin" generate --seed "$seed" --count "$count" --size "$size" --out "$dir" --no-check >/dev/null
 st=0
 if [ "$backend" = check ]; then
   "$bin" check --quiet "$dir" || st=$?
@@ -23,7 +23,7 @@ else
     --progress plain "$dir" || st=$?
 fi
 if [ "$st" -ne 0 ]; then
-  echo "generated sample (seed $seed, $count programs) failed on $backend: exit $st" >&2
-  echo "reproduce: $bin generate --seed $seed --count $count --out DIR, then run DIR" >&2
+  echo "generated sample (seed $seed, $count $size programs) failed on $backend: exit $st" >&2
+  echo "reproduce: $bin generate --seed $seed --count $count --size $size --out DIR, then run DIR" >&2
 fi
 exit "$st"
