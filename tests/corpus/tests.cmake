@@ -23,7 +23,9 @@ endforeach()
 # first 80 programs: gen_7_55 among them, which failed with the OpenCL
 # warm-up guard; gen_7_83 and gen_7_108 are past it: PoCL 3.1 aborts
 # compiling the latter's native kernel, and the former's native run is
-# untrustworthy there). About 100 s for both on a 2-core machine.
+# untrustworthy there). With empty kernel caches on a loaded 2-core machine,
+# lavapipe 15 s and PoCL 154 s; seconds with the caches warm
+# (docs/detection.md, "The generated sample").
 foreach(api opencl vulkan)
   if(TARGET vc-backend-${api})
     add_test(NAME corpus_generated_${api}
