@@ -1,11 +1,12 @@
 #!/bin/sh
 # generated_sample.sh VYRE_CONFORM BACKEND SEED COUNT DB [SIZE]
 # A fixed sample of generated programs (generate --seed SEED --count COUNT
-# --size SIZE, small by default: the same bytes every time) run on BACKEND in every mode, the device's
-# known failures excused by ci/expectations/BACKEND.txt; any other failure
-# fails the test. BACKEND `check` runs `vyre-conform check` on the sample
-# instead (no device; DB unused): the oracle's checks and split-on-oracle,
-# which generate runs before it writes a program unless told --no-check. Generated programs
+# --size SIZE, small by default: the same bytes every time) run on BACKEND
+# in every mode, the device's known failures excused by
+# ci/expectations/BACKEND.txt; any other failure fails the test. BACKEND
+# `check` runs `vyre-conform check` on the sample instead (no device; DB
+# unused): the oracle's checks and split-on-oracle, which generate runs
+# before it writes a program unless told --no-check. Generated programs
 # reach shapes the corpus does not: with seed 7, gen_7_55 is the program
 # from which the corpus's control/barrier_then_* were reduced
 # (docs/detection.md, "The generated sample"). Run from the checkout's root.
