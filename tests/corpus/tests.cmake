@@ -23,7 +23,9 @@ endforeach()
 # first 80 programs: gen_7_55 among them, which failed with the OpenCL
 # warm-up guard; gen_7_83 and gen_7_108 are past it: PoCL 3.1 aborts
 # compiling the latter's native kernel, and the former's native run is
-# untrustworthy there). About 100 s for both on a 2-core machine.
+# untrustworthy there). With empty kernel caches on a loaded 2-core machine,
+# lavapipe 15 s and PoCL 154 s; seconds with the caches warm
+# (docs/detection.md, "The generated sample").
 foreach(api opencl vulkan)
   if(TARGET vc-backend-${api})
     add_test(NAME corpus_generated_${api}
@@ -33,6 +35,18 @@ foreach(api opencl vulkan)
     set_tests_properties(corpus_generated_${api} PROPERTIES LABELS corpus TIMEOUT 900 RUN_SERIAL TRUE)
   endif()
 endforeach()
+# The same sample through check (no device): the oracle and split-on-oracle;
+# and, through check only, 200 large programs of seed 3 (2 s), which reach
+# splitter decisions the 80 small ones do not (lose-var-set and
+# return-ends-invocation, docs/detection.md "The generated sample").
+add_test(NAME corpus_generated_check
+  COMMAND sh ${VC_CORPUS_DIR}/generated_sample.sh $<TARGET_FILE:vyre-conform> check 7 80 none
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME corpus_generated_check_large
+  COMMAND sh ${VC_CORPUS_DIR}/generated_sample.sh $<TARGET_FILE:vyre-conform> check 3 200 none large
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(corpus_generated_check corpus_generated_check_large PROPERTIES
+  LABELS corpus TIMEOUT 300)
 if(TARGET vc-backend-vulkan)
   file(GLOB VC_LVP_JSON /usr/share/vulkan/icd.d/lvp_icd.*.json)
   set_tests_properties(corpus_vulkan corpus_generated_vulkan PROPERTIES ENVIRONMENT

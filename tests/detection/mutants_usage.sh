@@ -20,6 +20,9 @@ expect_usage "does not apply" "$build" --named --first
 expect_usage "unknown option '--bogus'" "$build" --named --bogus
 expect_usage "usage:" "$build" --named --device-options
 expect_usage "usage:" "$build" --named --only
+expect_usage "does not apply" "$build" --named --corpus "$src/corpus"
+expect_usage "is not a folder" "$build" --corpus "$src/corpus/no-such-folder"
+expect_usage "usage:" "$build" --corpus
 
 list=$("$build/vyre-conform" mutants --killers) || { echo "FAIL: mutants --killers exits $?"; fail=1; }
 n=$("$build/vyre-conform" mutants | wc -l)
