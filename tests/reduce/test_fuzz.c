@@ -189,8 +189,11 @@ static void test_each_mode_filed_and_kept(void **state) {
 }
 
 /* A planted code-generator fault: a program and its transformed twin, two
-   different programs, both fail; both reduce to one shape: one finding,
-   whose command fails again under the fault. */
+   different programs, both fail in every mode. Each mode is reduced: in
+   native mode both reduce to one shape, in the split modes both to
+   another (the native reduction keeps a load where the split ones keep a
+   builtin): two findings of two programs each, whose commands fail again
+   under the fault. */
 static void test_planted_fault_one_finding(void **state) {
   (void)state;
   const char *mutant = getenv("FUZZ_MUTANT");
@@ -204,8 +207,11 @@ static void test_planted_fault_one_finding(void **state) {
   assert_int_equal(ru_run(env, args, &log), VC_EXIT_FAIL);
   assert_non_null(strstr(log, "fuzz: reduced fz_1_0 (native diverge)"));
   assert_non_null(strstr(log, "fuzz: reduced fz_1_0_t (native diverge)"));
-  assert_non_null(strstr(log, "2 failing, 1 distinct finding\n"));
-  assert_non_null(strstr(log, "2 programs, first fz_1_0\n"));
+  assert_non_null(strstr(log, "fuzz: reduced fz_1_0 (host-split diverge)"));
+  assert_non_null(strstr(log, "fuzz: reduced fz_1_0_t (resident-split diverge)"));
+  assert_non_null(strstr(log, "2 failing, 2 distinct findings\n"));
+  assert_non_null(strstr(log, "     modes: native\n     2 programs, first fz_1_0\n"));
+  assert_non_null(strstr(log, "     modes: host-split resident-split\n     2 programs, first fz_1_0\n"));
   free(log);
   char file[700];
   snprintf(file, sizeof file, "%s/findings/1-native-diverge.vyre", out);
