@@ -244,7 +244,7 @@ static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_err
 
 /* One finding this campaign showed; one found by an earlier campaign of the
    results file says so. */
-static void summary_finding(FILE *o, const fuzz *z, uint32_t k, const vc_fz_finding *f) {
+static void summary_finding(FILE *o, uint32_t k, const vc_fz_finding *f) {
   fprintf(o, "  %u. %s\n     modes: %s\n     %u %s", k, f->sig, f->modes, f->here,
           vc_plural(f->here, "program", "programs"));
   if (f->count != f->here)
@@ -252,8 +252,7 @@ static void summary_finding(FILE *o, const fuzz *z, uint32_t k, const vc_fz_find
             f->first);
   else
     fprintf(o, ", first %s\n", f->first);
-  fprintf(o, "     vyre-conform --backend %s --mode %s --expectations none %s\n", z->backend,
-          f->mode, f->file);
+  fprintf(o, "     %s\n", f->command);
 }
 
 static int summary(fuzz *z) {
@@ -281,7 +280,7 @@ static int summary(fuzz *z) {
     if (earlier) fprintf(o, ", %u of them found by an earlier campaign", earlier);
     fputc('\n', o);
     for (uint32_t i = 0, n = 0; i < fd->n; i++)
-      if (fd->f[i].here) summary_finding(o, z, ++n, &fd->f[i]);
+      if (fd->f[i].here) summary_finding(o, ++n, &fd->f[i]);
     if (o != stdout) fclose(o);
   }
   return shown ? VC_EXIT_FAIL : VC_EXIT_OK;

@@ -48,6 +48,7 @@ void vc_fz_load(vc_fz_findings *z, const vc_run_data *rd) {
     snprintf(f->first, sizeof f->first, "%s", r->first_program);
     snprintf(f->modes, sizeof f->modes, "%s", r->modes);
     snprintf(f->mode, sizeof f->mode, "%.*s", (int)strcspn(r->modes, " "), r->modes);
+    snprintf(f->command, sizeof f->command, "%s", r->command);
     f->source = dup_or_null(r->source);
     f->count = r->programs;
     f->first_run = r->first_run;
@@ -110,25 +111,31 @@ static void remember(vc_fz_findings *z, const char *key, const vc_fz_finding *f)
   z->seen[z->nseen++].finding = (uint32_t)(f - z->f);
 }
 
-static void write_files(vc_fz_findings *z, vc_fz_finding *f, const char *body) {
+static void write_text(const char *path, const char *text) {
   vc_error e;
   vc_error_clear(&e);
   vc_strbuf out;
   vc_sb_init(&out);
-  vc_sb_puts(&out, body);
-  if (vc_file_write(f->file, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
+  vc_sb_puts(&out, text);
+  if (vc_file_write(path, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
   vc_sb_free(&out);
-  char cmd[4096 + 512];
-  snprintf(cmd, sizeof cmd, "%.*s.txt", (int)(strlen(f->file) - 5), f->file);
-  FILE *t = fopen(cmd, "w");
-  if (!t) return;
-  /* a planted fault of a mutant build is part of what reproduces it */
+}
+
+/* A new finding's files: its program, and beside it (.txt) its command,
+   after a planted fault of a mutant build (part of what reproduces it),
+   and then what more it says (NULL: nothing). */
+static void write_files(const vc_fz_finding *f, const char *body, const char *more) {
+  write_text(f->file, body);
+  vc_strbuf t;
+  vc_sb_init(&t);
   const char *mut = getenv("VYRE_CONFORM_MUTANT"), *flt = getenv("VYRE_CONFORM_FAULT");
-  if (mut && *mut) fprintf(t, "VYRE_CONFORM_MUTANT=%s ", mut);
-  if (flt && *flt) fprintf(t, "VYRE_CONFORM_FAULT=%s ", flt);
-  fprintf(t, "vyre-conform --backend %s --mode %s --expectations none %s\n", z->backend, f->mode,
-          f->file);
-  fclose(t);
+  if (mut && *mut) vc_sb_printf(&t, "VYRE_CONFORM_MUTANT=%s ", mut);
+  if (flt && *flt) vc_sb_printf(&t, "VYRE_CONFORM_FAULT=%s ", flt);
+  vc_sb_printf(&t, "%s\n%s", f->command, more ? more : "");
+  char path[4200];
+  snprintf(path, sizeof path, "%.*s.txt", (int)(strlen(f->file) - 5), f->file);
+  write_text(path, vc_sb_str(&t));
+  vc_sb_free(&t);
 }
 
 /* Reduces text in r's mode; *reduced is the reduced program (or NULL) and s
@@ -193,17 +200,19 @@ static void file_mode(vc_fz_findings *z, const vc_prog_data *p, const char *text
   snprintf(key, sizeof key, "%s %s %s %s", z->backend, vc_status_name(s.status),
            s.cls >= 0 ? vc_divclass_name((vc_divclass)s.cls) : "-", shape);
   vc_fz_finding *f = find(z, key);
-  bool fresh = !f;
-  if (fresh) {
+  if (!f) {
     f = add(z, key);
     snprintf(f->sig, sizeof f->sig, "%s%s", sig, note);
     snprintf(f->first, sizeof f->first, "%s", p->info.name);
     snprintf(f->mode, sizeof f->mode, "%s", s.mode);
     snprintf(f->file, sizeof f->file, "%s/findings/%u-%s-%s.vyre", z->dir, z->n, s.mode,
              vc_status_name(s.status));
+    snprintf(f->command, sizeof f->command,
+             "vyre-conform --backend %s --mode %s --expectations none %s", z->backend, f->mode,
+             f->file);
     f->source = dup_or_null(body);
     f->first_run = run_id;
-    write_files(z, f, body);
+    write_files(f, body, NULL);
   }
   remember(z, skey, f);
   count(f, p->info.name, run_id);
@@ -234,15 +243,6 @@ void vc_fz_file_program(vc_fz_findings *z, const vc_prog_data *p, int64_t run_id
   vc_sb_free(&text);
 }
 
-static void write_text(const char *path, const char *text) {
-  vc_error e;
-  vc_error_clear(&e);
-  vc_strbuf out;
-  vc_sb_init(&out);
-  vc_sb_puts(&out, text);
-  if (vc_file_write(path, &out, &e)) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-  vc_sb_free(&out);
-}
 
 /* One pair of passing results whose bytes differ: filed as it is (a
    reduction would need the pair as its test), the original program and,
@@ -282,25 +282,21 @@ static void file_differential(void *ctx, const vc_fz_diff *d) {
              twin ? "twin" : f->mode);
     f->source = dup_or_null(a.data);
     f->first_run = z->run_id;
-    write_text(f->file, a.data);
-    char path[4200];
-    snprintf(path, sizeof path, "%.*s.txt", (int)(strlen(f->file) - 5), f->file);
-    vc_strbuf cmd;
-    vc_sb_init(&cmd);
     if (twin) {
       char tw[4200];
       snprintf(tw, sizeof tw, "%.*s-t.vyre", (int)(strlen(f->file) - 5), f->file);
       write_text(tw, b.data);
-      vc_sb_printf(&cmd, "vyre-conform --backend %s --mode %s --expectations none %s %s\n",
-                   z->backend, f->mode, f->file, tw);
+      snprintf(f->command, sizeof f->command,
+               "vyre-conform --backend %s --mode %s --expectations none %s %s", z->backend,
+               f->mode, f->file, tw);
     } else {
-      vc_sb_printf(&cmd, "vyre-conform --backend %s --mode native,%s --expectations none %s\n",
-                   z->backend, f->mode, f->file);
+      snprintf(f->command, sizeof f->command,
+               "vyre-conform --backend %s --mode native,%s --expectations none %s", z->backend,
+               f->mode, f->file);
     }
-    vc_sb_puts(&cmd, "# then compare the output digests: sqlite3 vyre-conform.db "
-                     "\"SELECT mode, output_digest FROM results\"\n");
-    write_text(path, vc_sb_str(&cmd));
-    vc_sb_free(&cmd);
+    write_files(f, a.data,
+                "# then compare the output digests: sqlite3 vyre-conform.db "
+                "\"SELECT mode, output_digest FROM results\"\n");
   }
   add_mode(f, d->ra->mode);
   add_mode(f, d->rb->mode);
@@ -312,7 +308,7 @@ done:
 
 void vc_fz_file_differentials(vc_fz_findings *z, const vc_run_data *rd) {
   z->run_id = rd->id;
-  z->differentials += vc_fz_differentials(rd, file_differential, z);
+  vc_fz_differentials(rd, file_differential, z);
 }
 
 int vc_fz_save(vc_fz_findings *z, vc_error *err) {
@@ -330,15 +326,11 @@ int vc_fz_save(vc_fz_findings *z, vc_error *err) {
                           .failure = f->sig,
                           .first_program = f->first,
                           .file = f->file,
-                          .command = "",
+                          .command = f->command,
                           .source = f->source ? f->source : "",
                           .programs = f->count,
                           .first_run = f->first_run,
                           .last_run = f->last_run};
-    char cmd[4096 + 256];
-    snprintf(cmd, sizeof cmd, "vyre-conform --backend %s --mode %s --expectations none %s",
-             z->backend, f->mode, f->file);
-    rec.command = cmd;
     rc = vc_db_record_finding(db, &rec, err);
     if (!rc) f->dirty = false;
   }

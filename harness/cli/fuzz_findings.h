@@ -19,6 +19,7 @@ typedef struct vc_fz_finding {
   char first[256];      /* the first program that showed it */
   char last_prog[256];  /* the last program counted under it */
   char mode[32];        /* the mode it was reduced in */
+  char command[4608];   /* the one line that reproduces it */
   char modes[64];       /* every mode it failed in */
   char *source;         /* the reduced program's text (owned) */
   uint32_t count;       /* programs, every campaign of the file */
@@ -45,7 +46,6 @@ typedef struct vc_fz_findings {
   uint32_t nseen, seencap;
   uint32_t failures;    /* failing programs */
   uint32_t reductions;
-  uint32_t differentials; /* pairs of passing results whose bytes differ */
   int64_t run_id;       /* the run being filed */
   uint64_t reduce_ns;
   bool loaded;          /* the file's earlier findings are in f */
