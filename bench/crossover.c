@@ -198,20 +198,21 @@ static int winner(const point *pt) {
   return best;
 }
 
-static void print_row(FILE *o, const point *pt, int markdown) {
+/* A point's row of the table: the printout's columns, or Markdown's. */
+static void row_text(vc_strbuf *sb, const point *pt, int markdown) {
   char live[32];
   size_text(pt->live, live, sizeof live);
-  fprintf(o, markdown ? "| %u | %s |" : "%9u %9s", pt->barriers, live);
+  vc_sb_printf(sb, markdown ? "| %u | %s |" : "%9u %9s", pt->barriers, live);
   for (int k = 0; k < VC_MODE_COUNT; k++) {
     const cell *c = &pt->c[order[k]];
     if (c->unsupported)
-      fprintf(o, markdown ? " unsupported |" : " %24s", "unsupported");
+      vc_sb_printf(sb, markdown ? " %s |" : " %24s", "unsupported");
     else
-      fprintf(o, markdown ? " %.3f (%.3f) |" : " %11.3f (%10.3f)", c->wall_ns / 1e6,
-              c->device_ns / 1e6);
+      vc_sb_printf(sb, markdown ? " %.3f (%.3f) |" : " %11.3f (%10.3f)", c->wall_ns / 1e6,
+                   c->device_ns / 1e6);
   }
   int w = winner(pt);
-  fprintf(o, markdown ? " %s |\n" : "  %s\n", w < 0 ? "-" : vc_mode_name((vc_mode)w));
+  vc_sb_printf(sb, markdown ? " %s |\n" : "  %s\n", w < 0 ? "-" : vc_mode_name((vc_mode)w));
 }
 
 static int write_file(const char *dir, const char *name, const vc_strbuf *sb) {
@@ -251,17 +252,7 @@ static int write_outputs(const char *dir, const char *title, const point *pts, u
                    c->unsupported ? -1.0 : c->wall_ns, c->unsupported ? -1.0 : c->device_ns,
                    w == (int)order[k]);
     }
-    char live[32];
-    size_text(pt->live, live, sizeof live);
-    vc_sb_printf(&md, "| %u | %s |", pt->barriers, live);
-    for (int k = 0; k < VC_MODE_COUNT; k++) {
-      const cell *c = &pt->c[order[k]];
-      if (c->unsupported)
-        vc_sb_puts(&md, " unsupported |");
-      else
-        vc_sb_printf(&md, " %.3f (%.3f) |", c->wall_ns / 1e6, c->device_ns / 1e6);
-    }
-    vc_sb_printf(&md, " %s |\n", w < 0 ? "-" : vc_mode_name((vc_mode)w));
+    row_text(&md, pt, 1);
   }
   rc |= write_file(dir, "crossover.csv", &csv);
   rc |= write_file(dir, "crossover.md", &md);
@@ -381,8 +372,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "vc-crossover-bench: %s\n", e.msg);
         status = VC_EXIT_FAIL;
       } else {
-        print_row(stdout, pt, 0);
+        vc_strbuf row;
+        vc_sb_init(&row);
+        row_text(&row, pt, 0);
+        fputs(vc_sb_str(&row), stdout);
         fflush(stdout);
+        vc_sb_free(&row);
       }
     }
   if (status == VC_EXIT_OK && out && write_outputs(out, title, pts, nb, nl)) status = VC_EXIT_FAIL;

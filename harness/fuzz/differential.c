@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Repeat 0 of mode m of p, or NULL. */
+/* Repeat 0 of p in mode, or NULL. */
 static const vc_result *result_of(const vc_prog_data *p, const char *mode) {
   for (uint32_t k = 0; k < p->nresults; k++)
     if (p->results[k].repeat == 0 && strcmp(p->results[k].mode, mode) == 0) return &p->results[k];
@@ -15,19 +15,8 @@ static int differ(const vc_result *a, const vc_result *b) {
          b->output_digest[0] && strcmp(a->output_digest, b->output_digest) != 0;
 }
 
-/* The program named name, or NULL (rd's programs are sorted by name). */
-static const vc_prog_data *program_named(const vc_run_data *rd, const char *name) {
-  uint32_t lo = 0, hi = rd->nprogs;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    int c = strcmp(rd->progs[mid].info.name, name);
-    if (c == 0) return &rd->progs[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
+static int by_name(const void *name, const void *p) {
+  return strcmp(name, ((const vc_prog_data *)p)->info.name);
 }
 
 static const vc_prog_data *original_of(const vc_run_data *rd, const vc_prog_data *p) {
@@ -37,7 +26,8 @@ static const vc_prog_data *original_of(const vc_run_data *rd, const vc_prog_data
   if (!name) abort();
   memcpy(name, p->info.name, n - 2);
   name[n - 2] = '\0';
-  const vc_prog_data *o = program_named(rd, name);
+  /* rd's programs are sorted by name */
+  const vc_prog_data *o = bsearch(name, rd->progs, rd->nprogs, sizeof *rd->progs, by_name);
   free(name);
   return o;
 }
