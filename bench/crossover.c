@@ -1,5 +1,6 @@
 /* vc-crossover-bench --backend B [--device N] [--options S] [--barriers LIST]
  *                    [--live LIST] [--runs R] [--budget S] [--out DIR]
+ *                    [--db FILE]
  *
  * The crossover map (docs/performance.md, "Choosing a mode"): what native,
  * resident-split and host-split cost on one device as the number of grid
@@ -15,23 +16,31 @@
  * per point the median wall of each mode (first upload to last download,
  * vc_mode_out.wall_ns) and its device time, and the winner; with --out,
  * DIR/crossover.csv, DIR/crossover.md and one SVG chart per live size
- * (DIR/crossover-LIVE.svg). Exit status 0, 1 a run failed or gave a wrong
- * byte, 2 usage, 3 no plugin or device. */
+ * (DIR/crossover-LIVE.svg); with --db, the map into the results file
+ * (tables crossover_maps and crossover_points, docs/database.md), where
+ * `vyre-conform report` shows it beside a run of the same backend and
+ * device. Exit status 0, 1 a run failed or gave a wrong byte, 2 usage, 3
+ * no plugin or device, 5 the results file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench/median.h"
+#include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/strbuf.h"
+#include "harness/base/version.h"
 #include "harness/exec/modes.h"
 #include "harness/exec/plugin.h"
 #include "harness/lang/parse.h"
+#include "harness/model/digest.h"
 #include "harness/model/inputs.h"
 #include "harness/split/split.h"
 #include "results/report/svg.h"
+#include "results/store/record.h"
 
 #define MAX_POINTS 16u
 #define MAX_RUNS 100u
@@ -294,16 +303,65 @@ static int write_outputs(const char *dir, const char *title, const point *pts, u
   return rc;
 }
 
+/* ---- the results file ---- */
+
+static char *command_line(int argc, char **argv) {
+  vc_strbuf sb;
+  vc_sb_init(&sb);
+  vc_sb_puts(&sb, "vc-crossover-bench");
+  for (int i = 1; i < argc; i++) vc_sb_printf(&sb, " %s", argv[i]);
+  return vc_sb_take(&sb);
+}
+
+static int begin_map(vc_db *db, const char *backend, const vc_device_info *info, const bench *bn,
+                     int argc, char **argv, int64_t *id, vc_error *err) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  char *cmd = command_line(argc, argv);
+  vc_crossover_map_info m = {VC_VERSION,
+                             vc_build_id(),
+                             cmd,
+                             host,
+                             backend,
+                             info->device_name,
+                             info->driver_version,
+                             vc_unix_time_ns(),
+                             0,
+                             bn->runs,
+                             (uint64_t)bn->budget_ns,
+                             "running"};
+  int rc = vc_db_begin_crossover(db, &m, id, err);
+  free(cmd);
+  return rc;
+}
+
+/* A point's modes, in the map's order. */
+static int record_point(vc_db *db, int64_t id, const point *pt, vc_error *err) {
+  vc_crossover_point rows[VC_MODE_COUNT];
+  for (int k = 0; k < VC_MODE_COUNT; k++) {
+    const cell *c = &pt->c[order[k]];
+    rows[k] = (vc_crossover_point){pt->barriers,
+                                   pt->live,
+                                   vc_mode_name(order[k]),
+                                   c->unsupported ? "unsupported" : "ran",
+                                   c->unsupported ? c->unsupported : "",
+                                   c->runs,
+                                   c->unsupported ? 0 : (uint64_t)c->wall_ns,
+                                   c->unsupported ? 0 : (uint64_t)c->device_ns};
+  }
+  return vc_db_record_crossover(db, id, rows, VC_MODE_COUNT, err);
+}
+
 static int usage(void) {
   fprintf(stderr, "usage: vc-crossover-bench --backend B [--device N] [--options S] "
                   "[--barriers 1,10,100,1000] [--live 4K,256K,16M,256M] [--runs 1..%u] "
-                  "[--budget SECONDS] [--out DIR]\n",
+                  "[--budget SECONDS] [--out DIR] [--db FILE]\n",
           MAX_RUNS);
   return VC_EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {
-  const char *backend = NULL, *options = "", *out = NULL;
+  const char *backend = NULL, *options = "", *out = NULL, *dbpath = NULL;
   const char *barriers = "1,10,100,1000", *lives = "4K,256K,16M,256M";
   unsigned long device = 0, runs = 5;
   double budget = 2.0;
@@ -326,6 +384,8 @@ int main(int argc, char **argv) {
       budget = strtod(v, NULL);
     else if (strcmp(argv[i], "--out") == 0)
       out = v;
+    else if (strcmp(argv[i], "--db") == 0)
+      dbpath = v;
     else
       return usage();
     i++;
@@ -361,6 +421,17 @@ int main(int argc, char **argv) {
   printf("crossover: %s; up to %lu timed runs a mode, %.1f s budget; ms: median wall "
          "(device)\n%9s %9s %24s %24s %24s  wins\n",
          title, runs, budget, "barriers", "live", "native", "resident-split", "host-split");
+  vc_db *db = NULL;
+  int64_t map = 0;
+  uint64_t t0 = vc_now_ns();
+  if (dbpath && (vc_db_open(dbpath, 60000, &db, &e) ||
+                 begin_map(db, backend, &info, &bn, argc, argv, &map, &e))) {
+    fprintf(stderr, "vc-crossover-bench: %s\n", e.msg);
+    if (db) vc_db_close(db);
+    plugin.ops->close(bn.dev);
+    vc_plugin_unload(&plugin);
+    return VC_EXIT_DB;
+  }
   point *pts = calloc(nb * nl, sizeof *pts);
   int status = pts ? VC_EXIT_OK : VC_EXIT_FAIL;
   for (uint32_t b = 0; pts && status == VC_EXIT_OK && b < nb; b++)
@@ -371,6 +442,9 @@ int main(int argc, char **argv) {
       if (run_point(&bn, pt, &e)) {
         fprintf(stderr, "vc-crossover-bench: %s\n", e.msg);
         status = VC_EXIT_FAIL;
+      } else if (db && record_point(db, map, pt, &e)) {
+        fprintf(stderr, "vc-crossover-bench: %s\n", e.msg);
+        status = VC_EXIT_DB;
       } else {
         vc_strbuf row;
         vc_sb_init(&row);
@@ -381,6 +455,15 @@ int main(int argc, char **argv) {
       }
     }
   if (status == VC_EXIT_OK && out && write_outputs(out, title, pts, nb, nl)) status = VC_EXIT_FAIL;
+  if (db) {
+    /* a map that stopped at a failure keeps its points, marked FAIL */
+    if (vc_db_end_crossover(db, map, status == VC_EXIT_OK ? "pass" : "FAIL", vc_now_ns() - t0,
+                            &e)) {
+      fprintf(stderr, "vc-crossover-bench: %s\n", e.msg);
+      status = VC_EXIT_DB;
+    }
+    vc_db_close(db);
+  }
   free(pts);
   plugin.ops->close(bn.dev);
   vc_plugin_unload(&plugin);

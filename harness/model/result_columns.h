@@ -186,6 +186,34 @@
   X(I64, first_run, first_run, 0)                                             \
   X(I64, last_run, last_run, 0)
 
+/* crossover_maps: one run of vc-crossover-bench (docs/performance.md,
+   "Choosing a mode"); the table adds id. */
+#define VC_CROSSOVER_MAP_COLUMNS(X)                                           \
+  X(TEXT, harness_version, harness_version, 0)                                \
+  X(TEXT, build_id, build_id, 0)             /* SHA-256 of the harness binary */ \
+  X(TEXT, command_line, command_line, 0)                                      \
+  X(TEXT, host, host, 0)                                                      \
+  X(TEXT, backend, backend, 0)                                                \
+  X(TEXT, device_name, device_name, 0)                                        \
+  X(TEXT, driver_version, driver_version, 0)                                  \
+  X(I64, started_ns, started_ns, 0)          /* unix time */                  \
+  X(U64, wall_ns, wall_ns, 0)                                                 \
+  X(U32, runs, runs, 0)                      /* timed runs a mode, at most */ \
+  X(U64, budget_ns, budget_ns, 0)            /* a mode's wall time a point, at most */ \
+  X(TEXT, verdict, verdict, 0)               /* "running", "pass", "FAIL" */
+
+/* crossover_points: one row per point x mode of a crossover map; the table
+   adds crossover_map. */
+#define VC_CROSSOVER_COLUMNS(X)                                               \
+  X(U32, barriers, barriers, 0)              /* grid barriers of the program */ \
+  X(U64, live_bytes, live_bytes, 0)          /* bytes live across each */     \
+  X(MODE, mode, mode, 0)                                                      \
+  X(TEXT, state, state, 0)                   /* "ran" or "unsupported" */     \
+  X(TEXT, note, note, 0)                     /* why unsupported */            \
+  X(U32, runs, runs, 0)                      /* timed runs */                 \
+  X(U64, wall_ns, wall_ns, 0)                /* median */                     \
+  X(U64, device_ns, device_ns, 0)            /* median */
+
 /* devices: the device of a run (vc_device_info, backends/backend.h, whose
    layout is the plugin ABI); the table adds run_id and fingerprint. */
 #define VC_DEVICE_COLUMNS(X)                                                  \

@@ -80,6 +80,7 @@ int vc_report_markdown(const vc_qual *q, vc_strbuf *out, vc_error *err) {
   vc_section_counts(d, q, out);
   vc_section_flakes(d, q, out);
   vc_section_litmus(d, q, out);
+  vc_section_crossover(d, q, out);
   int rc = matrix(out, q, err);
   if (rc) return rc;
   vc_section_failures(d, q, out);

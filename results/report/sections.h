@@ -24,6 +24,10 @@ void vc_section_flakes(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
    per test x access x place, and whether the controls had power (nothing
    without one; docs/litmus.md). */
 void vc_section_litmus(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
+/* Choosing a mode: each run's crossover map of the same device, a row per
+   point, where each mode wins, a chart per live size (nothing without one;
+   docs/performance.md). */
+void vc_section_crossover(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 /* A section per failure, new ones first, with anchor f-RUN-SECTION. */
 void vc_section_failures(const vc_markup *d, const vc_qual *q, vc_strbuf *sb);
 

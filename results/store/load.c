@@ -489,6 +489,50 @@ static int load_findings(loader *ld) {
                      finding_row);
 }
 
+/* ---- the crossover map of the same device ---- */
+
+#define CROSSOVER_OF_RUN                                                                           \
+  "(SELECT max(c.id) FROM crossover_maps c JOIN runs r ON r.id = ?1"                              \
+  " LEFT JOIN devices d ON d.run_id = r.id WHERE c.backend = r.backend"                           \
+  " AND c.device_name = coalesce(d.device_name, '') AND c.verdict <> 'running')"
+
+static int crossover_map_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  r->crossover_id = sqlite3_column_int64(st, 0);
+  vc_crossover_map_info *rec = &r->crossover_info;
+  int rc = 0, i = 1;
+  VC_CROSSOVER_MAP_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+static int crossover_row(loader *ld, sqlite3_stmt *st) {
+  vc_run_data *r = ld->r;
+  vc_crossover_point *rec = &r->crossover[r->ncrossover++];
+  int rc = 0, i = 1; /* after t.id */
+  VC_CROSSOVER_COLUMNS(LOAD_COLUMN)
+  return rc;
+}
+
+/* A file older than schema 15 has no crossover maps. */
+static int load_crossover(loader *ld) {
+  uint32_t n = 0;
+  bool have = false;
+  int src = vc_schema_has_table(ld->sql, "crossover_points", &have);
+  if (src != SQLITE_OK) return fail_sql(ld, src, "listing the tables");
+  if (!have) return 0;
+  int rc = each_row_of(ld, "t.id", &vc_table_crossover_maps, "t",
+                       "FROM crossover_maps t WHERE t.id = " CROSSOVER_OF_RUN, crossover_map_row);
+  if (rc || !ld->r->crossover_id) return rc;
+  rc = count_rows(
+      ld, "SELECT count(*) FROM crossover_points WHERE crossover_map = " CROSSOVER_OF_RUN, &n);
+  if (rc || !n) return rc;
+  ld->r->crossover = vc_arena_alloc(&ld->r->arena, n * sizeof *ld->r->crossover);
+  return each_row_of(ld, "t.id", &vc_table_crossover_points, "t",
+                     "FROM crossover_points t WHERE t.crossover_map = " CROSSOVER_OF_RUN
+                     " ORDER BY t.id",
+                     crossover_row);
+}
+
 /* ---- the whole run ---- */
 
 /* One read transaction, so that every query sees the same snapshot. */
@@ -505,6 +549,7 @@ static int load_all(loader *ld) {
   if (!rc) rc = load_children(ld);
   if (!rc) rc = load_litmus(ld);
   if (!rc) rc = load_findings(ld);
+  if (!rc) rc = load_crossover(ld);
   sqlite3_exec(ld->sql, "COMMIT", NULL, NULL, NULL);
   return rc;
 }

@@ -46,6 +46,13 @@ typedef struct vc_run_data {
   uint32_t nlitmus;
   vc_progress_result *progress; /* its forward-progress checks, in the order recorded */
   uint32_t nprogress;
+  /* The newest finished crossover map of the file on this run's backend
+     and device (docs/performance.md), crossover_id 0 when there is none;
+     its points in the order recorded (a point's modes together). */
+  int64_t crossover_id;
+  vc_crossover_map_info crossover_info;
+  vc_crossover_point *crossover;
+  uint32_t ncrossover;
   /* Every finding of fuzz campaigns the file holds, whatever their runs,
      oldest first. */
   vc_finding_rec *findings;

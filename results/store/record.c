@@ -13,7 +13,8 @@
 
 enum {
   ST_RUN, ST_DEVICE, ST_RUN_STATUS, ST_PROGRAM, ST_RESULT, ST_DIV, ST_SEG, ST_END,
-  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_PROGRESS_ROW, ST_LITMUS_END, ST_FINDING, ST_COUNT
+  ST_LITMUS_RUN, ST_LITMUS_ROW, ST_PROGRESS_ROW, ST_LITMUS_END, ST_FINDING, ST_CROSSOVER_MAP,
+  ST_CROSSOVER_ROW, ST_CROSSOVER_END, ST_COUNT
 };
 
 /* ", col1, col2, ..." and ",?,?,...": a table's own columns, by name, and
@@ -48,6 +49,11 @@ static const char *const stmt_sql[ST_COUNT] = {
                    VC_FINDING_COLUMNS(COL_PARAM) ") ON CONFLICT(signature) DO UPDATE SET"
                    " modes=excluded.modes, programs=excluded.programs,"
                    " last_run=excluded.last_run",
+    [ST_CROSSOVER_MAP] = "INSERT INTO crossover_maps(id" VC_CROSSOVER_MAP_COLUMNS(COL_NAME)
+                         ") VALUES(NULL" VC_CROSSOVER_MAP_COLUMNS(COL_PARAM) ")",
+    [ST_CROSSOVER_ROW] = "INSERT INTO crossover_points(crossover_map" VC_CROSSOVER_COLUMNS(COL_NAME)
+                         ") VALUES(?" VC_CROSSOVER_COLUMNS(COL_PARAM) ")",
+    [ST_CROSSOVER_END] = "UPDATE crossover_maps SET verdict=?, wall_ns=? WHERE id=?",
 };
 /* clang-format on */
 
@@ -346,30 +352,77 @@ int vc_db_record_program(vc_db *db, int64_t run_id, const vc_program_info *prog,
   return rc;
 }
 
-/* ---- litmus runs ---- */
+/* ---- litmus runs and crossover maps: a header row, rows, an end ---- */
+
+static int begin_header(vc_db *db, binder *b, const char *what, int64_t *id, vc_error *err) {
+  int rc = b_run(db, b, what, err);
+  if (!rc) *id = sqlite3_last_insert_rowid(db->sql);
+  return rc;
+}
+
+static int end_header(vc_db *db, int st, int64_t id, const char *verdict, uint64_t wall_ns,
+                      const char *what, vc_error *err) {
+  binder b = bind_start(db->st[st]);
+  b_text(&b, verdict);
+  b_u64(&b, wall_ns);
+  b_i64(&b, id);
+  return b_run(db, &b, what, err);
+}
 
 int vc_db_begin_litmus(vc_db *db, const vc_litmus_run_info *rec, int64_t *id, vc_error *err) {
   binder b = bind_start(db->st[ST_LITMUS_RUN]);
   VC_LITMUS_RUN_COLUMNS(BIND_COLUMN)
-  int rc = b_run(db, &b, "starting a litmus run", err);
-  if (rc) return rc;
-  *id = sqlite3_last_insert_rowid(db->sql);
-  return 0;
+  return begin_header(db, &b, "starting a litmus run", id, err);
 }
 
-int vc_db_record_litmus(vc_db *db, int64_t id, const vc_litmus_result *rows, uint32_t n,
-                        vc_error *err) {
+/* Rows of one header, in one transaction; bind fills row i's columns. */
+typedef void bind_row_fn(binder *b, const void *rows, uint32_t i);
+static int record_rows(vc_db *db, int st, int64_t id, const void *rows, uint32_t n,
+                       bind_row_fn *bind, const char *what, vc_error *err) {
   int rc = exec(db, "BEGIN IMMEDIATE", err);
   for (uint32_t i = 0; !rc && i < n; i++) {
-    const vc_litmus_result *rec = &rows[i];
-    binder b = bind_start(db->st[ST_LITMUS_ROW]);
+    binder b = bind_start(db->st[st]);
     b_i64(&b, id);
-    VC_LITMUS_COLUMNS(BIND_COLUMN)
-    rc = b_run(db, &b, "recording a litmus result", err);
+    bind(&b, rows, i);
+    rc = b_run(db, &b, what, err);
   }
   if (!rc) rc = exec(db, "COMMIT", err);
   if (rc) rollback(db);
   return rc;
+}
+
+#define BIND_ROW_COLUMN(kind, field, column, size) BIND_##kind(b, rec->field);
+static void bind_litmus(binder *b, const void *rows, uint32_t i) {
+  const vc_litmus_result *rec = (const vc_litmus_result *)rows + i;
+  VC_LITMUS_COLUMNS(BIND_ROW_COLUMN)
+}
+static void bind_crossover(binder *b, const void *rows, uint32_t i) {
+  const vc_crossover_point *rec = (const vc_crossover_point *)rows + i;
+  VC_CROSSOVER_COLUMNS(BIND_ROW_COLUMN)
+}
+
+int vc_db_record_litmus(vc_db *db, int64_t id, const vc_litmus_result *rows, uint32_t n,
+                        vc_error *err) {
+  return record_rows(db, ST_LITMUS_ROW, id, rows, n, bind_litmus, "recording a litmus result",
+                     err);
+}
+
+int vc_db_begin_crossover(vc_db *db, const vc_crossover_map_info *rec, int64_t *id,
+                          vc_error *err) {
+  binder b = bind_start(db->st[ST_CROSSOVER_MAP]);
+  VC_CROSSOVER_MAP_COLUMNS(BIND_COLUMN)
+  return begin_header(db, &b, "starting a crossover map", id, err);
+}
+
+int vc_db_record_crossover(vc_db *db, int64_t id, const vc_crossover_point *rows, uint32_t n,
+                           vc_error *err) {
+  return record_rows(db, ST_CROSSOVER_ROW, id, rows, n, bind_crossover,
+                     "recording a crossover point", err);
+}
+
+int vc_db_end_crossover(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
+                        vc_error *err) {
+  return end_header(db, ST_CROSSOVER_END, id, verdict, wall_ns, "ending a crossover map", err);
 }
 
 int vc_db_record_progress(vc_db *db, int64_t id, const vc_progress_result *rec,
@@ -388,11 +441,7 @@ int vc_db_record_finding(vc_db *db, const vc_finding_rec *rec, vc_error *err) {
 
 int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
                      vc_error *err) {
-  binder b = bind_start(db->st[ST_LITMUS_END]);
-  b_text(&b, verdict);
-  b_u64(&b, wall_ns);
-  b_i64(&b, id);
-  return b_run(db, &b, "ending a litmus run", err);
+  return end_header(db, ST_LITMUS_END, id, verdict, wall_ns, "ending a litmus run", err);
 }
 
 /* ---- the end of a run ---- */

@@ -37,6 +37,15 @@ typedef struct vc_progress_result {
   VC_PROGRESS_COLUMNS(VC_COLUMN_FIELD)
 } vc_progress_result;
 
+/* A crossover map (docs/performance.md): VC_CROSSOVER_MAP_COLUMNS and, one
+   per point x mode, VC_CROSSOVER_COLUMNS. */
+typedef struct vc_crossover_map_info {
+  VC_CROSSOVER_MAP_COLUMNS(VC_COLUMN_FIELD)
+} vc_crossover_map_info;
+typedef struct vc_crossover_point {
+  VC_CROSSOVER_COLUMNS(VC_COLUMN_FIELD)
+} vc_crossover_point;
+
 /* A distinct finding of fuzz campaigns (VC_FINDING_COLUMNS). */
 typedef struct vc_finding_rec {
   VC_FINDING_COLUMNS(VC_COLUMN_FIELD)
@@ -65,6 +74,15 @@ int vc_db_record_progress(vc_db *db, int64_t id, const vc_progress_result *rec,
                           vc_error *err);
 int vc_db_end_litmus(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
                      vc_error *err);
+/* A crossover map begins with its verdict "running"; each point's modes are
+   recorded as measured, in one transaction; the end sets the verdict and
+   the time. */
+int vc_db_begin_crossover(vc_db *db, const vc_crossover_map_info *info, int64_t *id,
+                          vc_error *err);
+int vc_db_record_crossover(vc_db *db, int64_t id, const vc_crossover_point *rows, uint32_t n,
+                           vc_error *err);
+int vc_db_end_crossover(vc_db *db, int64_t id, const char *verdict, uint64_t wall_ns,
+                        vc_error *err);
 /* A finding, by its key: inserted, or its modes, programs and last_run
    updated (first_run and the rest stay as first recorded). */
 int vc_db_record_finding(vc_db *db, const vc_finding_rec *f, vc_error *err);

@@ -23,6 +23,8 @@ static const vc_column_def litmus_run_cols[] = {VC_LITMUS_RUN_COLUMNS(COLUMN_DEF
 static const vc_column_def litmus_cols[] = {VC_LITMUS_COLUMNS(COLUMN_DEF)};
 static const vc_column_def progress_cols[] = {VC_PROGRESS_COLUMNS(COLUMN_DEF)};
 static const vc_column_def finding_cols[] = {VC_FINDING_COLUMNS(COLUMN_DEF)};
+static const vc_column_def crossover_map_cols[] = {VC_CROSSOVER_MAP_COLUMNS(COLUMN_DEF)};
+static const vc_column_def crossover_cols[] = {VC_CROSSOVER_COLUMNS(COLUMN_DEF)};
 #undef COLUMN_DEF
 #define COLS(a) a, (uint32_t)(sizeof a / sizeof a[0])
 
@@ -61,13 +63,19 @@ const vc_table_def vc_table_progress_results = {
     COLS(progress_cols), ""};
 const vc_table_def vc_table_findings = {"findings", "id INTEGER PRIMARY KEY", COLS(finding_cols),
                                         ",\n  UNIQUE(signature)"};
+const vc_table_def vc_table_crossover_maps = {"crossover_maps", "id INTEGER PRIMARY KEY",
+                                              COLS(crossover_map_cols), ""};
+const vc_table_def vc_table_crossover_points = {
+    "crossover_points",
+    "id INTEGER PRIMARY KEY,\n  crossover_map INTEGER NOT NULL REFERENCES crossover_maps(id)",
+    COLS(crossover_cols), ""};
 
 /* In the order they are created (a table after those it refers to). */
 static const vc_table_def *const tables[] = {
     &vc_table_runs,        &vc_table_devices,     &vc_table_programs,
     &vc_table_results,     &vc_table_divergences, &vc_table_segments,
     &vc_table_litmus_runs, &vc_table_litmus_results, &vc_table_progress_results,
-    &vc_table_findings};
+    &vc_table_findings,    &vc_table_crossover_maps, &vc_table_crossover_points};
 enum { NTABLES = sizeof tables / sizeof tables[0] };
 
 static const char index_sql[] =
@@ -75,7 +83,8 @@ static const char index_sql[] =
     "CREATE INDEX IF NOT EXISTS divergences_by_result ON divergences(result_id);\n"
     "CREATE INDEX IF NOT EXISTS segments_by_result ON segments(result_id);\n"
     "CREATE INDEX IF NOT EXISTS litmus_results_by_run ON litmus_results(litmus_run);\n"
-    "CREATE INDEX IF NOT EXISTS progress_results_by_run ON progress_results(litmus_run);\n";
+    "CREATE INDEX IF NOT EXISTS progress_results_by_run ON progress_results(litmus_run);\n"
+    "CREATE INDEX IF NOT EXISTS crossover_points_by_map ON crossover_points(crossover_map);\n";
 
 /* Every column has a default so that a migration can copy the columns an
    older file has and leave the new ones at 0 or "". */

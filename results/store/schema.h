@@ -25,8 +25,9 @@
    10: runs.selection_digest, selection_programs, selection_list,
    build_id, plugin_id. 11: runs.environment, expectations_sha256.
    12: tables litmus_runs, litmus_results. 13: table progress_results,
-   litmus_results.stress_groups. 14: table findings. */
-#define VC_DB_SCHEMA_VERSION 14
+   litmus_results.stress_groups. 14: table findings. 15: tables crossover_maps,
+   crossover_points. */
+#define VC_DB_SCHEMA_VERSION 15
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 
@@ -59,7 +60,8 @@ typedef struct vc_table_def {
 
 extern const vc_table_def vc_table_runs, vc_table_devices, vc_table_programs, vc_table_results,
     vc_table_divergences, vc_table_segments, vc_table_litmus_runs, vc_table_litmus_results,
-    vc_table_progress_results, vc_table_findings;
+    vc_table_progress_results, vc_table_findings, vc_table_crossover_maps,
+    vc_table_crossover_points;
 
 /* Before SQLite touches it: an existing, non-empty file must start with the
    SQLite header. *exists is false for a missing or empty file. */

@@ -36,12 +36,18 @@ set_tests_properties(bench_throughput_refuses_failed_runs PROPERTIES LABELS benc
 # vc-crossover-bench on PoCL: the map's points, CSV and charts; in the
 # mutant build a splitter fault that loses the live value fails it.
 if(TARGET vc-backend-opencl)
+  set(crossover_other "")
+  if(TARGET vc-backend-vulkan)
+    set(crossover_other vulkan)
+  endif()
   add_test(NAME bench_crossover_pocl
-    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/crossover_test.sh $<TARGET_FILE:vc-crossover-bench>)
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/crossover_test.sh $<TARGET_FILE:vc-crossover-bench>
+      $<TARGET_FILE:vyre-conform> ${PROJECT_SOURCE_DIR}/corpus ${crossover_other})
   set_tests_properties(bench_crossover_pocl PROPERTIES LABELS "bench;opencl;pocl" TIMEOUT 600)
   if(VC_MUTANTS)
     add_test(NAME bench_crossover_mutant_pocl
-      COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/crossover_test.sh $<TARGET_FILE:vc-crossover-bench>)
+      COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/crossover_test.sh $<TARGET_FILE:vc-crossover-bench>
+        $<TARGET_FILE:vyre-conform> ${PROJECT_SOURCE_DIR}/corpus)
     set_tests_properties(bench_crossover_mutant_pocl PROPERTIES
       LABELS "bench;opencl;pocl;mutant-split" TIMEOUT 600 ENVIRONMENT "MUTANT=lose-var-set")
   endif()

@@ -128,12 +128,15 @@ static void test_old_file_migrates_and_compares(void **state) {
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM sqlite_master WHERE type='index'"
                                       " AND name LIKE '%_by_%'"),
-                   5);
-  /* schema 12: the litmus tables, new and empty; 13: progress_results; 14: findings */
+                   6);
+  /* schema 12: the litmus tables, new and empty; 13: progress_results; 14: findings;
+     15: the crossover tables */
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM litmus_runs"), 0);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM litmus_results"), 0);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM progress_results"), 0);
   assert_int_equal(fx_query_int(path, "SELECT count(*) FROM findings"), 0);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM crossover_maps"), 0);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM crossover_points"), 0);
   assert_int_equal(has_column(path, "litmus_results", "stress_groups"), 1);
   run_digest(path, 1, after1);
   run_digest(path, 2, after2);
