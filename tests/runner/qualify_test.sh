@@ -5,7 +5,8 @@
 # each run's text, the record and its HTML and JUnit, one exit line per
 # backend in order, the worst status), and no two device phases of the
 # runs overlap (the workers' device log, docs/usage.md). A backend that
-# cannot run makes the exit status its own.
+# cannot run makes the exit status its own. The litmus runs and the
+# crossover maps of both devices are in the record.
 # usage: qualify_test.sh SOURCE_DIR BUILD_DIR
 set -u
 src=$1 build=$2
@@ -32,15 +33,20 @@ cd "$tmp" || exit 1
 export POCL_KERNEL_CACHE=0 MESA_VK_IGNORE_CONFORMANCE_WARNING=1 XDG_CACHE_HOME="$tmp/xdg"
 export VYRE_CONFORM_DEVICE_LOG="$tmp/device.log"
 small="--launches 1 --workgroup 16 --testing-groups 4 --stress-groups 1 --stress-iters 4 --scratch 64 --progress-trials 2 --over-trials 1 --progress-groups 64"
-sh "$src/ci/qualify" --litmus-args "$small" "$build" out opencl vulkan >stdout.txt 2>&1
+sh "$src/ci/qualify" --litmus-args "$small" \
+  --crossover-args "--barriers 1,2 --live 4K --runs 1 --budget 0.1" "$build" out opencl vulkan \
+  >stdout.txt 2>&1
 rc=$?
 [ "$rc" = 0 ] || { fail "exit $rc, expected 0"; sed 's/^/    /' stdout.txt out/run-*.txt out/litmus-*.txt; }
 [ "$(cat stdout.txt)" = "opencl: exit 0
 vulkan: exit 0
 opencl litmus: exit 0
-vulkan litmus: exit 0" ] || { fail "stdout:"; sed 's/^/    /' stdout.txt; }
+vulkan litmus: exit 0
+opencl crossover: exit 0
+vulkan crossover: exit 0" ] || { fail "stdout:"; sed 's/^/    /' stdout.txt; }
 for f in backends.txt run-opencl.txt run-vulkan.txt litmus-opencl.txt litmus-vulkan.txt \
-         qualification.md qualification.html qualification.xml; do
+         crossover-opencl.txt crossover-vulkan.txt crossover-opencl/crossover.csv \
+         crossover-vulkan/crossover-4K.svg qualification.md qualification.html qualification.xml; do
   [ -s "out/$f" ] || fail "no out/$f"
 done
 [ -e out/device.lock ] && fail "out/device.lock left behind"
@@ -68,8 +74,16 @@ n=$(sqlite3 out/qualification.db "SELECT count(*) FROM litmus_runs WHERE verdict
 n=$(grep -c '^### Run [12], \(opencl\|vulkan\)$' out/qualification.md)
 grep -q '^## Grid-sync contract' out/qualification.md && [ "$n" -ge 2 ] ||
   fail "the record has no grid-sync contract section for both runs"
+n=$(sqlite3 out/qualification.db "SELECT count(*) FROM crossover_points p JOIN crossover_maps m
+  ON m.id = p.crossover_map WHERE m.verdict = 'pass' AND p.state = 'ran'")
+[ "$n" = 12 ] || fail "$n crossover points ran, expected 12 (2 points, 3 modes, 2 devices)"
+sed -n '/^## Choosing a mode/,/^## Matrix/p' out/qualification.md >xo.md
+[ "$(grep -c '^### Run [12], \(opencl\|vulkan\)$' xo.md)" = 2 ] ||
+  fail "the record's Choosing a mode has not both runs: $(cat xo.md)"
+[ "$(grep -c '^4 KiB live: ' xo.md)" = 2 ] || fail "where each mode wins: not a line a device"
 # a backend that cannot run: its status is the worst, the others still run
-sh "$src/ci/qualify" --no-litmus "$build" out2 opencl no-such-backend >stdout2.txt 2>&1
+sh "$src/ci/qualify" --no-litmus --no-crossover "$build" out2 opencl no-such-backend \
+  >stdout2.txt 2>&1
 rc=$?
 [ "$rc" = 3 ] || { fail "with a missing backend: exit $rc, expected 3"; sed 's/^/    /' stdout2.txt; }
 grep -q '^opencl: exit 0$' stdout2.txt || fail "with a missing backend: opencl did not pass"
