@@ -30,7 +30,7 @@
 #include "harness/model/digest.h"
 #include "harness/model/expectations.h"
 #include "harness/run/default_exps.h"
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 
 static volatile sig_atomic_t g_interrupted;
 
