@@ -1,34 +1,20 @@
 /* vyre-conform fuzz --backend B --out DIR: programs run in every mode and
  * recorded as normal runs; every failure is reduced and written into DIR
- * with a command that reproduces it, findings deduplicated by signature. */
-#include <errno.h>
+ * with a command that reproduces it, findings deduplicated by signature.
+ * This file parses the arguments; the campaign is harness/fuzz/campaign.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/base/plural.h"
-#include "harness/base/file.h"
-#include "harness/base/clock.h"
 #include "harness/base/exitcodes.h"
 #include "harness/base/kcache.h"
-#include "harness/base/strbuf.h"
 #include "harness/cli/args.h"
 #include "harness/cli/cmd_util.h"
 #include "harness/cli/commands.h"
-#include "harness/cli/fuzz_findings.h"
 #include "harness/exec/plugin.h"
-#ifdef VC_HAVE_GEN
-#include "harness/gen/gen.h"
-#endif
-#include "harness/lang/corpus.h"
-#include "harness/lang/read.h"
-#include "harness/reduce/edit.h"
-#include "harness/reduce/reduce.h"
-#include "harness/run/runner.h"
+#include "harness/fuzz/campaign.h"
 #include "harness/run/runopts.h"
-#include "results/store/load.h"
 
 static const char help[] =
     "usage: vyre-conform fuzz --backend B [--mode LIST] [--seed S] [--count N | --time T]\n"
@@ -83,209 +69,6 @@ static const char help[] =
     "error; 7 the generator made a program the check refuses, or a transformation\n"
     "failed (a bug of the harness; the message names seed and index).\n";
 
-typedef struct fuzz {
-  const char *dir, *db;
-  const char *backend;
-  vc_runner_opts run;
-  uint64_t seed;
-  vc_corpus from;
-#ifdef VC_HAVE_GEN
-  vc_gen_opts gen;       /* with no --from */
-  const char *transform; /* a transformation's name, "random", or NULL: none */
-#endif
-  uint32_t *usable; /* indices of from's files that can be drawn */
-  uint32_t nusable;
-  vc_fz_findings found;
-  uint64_t run_ns;
-  uint32_t programs;
-} fuzz;
-
-static uint64_t splitmix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-/* path and its parents (like mkdir -p). */
-static int make_dir(const char *path, vc_error *e) {
-  char p[4096];
-  snprintf(p, sizeof p, "%s", path);
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = '\0';
-      if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", p, strerror(errno));
-      *s = '/';
-    }
-  if (mkdir(p, 0777) == 0 || errno == EEXIST) return 0;
-  return vc_fail(e, VC_ERR_IO, "cannot make %s: %s", path, strerror(errno));
-}
-
-/* The programs that can be drawn: those that parse, are not meant to be
-   refused and are not tagged large. */
-static int collect(fuzz *z, const char *const *paths, uint32_t n, vc_error *e) {
-  if (vc_corpus_collect(&z->from, paths, n, e)) return VC_ERR_IO;
-  vc_corpus_parse(&z->from);
-  z->usable = calloc(z->from.n ? z->from.n : 1, sizeof *z->usable);
-  if (!z->usable) abort();
-  for (uint32_t i = 0; i < z->from.n; i++) {
-    const vc_program *p = z->from.files[i].program;
-    if (p && !vc_program_expect(p, VC_EXPECT_REJECT) && !vc_program_has_tag(p, "large"))
-      z->usable[z->nusable++] = i;
-  }
-  if (!z->nusable) return vc_fail(e, VC_ERR_USAGE, "--from offers no program to run");
-  return 0;
-}
-
-/* Program `index` of the seed: generated (a build with harness/gen and no
-   --from), or drawn from --from's programs. */
-static int program_text(fuzz *z, uint64_t index, vc_strbuf *text, vc_error *e) {
-#ifdef VC_HAVE_GEN
-  if (!z->nusable) return vc_gen_program(&z->gen, z->seed, (uint32_t)index, text, e);
-#endif
-  const vc_corpus_file *src =
-      &z->from.files[z->usable[splitmix(z->seed ^ splitmix(index)) % z->nusable]];
-  return vc_file_read(src->path, text, e);
-}
-
-/* The program renamed (programs of a run have names of their own) into path. */
-static int write_renamed(const char *text, size_t len, const char *name, const char *path,
-                         vc_error *e) {
-  vc_arena a;
-  vc_arena_init(&a);
-  vc_diags d;
-  vc_diags_init(&d);
-  vc_sx_file f;
-  vc_read(&a, path, text, len, &d, &f);
-  int rc = 0;
-  if (!f.well_formed || f.n != 1 || f.forms[0]->n < 2) {
-    rc = vc_fail(e, VC_ERR_PARSE, "%s: not one (program NAME ...) form", path);
-  } else {
-    vc_edit ed;
-    memset(&ed, 0, sizeof ed);
-    ed.kind = VC_EDIT_TEXT;
-    ed.at = f.forms[0]->items[1];
-    snprintf(ed.text, sizeof ed.text, "%s", name);
-    vc_strbuf out;
-    vc_sb_init(&out);
-    vc_edit_print(f.forms[0], &ed, NULL, &out);
-    rc = vc_file_write(path, &out, e);
-    vc_sb_free(&out);
-  }
-  vc_diags_free(&d);
-  vc_arena_free(&a);
-  return rc;
-}
-
-/* Writes program `index` into dir as fz-S-I.vyre, and with transformations
-   (a build with harness/gen) its transformed twin fz-S-I-t.vyre, which must
-   give the same bytes. Returns the number of files written, or -1. */
-static int write_programs(fuzz *z, uint64_t index, const char *dir, vc_error *e) {
-  vc_strbuf text;
-  vc_sb_init(&text);
-  char path[4200], name[32];
-  int n = -1;
-  unsigned long long s = (unsigned long long)z->seed, i = (unsigned long long)index;
-  if (program_text(z, index, &text, e)) goto done;
-  snprintf(path, sizeof path, "%s/fz-%llu-%llu.vyre", dir, s, i);
-  snprintf(name, sizeof name, "fz_%llu_%llu", s, i);
-  if (write_renamed(text.data, text.len, name, path, e)) goto done;
-  n = 1;
-#ifdef VC_HAVE_GEN
-  if (z->transform) {
-    vc_strbuf t;
-    vc_sb_init(&t);
-    if (vc_gen_transform(z->transform, text.data, splitmix(z->seed ^ index) + 1, &t, e)) {
-      vc_sb_free(&t);
-      n = -1;
-      goto done;
-    }
-    snprintf(path, sizeof path, "%s/fz-%llu-%llu-t.vyre", dir, s, i);
-    snprintf(name, sizeof name, "fz_%llu_%llu_t", s, i);
-    if (write_renamed(t.data, t.len, name, path, e)) n = -1;
-    else n = 2;
-    vc_sb_free(&t);
-  }
-#endif
-done:
-  vc_sb_free(&text);
-  return n;
-}
-
-/* One run of the programs first .. first+n-1; then every failure filed. */
-static int run_batch(fuzz *z, uint64_t first, uint32_t n, uint32_t batch, vc_error *e) {
-  char bdir[4096];
-  snprintf(bdir, sizeof bdir, "%s/programs/%llu-%u", z->dir, (unsigned long long)z->seed, batch);
-  if (make_dir(bdir, e)) return VC_EXIT_INPUT;
-  uint32_t files = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    int k = write_programs(z, first + i, bdir, e);
-    if (k < 0) return e->code == VC_ERR_INTERNAL ? VC_EXIT_INTERNAL : VC_EXIT_INPUT;
-    files += (uint32_t)k;
-  }
-  const char *paths[1] = {bdir};
-  vc_runner_opts ro = z->run;
-  ro.paths = paths;
-  ro.npaths = 1;
-  uint64_t t0 = vc_now_ns();
-  int st = vc_run_corpus(&ro);
-  z->run_ns += vc_now_ns() - t0;
-  if (st != VC_EXIT_OK && st != VC_EXIT_FAIL && st != VC_EXIT_INPUT) return st;
-  z->programs += files;
-  vc_run_data *rd = NULL;
-  if (vc_run_load(z->db, VC_RUN_LATEST, &rd, e)) return VC_EXIT_DB;
-  vc_fz_load(&z->found, rd);
-  for (uint32_t i = 0; i < rd->nprogs; i++) vc_fz_file_program(&z->found, &rd->progs[i], rd->id);
-  vc_fz_file_differentials(&z->found, rd);
-  vc_run_free(rd);
-  return vc_fz_save(&z->found, e) ? VC_EXIT_DB : VC_EXIT_OK;
-}
-
-/* One finding this campaign showed; one found by an earlier campaign of the
-   results file says so. */
-static void summary_finding(FILE *o, uint32_t k, const vc_fz_finding *f) {
-  fprintf(o, "  %u. %s\n     modes: %s\n     %u %s", k, f->sig, f->modes, f->here,
-          vc_plural(f->here, "program", "programs"));
-  if (f->count != f->here)
-    fprintf(o, " (%u in all), first seen in run %lld by %s\n", f->count, (long long)f->first_run,
-            f->first);
-  else
-    fprintf(o, ", first %s\n", f->first);
-  fprintf(o, "     %s\n", f->command);
-}
-
-static int summary(fuzz *z) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/summary.txt", z->dir);
-  const vc_fz_findings *fd = &z->found;
-  uint32_t shown = 0, earlier = 0;
-  for (uint32_t i = 0; i < fd->n; i++)
-    if (fd->f[i].here) {
-      shown++;
-      earlier += fd->f[i].count != fd->f[i].here;
-    }
-  FILE *files[2] = {stdout, fopen(path, "w")};
-  for (int k = 0; k < 2; k++) {
-    FILE *o = files[k];
-    if (!o) continue;
-    double run_s = (double)z->run_ns / 1e9;
-    fprintf(o, "fuzz: %u %s on %s, seed %llu: %.1f s running (%.2f programs/s), %.1f s "
-            "reducing (%u %s); %u failing, %u distinct finding%s",
-            z->programs, vc_plural(z->programs, "program", "programs"), z->backend,
-            (unsigned long long)z->seed, run_s, run_s > 0 ? z->programs / run_s : 0.0,
-            (double)fd->reduce_ns / 1e9, fd->reductions,
-            vc_plural(fd->reductions, "reduction", "reductions"), fd->failures, shown,
-            shown == 1 ? "" : "s");
-    if (earlier) fprintf(o, ", %u of them found by an earlier campaign", earlier);
-    fputc('\n', o);
-    for (uint32_t i = 0, n = 0; i < fd->n; i++)
-      if (fd->f[i].here) summary_finding(o, ++n, &fd->f[i]);
-    if (o != stdout) fclose(o);
-  }
-  return shown ? VC_EXIT_FAIL : VC_EXIT_OK;
-}
-
 int vc_cmd_fuzz(int argc, char **argv) {
   if (vc_wants_help(argc, argv)) {
     fputs(help, stdout);
@@ -321,10 +104,9 @@ int vc_cmd_fuzz(int argc, char **argv) {
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
-  fuzz z;
+  vc_fuzz_opts z;
   memset(&z, 0, sizeof z);
   z.seed = 1;
-  z.found.reduce = true;
   vc_runner_opts *r = &z.run;
   r->conform.repeat = 1;
   r->conform.nmodes = VC_MODE_COUNT;
@@ -332,9 +114,11 @@ int vc_cmd_fuzz(int argc, char **argv) {
   r->timeout_s = 600;
   r->expectations = "none"; /* every failure is a finding; the gate is not fuzz's */
   r->progress = isatty(STDERR_FILENO);
-  z.found.red.timeout_s = 60;
+  z.reduce_timeout_s = 60;
+  z.count = 100;
+  z.batch = 20;
   char *devopts = NULL, dbbuf[4200], flipbuf[512];
-  uint32_t count = 100, time_s = 0, batch = 20, jobs = 1;
+  uint32_t jobs = 1;
   int status = VC_EXIT_OK;
   if (vc_args_parse(argc, argv, opts, O_COUNT, &a, &e)) goto usage;
   vc_opt *o;
@@ -361,11 +145,11 @@ int vc_cmd_fuzz(int argc, char **argv) {
     vc_fail(&e, VC_ERR_USAGE, "--count and --time exclude each other");
     goto usage;
   }
-  if ((o = vc_args_get(opts, O_COUNT, "count")) && vc_args_u32(o, 1, 1000000, &count, &e))
+  if ((o = vc_args_get(opts, O_COUNT, "count")) && vc_args_u32(o, 1, 1000000, &z.count, &e))
     goto usage;
-  if ((o = vc_args_get(opts, O_COUNT, "time")) && vc_args_u32(o, 1, 7 * 86400, &time_s, &e))
+  if ((o = vc_args_get(opts, O_COUNT, "time")) && vc_args_u32(o, 1, 7 * 86400, &z.time_s, &e))
     goto usage;
-  if ((o = vc_args_get(opts, O_COUNT, "batch")) && vc_args_u32(o, 1, 100000, &batch, &e))
+  if ((o = vc_args_get(opts, O_COUNT, "batch")) && vc_args_u32(o, 1, 100000, &z.batch, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "jobs")) && vc_args_u32(o, 1, 1024, &jobs, &e)) goto usage;
   r->jobs = jobs;
@@ -373,9 +157,9 @@ int vc_cmd_fuzz(int argc, char **argv) {
   if ((o = vc_args_get(opts, O_COUNT, "timeout")) && vc_args_u32(o, 1, 86400, &r->timeout_s, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "reduce-timeout")) &&
-      vc_args_u32(o, 1, 86400, &z.found.red.timeout_s, &e))
+      vc_args_u32(o, 1, 86400, &z.reduce_timeout_s, &e))
     goto usage;
-  z.found.reduce = !vc_args_get(opts, O_COUNT, "no-reduce");
+  z.reduce = !vc_args_get(opts, O_COUNT, "no-reduce");
   if ((o = vc_args_get(opts, O_COUNT, "inject-flip")) &&
       vc_parse_flip(o->value, &r->conform, NULL, flipbuf, sizeof flipbuf, &e))
     goto usage;
@@ -401,18 +185,11 @@ int vc_cmd_fuzz(int argc, char **argv) {
   snprintf(dbbuf, sizeof dbbuf, "%s/fuzz.db", z.dir);
   z.db = r->db_path = (o = vc_args_get(opts, O_COUNT, "db")) ? o->value : dbbuf;
   r->command_line = "fuzz";
-  z.found.red.backend = r->backend;
-  z.found.red.device = r->device;
-  z.found.red.device_options = r->device_options;
-  z.found.red.conform = r->conform;
-  z.found.red.inject_crash = r->inject_crash;
-  z.found.red.inject_hang = r->inject_hang;
-  z.found.dir = z.dir;
-  z.found.backend = z.backend;
-  z.found.db = z.db;
-  z.found.busy_ms = vc_run_db_busy_ms(r);
   vc_opt *from = vc_args_get(opts, O_COUNT, "from");
-  int rc = 0;
+  if (from) {
+    z.from = from->values;
+    z.nfrom = from->count;
+  }
 #ifdef VC_HAVE_GEN
   vc_gen_opts_default(&z.gen);
   z.transform = "random";
@@ -423,60 +200,20 @@ int vc_cmd_fuzz(int argc, char **argv) {
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "transform")))
     z.transform = strcmp(o->value, "none") == 0 ? NULL : o->value;
-  if (from) rc = collect(&z, from->values, from->count, &e);
 #else
   for (const char *const *g = (const char *const[]){"size", "features", "transform", NULL}; *g; g++)
     if (vc_args_get(opts, O_COUNT, *g)) {
       vc_fail(&e, VC_ERR_USAGE, "--%s needs the program generator, which this build lacks", *g);
       goto usage;
     }
-  static const char *const default_from[] = {"corpus"};
-  rc = collect(&z, from ? from->values : default_from, from ? from->count : 1, &e);
 #endif
-  if (rc == VC_ERR_USAGE) goto usage;
-  if (rc) {
-    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-    status = VC_EXIT_INPUT;
-    goto done;
-  }
-  char sub[4200];
-  snprintf(sub, sizeof sub, "%s/programs", z.dir);
-  if (make_dir(z.dir, &e) || make_dir(sub, &e)) {
-    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-    status = VC_EXIT_INPUT;
-    goto done;
-  }
-  snprintf(sub, sizeof sub, "%s/findings", z.dir);
-  if (make_dir(sub, &e)) {
-    fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-    status = VC_EXIT_INPUT;
-    goto done;
-  }
-  uint64_t t0 = vc_now_ns(), next = 0;
-  for (uint32_t b = 0;; b++) {
-    uint32_t n = time_s ? batch : count;
-    status = run_batch(&z, next, n, b, &e);
-    next += n;
-    if (status) {
-      if (status == VC_EXIT_DB) fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-      if (status == VC_EXIT_INPUT || status == VC_EXIT_INTERNAL)
-        fprintf(stderr, "vyre-conform fuzz: %s\n", e.msg);
-      goto done;
-    }
-    if (!time_s || vc_now_ns() - t0 >= (uint64_t)time_s * 1000000000u) break;
-  }
-  status = summary(&z);
-done:
-  vc_corpus_free(&z.from);
-  free(z.usable);
-  vc_fz_free(&z.found);
+  vc_error_clear(&e);
+  status = vc_fuzz_campaign(&z, &e);
+  if (status == VC_EXIT_USAGE && e.code == VC_ERR_USAGE) goto usage;
   free(devopts);
   vc_args_free(opts, O_COUNT, &a);
   return status;
 usage:
-  vc_corpus_free(&z.from);
-  free(z.usable);
-  vc_fz_free(&z.found);
   free(devopts);
   vc_args_free(opts, O_COUNT, &a);
   return vc_usage_error("fuzz", e.msg);

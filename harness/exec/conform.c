@@ -11,7 +11,8 @@
 #include "harness/lang/parse.h"
 #include "harness/exec/plan_check.h"
 #include "harness/exec/reference.h"
-#include "harness/exec/verdict.h"
+#include "harness/exec/judge.h"
+#include "harness/model/verdict.h"
 #include "harness/split/validate.h"
 
 void vc_program_info_of(const vc_program *p, uint32_t segments, const char *source_digest,
@@ -69,7 +70,7 @@ static void report_all(const vc_conform_opts *o, const vc_conform_sink *sink, vc
 }
 
 /* A step before the device modes failed: the failure is that step's, and
-   the modes, which cannot be judged without it, are not run (verdict.c
+   the modes, which cannot be judged without it, are not run (harness/model/verdict.c
    decides both). */
 static void report_phase(const vc_conform_opts *o, const vc_conform_sink *sink, vc_phase ph,
                          const char *reason) {

@@ -1,4 +1,3 @@
-/* harness/fuzz: fuzz campaigns' own checks and bookkeeping (the device against itself). */
 /* The differentials that need no oracle: in one run of a device, each split
  * mode of a program against its native mode, and a transformed twin
  * (NAME_t) against its original (NAME), mode by mode. Where both results

@@ -7,7 +7,7 @@
  *   fail  f32_signed_zero  *  buffer=add_a_zero class=f32-signed-zero backend=vulkan reason="..."
  *
  * Matching lives here; what a match means for a result's status is decided in
- * harness/exec/verdict.c. */
+ * verdict.c. */
 #ifndef VC_RESULTS_EXPECTATIONS_H
 #define VC_RESULTS_EXPECTATIONS_H
 

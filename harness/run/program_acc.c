@@ -7,7 +7,7 @@
 
 #include "harness/base/strbuf.h"
 #include "harness/exec/conform.h"
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 #include "harness/model/attempt_log.h"
 
 static void free_results(vc_program_acc *a) {

@@ -5,7 +5,7 @@
  * at least every 10 s naming the programs in flight and for how long. The
  * summary is a table of statuses per mode (and per step before the modes,
  * when one failed) and the flakes. It only displays: the verdicts
- * (harness/exec/verdict.h) decide, and the run's exit status comes from
+ * (harness/model/verdict.h) decide, and the run's exit status comes from
  * them. */
 #ifndef VC_PROGRESS_H
 #define VC_PROGRESS_H
@@ -16,7 +16,7 @@
 #include "harness/base/strbuf.h"
 #include "harness/exec/conform.h"
 #include "harness/exec/modes.h"
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 #include "results/store/record.h"
 
 /* A program in a worker: slot k of vc_progress.flight. */

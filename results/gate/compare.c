@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness/base/exitcodes.h"
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 #include "harness/model/outcome.h"
 #include "results/gate/judged_by.h"
 
@@ -97,7 +97,7 @@ static int judge_pass(comparer *k, const vc_cell *b, const vc_cell *c, const vc_
 }
 
 /* One cell's verdict: the same decision the run made for each result
-   (harness/exec/verdict.c), over the cell's repeats. */
+   (harness/model/verdict.c), over the cell's repeats. */
 static vc_verdict cell_verdict(const comparer *k, const vc_cell *x, bool present) {
   const vc_compare_opts *o = k->c->opts;
   if (!present)

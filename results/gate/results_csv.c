@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/exec/verdict.h"
 #include "harness/model/outcome.h"
 #include "results/gate/cells.h"
 

@@ -1,12 +1,12 @@
 /* The verdict of a recorded run on its own, without a baseline: the exit
- * status the run itself gave (harness/exec/verdict.h, vc_run_verdict_exit),
+ * status the run itself gave (harness/model/verdict.h, vc_run_verdict_exit),
  * from every result the file holds, judged by the one rule of
  * judged_by.h. A run that is not complete, or that was made with planted
  * faults, is no pass (docs/usage.md, "verdict"). */
 #ifndef VC_RESULTS_RUN_VERDICT_H
 #define VC_RESULTS_RUN_VERDICT_H
 
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 #include "results/gate/judged_by.h"
 #include "results/store/load.h"
 

@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 #include "results/gate/judged_by.h"
 #include "results/gate/provenance.h"
 

@@ -5,6 +5,9 @@ vc_add_test(test_reduce_edit SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_reduce_edit.
 # The fuzzer's differentials without an oracle, on runs made in memory.
 vc_add_test(test_fuzz_differential SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_differential.c
   LIBS vc_fuzz LABELS unit)
+# The campaign's one call: what it hands back to the command before a device.
+vc_add_test(test_fuzz_campaign SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fuzz_campaign.c
+  LIBS vc_fuzz LABELS unit)
 # The programs' source the fuzzer records, and the migration that adds it.
 find_package(SQLite3 REQUIRED)
 vc_add_test(test_source_column SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_source_column.c

@@ -14,7 +14,7 @@
 
 #include "harness/exec/diverge.h"
 #include "harness/exec/fingerprint.h"
-#include "harness/exec/verdict.h"
+#include "harness/exec/judge.h"
 #include "harness/lang/parse.h"
 #include "harness/model/inputs.h"
 

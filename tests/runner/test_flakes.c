@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "harness/base/exitcodes.h"
-#include "harness/exec/verdict.h"
+#include "harness/model/verdict.h"
 #include "run_util.h"
 
 static const char prog_b[] =

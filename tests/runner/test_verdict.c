@@ -1,5 +1,5 @@
-/* harness/exec/verdict.c on its own: each status decision of one result,
- * what an expectation makes of it, and the run's exit status from the
+/* harness/model/verdict.c and harness/exec/judge.c on their own: each
+ * status decision of one result, what an expectation makes of it, and the run's exit status from the
  * verdicts. The mode outputs are made by hand; the end-to-end runs are in
  * test_gate_run.c and test_native_conform.c. */
 #include <setjmp.h>
@@ -12,7 +12,8 @@
 #include <cmocka.h>
 
 #include "harness/base/exitcodes.h"
-#include "harness/exec/verdict.h"
+#include "harness/exec/judge.h"
+#include "harness/model/verdict.h"
 
 static const vc_exp_config lavapipe = {"vulkan", "llvmpipe (LLVM 15.0.6, 256 bits)", "llvmpipe",
                                        "Mesa 22.3.6"};

@@ -76,7 +76,7 @@ vc_add_test(runner_check_timeout SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_check_ti
 add_dependencies(runner_check_timeout vyre-conform)
 set_tests_properties(runner_check_timeout PROPERTIES TIMEOUT 300)
 
-# Verdicts (harness/exec/verdict.c) on their own.
+# Verdicts (harness/model/verdict.c, harness/exec/judge.c) on their own.
 vc_add_test(test_verdict SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_verdict.c LIBS vc_exec
   LABELS unit)
 

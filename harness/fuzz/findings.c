@@ -1,4 +1,5 @@
-#include "harness/cli/fuzz_findings.h"
+/* The findings of fuzz campaigns (findings.h): filed, reduced, deduplicated, kept. */
+#include "harness/fuzz/findings.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,13 +1,15 @@
-/* Verdicts: every decision of one result's status, and what an expectation
- * makes of it, in one place.
+/* The verdict rules: every status of one result that needs no device's
+ * output, what an expectation makes of a status, and the run's exit status.
  *
- * A mode run's status comes from its bytes against the oracle (judge), the
- * traffic against the plan, the native self-check, or the error that ended
- * it; the step or mode whose worker died gets crash, timeout or error here,
- * and a mode left without the step before it, or after a failed repeat of
- * itself, skip; a skip expectation records skip without running. Expectations then say whether a
- * failing status is excused; the run's exit status and compare's findings
- * are computed from these verdicts, never from what was printed. */
+ * A mode run that failed gets its status from the error that ended it; the
+ * step or mode whose worker died gets crash, timeout or error here, and a
+ * mode left without the step before it, or after a failed repeat of itself,
+ * skip; a skip expectation records skip without running. (The statuses
+ * read from a mode run's output are harness/exec/judge.h's.) Expectations
+ * then say whether a failing status is excused; the run's exit status and
+ * compare's findings are computed from these verdicts, never from what was
+ * printed. Pure rules over the model: the run and the offline gate and
+ * reports share them. */
 #ifndef VC_VERDICT_H
 #define VC_VERDICT_H
 
@@ -15,28 +17,11 @@
 #include <stdint.h>
 
 #include "harness/base/error.h"
-#include "harness/exec/modes.h"
 #include "harness/model/expectations.h"
 #include "harness/model/outcome.h"
-#include "harness/model/program.h"
-#include "harness/split/split.h"
 
 /* ---- the status of one mode run ---- */
 
-/* Compares every output of one mode run with the oracle's (expected[i] per
-   buffer); sets status pass or diverge, reason and divergences (r->divs is
-   allocated: the caller frees it). flush_inputs: the program's inputs on a
-   device that flushes denormals (vc_classify_flushed), else NULL. */
-void vc_verdict_judge(const vc_program *p, uint32_t *const *expected, const vc_mode_out *mo,
-                      uint32_t oracle_passes, uint32_t *const *flush_inputs, vc_result *r);
-/* A pass whose bytes, downloads or launches differ from the plan's
-   prediction becomes an error: the plan or the mode driver is wrong. */
-void vc_verdict_traffic(const vc_split *s, vc_mode m, const vc_mode_out *mo, vc_result *r);
-/* A native run whose own check failed (a wait ended without its condition,
-   a barrier or virtual-workgroup count the passes cannot give) is
-   untrustworthy whatever its bytes said; the bytes' verdict stays in the
-   reason and the divergences stay recorded. */
-void vc_verdict_native_check(vc_mode m, const vc_mode_out *mo, vc_result *r);
 /* A mode run that failed with e: unsupported for what the device cannot
    run (VC_ERR_UNSUPPORTED, VC_ERR_LIMIT), timeout, else error. */
 vc_status vc_verdict_of_error(const vc_error *e);
