@@ -167,6 +167,9 @@ endif()
 
 # Kernel cache entries on their own.
 vc_add_test(runner_kcache SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kcache.c LIBS vc_base LABELS unit)
+# Reference cache entries on their own, and two processes on one key.
+vc_add_test(runner_refcache SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_refcache.c LIBS vc_exec vc_lang
+  LABELS unit)
 # Caselist files (--caselist).
 vc_add_test(runner_caselist SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_caselist.c LIBS vc_lang LABELS unit)
 
