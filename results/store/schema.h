@@ -25,8 +25,9 @@
    10: runs.selection_digest, selection_programs, selection_list,
    build_id, plugin_id. 11: runs.environment, expectations_sha256.
    12: tables litmus_runs, litmus_results. 13: table progress_results,
-   litmus_results.stress_groups. 14: table findings. */
-#define VC_DB_SCHEMA_VERSION 14
+   litmus_results.stress_groups. 14: table findings.
+   15: results.reference_cached. */
+#define VC_DB_SCHEMA_VERSION 15
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 
