@@ -30,8 +30,9 @@ typedef struct vc_refcache {
 } vc_refcache;
 
 /* dir_arg (--reference-cache DIR, made absolute), else the default folder
-   (vc_refcache_default_dir); off with no_cache, or where the build cannot
-   be identified (it would be no key). */
+   (vc_refcache_default_dir); off with no_cache, where the build cannot be
+   identified (it would be no key), and in a build with planted faults
+   while the environment switches one on (docs/detection.md). */
 int vc_refcache_init(vc_refcache *c, const char *dir_arg, bool no_cache, vc_error *err);
 /* $XDG_CACHE_HOME/vyre-conform/reference, else ~/.cache/vyre-conform/reference. */
 int vc_refcache_default_dir(char *out, size_t n, vc_error *err);

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "harness/base/mutant.h"
 #include "harness/exec/reference_cache.h"
 #include "harness/lang/parse.h"
 #include "harness/model/digest.h"
@@ -348,6 +349,15 @@ static void folders(void **state) {
   assert_string_equal(c.dir, want);
   assert_int_equal(vc_refcache_init(&c, NULL, true, &e), 0);
   assert_string_equal(c.dir, "");
+  /* a planted fault switched on: no cache in a build that has them */
+  setenv("VYRE_CONFORM_MUTANT", "some-fault", 1);
+  assert_int_equal(vc_refcache_init(&c, "/abs", false, &e), 0);
+  assert_string_equal(c.dir, vc_mutants_built() ? "" : "/abs");
+  unsetenv("VYRE_CONFORM_MUTANT");
+  setenv("VYRE_CONFORM_FAULT", "some-fault", 1);
+  assert_int_equal(vc_refcache_init(&c, "/abs", false, &e), 0);
+  assert_string_equal(c.dir, vc_mutants_built() ? "" : "/abs");
+  unsetenv("VYRE_CONFORM_FAULT");
   assert_int_equal(vc_refcache_init(&c, "x", true, &e), VC_ERR_USAGE);
   assert_int_equal(vc_refcache_init(&c, "", false, &e), VC_ERR_USAGE);
 }
