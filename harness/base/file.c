@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int vc_file_read(const char *path, vc_strbuf *sb, vc_error *err) {
   FILE *f = fopen(path, "rb");
@@ -43,4 +44,26 @@ int vc_file_write(const char *path, const vc_strbuf *sb, vc_error *err) {
 void vc_temp_template(char *path, size_t n, const char *prefix) {
   const char *dir = getenv("TMPDIR");
   snprintf(path, n, "%s/%s-XXXXXX", dir && dir[0] ? dir : "/tmp", prefix);
+}
+
+static int make_dir(const char *path, vc_error *err) {
+  if (mkdir(path, 0777) == 0 || errno == EEXIST) return 0;
+  return vc_fail(err, VC_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+}
+
+int vc_make_dirs(const char *dir, vc_error *err) {
+  size_t n = strlen(dir);
+  char *p = malloc(n + 1);
+  if (!p) return vc_fail(err, VC_ERR_NOMEM, "out of memory");
+  memcpy(p, dir, n + 1);
+  int rc = 0;
+  for (char *s = p + 1; *s && !rc; s++) {
+    if (*s != '/') continue;
+    *s = '\0';
+    rc = make_dir(p, err);
+    *s = '/';
+  }
+  if (!rc) rc = make_dir(p, err);
+  free(p);
+  return rc;
 }

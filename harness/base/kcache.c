@@ -6,6 +6,8 @@
  * under another key is refused. */
 #include "harness/base/kcache.h"
 
+#include "harness/base/file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -113,26 +115,6 @@ int vc_kcache_get(const char *dir, const vc_kcache_key *k, void **payload, size_
   return 1;
 }
 
-static int make_dir(const char *path, vc_error *err) {
-  if (mkdir(path, 0777) == 0 || errno == EEXIST) return 0;
-  return vc_fail(err, VC_ERR_IO, "kernel cache: cannot create %s: %s", path, strerror(errno));
-}
-
-/* dir and its parents (like mkdir -p). */
-static int make_dirs(const char *dir, vc_error *err) {
-  char p[VC_KCACHE_DIR_MAX];
-  if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p)
-    return vc_fail(err, VC_ERR_USAGE, "kernel cache: folder name too long: %s", dir);
-  for (char *s = p + 1; *s; s++) {
-    if (*s != '/') continue;
-    *s = '\0';
-    int rc = make_dir(p, err);
-    *s = '/';
-    if (rc) return rc;
-  }
-  return make_dir(p, err);
-}
-
 int vc_kcache_put(const char *dir, const vc_kcache_key *k, const void *payload, size_t size,
                   vc_error *err) {
   if (!dir || !*dir) return 0;
@@ -142,8 +124,8 @@ int vc_kcache_put(const char *dir, const vc_kcache_key *k, const void *payload, 
   char hex[65];
   vc_sha256_hex(k->digest, hex);
   snprintf(sub, sizeof sub, "%s/%.2s", dir, hex);
-  int rc = make_dirs(sub, err);
-  if (rc) return rc;
+  int rc = vc_make_dirs(sub, err);
+  if (rc) return vc_fail_wrap(err, "kernel cache");
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   /* unique among processes (pid) and within one (the clock) */

@@ -85,6 +85,11 @@ static const char help[] =
     "  --cache DIR          compiled kernels are kept and reused in DIR (default\n"
     "                       $XDG_CACHE_HOME/vyre-conform, else ~/.cache/vyre-conform)\n"
     "  --no-cache           compile every kernel, keep nothing\n"
+    "  --reference-cache DIR  the oracle's outputs are kept and reused in DIR, once\n"
+    "                       per program and build, by every backend's run (default\n"
+    "                       $XDG_CACHE_HOME/vyre-conform/reference, else\n"
+    "                       ~/.cache/vyre-conform/reference)\n"
+    "  --no-reference-cache run the oracle for every program, keep nothing\n"
     "  --expectations FILE  known failures, flakes and skips (docs/gating.md): the\n"
     "                       results they cover do not fail the run, skipped ones\n"
     "                       do not run; an entry past its expiry date for this\n"
@@ -141,6 +146,8 @@ enum {
   O_DBTIMEOUT,
   O_SHARDCOSTS,
   O_SHARDPLAN,
+  O_REFCACHE,
+  O_NOREFCACHE,
   O_COUNT
 };
 
@@ -178,7 +185,9 @@ int vc_cmd_run(int argc, char **argv) {
                           [O_FLAKE] = VC_OPT("flake-reruns", true, false),
                           [O_DBTIMEOUT] = VC_OPT("db-timeout", true, false),
                           [O_SHARDCOSTS] = VC_OPT("shard-costs", true, false),
-                          [O_SHARDPLAN] = VC_OPT("shard-plan", true, false)};
+                          [O_SHARDPLAN] = VC_OPT("shard-plan", true, false),
+                          [O_REFCACHE] = VC_OPT("reference-cache", true, false),
+                          [O_NOREFCACHE] = VC_OPT("no-reference-cache", false, false)};
   vc_args a;
   vc_error e;
   vc_error_clear(&e);
@@ -226,6 +235,10 @@ int vc_cmd_run(int argc, char **argv) {
   o = vc_args_get(opts, O_COUNT, "cache");
   if (vc_kcache_device_options(o ? o->value : NULL, vc_args_get(opts, O_COUNT, "no-cache") != NULL,
                                r.device_options, &r.device_options, &devopts, &e))
+    goto usage;
+  o = vc_args_get(opts, O_COUNT, "reference-cache");
+  if (vc_refcache_init(&r.conform.reference_cache, o ? o->value : NULL,
+                       vc_args_get(opts, O_COUNT, "no-reference-cache") != NULL, &e))
     goto usage;
   if ((o = vc_args_get(opts, O_COUNT, "mode")) && vc_parse_modes(o->value, &r.conform, &e))
     goto usage;

@@ -129,6 +129,7 @@ typedef struct oracle_runs {
   uint32_t ***expected;   /* [repeat][buffer] */
   bool *order_dependent;
   vc_reference *reordered; /* [repeat]: its own reference run, from repeat 1 */
+  bool *cached;            /* [repeat]: its reference came from the reference cache */
   uint32_t passes;
 } oracle_runs;
 
@@ -146,6 +147,7 @@ static int run_modes(const vc_program *p, const vc_split *split, uint32_t *const
       memset(&r, 0, sizeof r);
       r.mode = vc_mode_name(m);
       r.repeat = rep;
+      r.reference_cached = orc->cached[rep];
       /* The modes after a stuck launch get no result here: the caller runs
          them on a freshly opened device. */
       if (stuck) break;
@@ -211,14 +213,19 @@ static vc_oracle_opts order_of_repeat(const vc_oracle_opts *base, uint32_t r) {
 
 /* Repeat 0 uses `expected` (the oracle already run); with another order than
    forward and several repeats, each further repeat gets its own reference run. */
-static int oracle_per_repeat(const vc_program *p, uint32_t **expected, const vc_conform_opts *o,
-                             oracle_runs *out, char *why, size_t n) {
+static int oracle_per_repeat(const vc_program *p, const char *digest, const vc_reference *ref,
+                             const vc_conform_opts *o, oracle_runs *out, char *why, size_t n) {
   memset(out, 0, sizeof *out);
+  uint32_t **expected = ref->outputs;
   out->expected = calloc(o->repeat, sizeof *out->expected);
   out->order_dependent = calloc(o->repeat, sizeof *out->order_dependent);
   out->reordered = calloc(o->repeat, sizeof *out->reordered);
-  if (!out->expected || !out->order_dependent || !out->reordered) abort();
-  for (uint32_t r = 0; r < o->repeat; r++) out->expected[r] = expected;
+  out->cached = calloc(o->repeat, sizeof *out->cached);
+  if (!out->expected || !out->order_dependent || !out->reordered || !out->cached) abort();
+  for (uint32_t r = 0; r < o->repeat; r++) {
+    out->expected[r] = expected;
+    out->cached[r] = ref->cached;
+  }
   if (o->oracle.order == VC_ORDER_FORWARD || o->repeat < 2) return 0;
   char first[65];
   vc_output_digest(p, (const uint32_t *const *)expected, first);
@@ -226,11 +233,12 @@ static int oracle_per_repeat(const vc_program *p, uint32_t **expected, const vc_
     vc_oracle_opts v = order_of_repeat(&o->oracle, r);
     vc_error e;
     vc_error_clear(&e);
-    if (vc_reference_run(p, &v, &out->reordered[r], &e)) {
+    if (vc_reference_run_cached(&o->reference_cache, digest, p, &v, &out->reordered[r], &e)) {
       snprintf(why, n, "repeat %u: %s", r + 1, e.msg);
       return -1;
     }
     out->expected[r] = out->reordered[r].outputs;
+    out->cached[r] = out->reordered[r].cached;
     char d[65];
     vc_output_digest(p, (const uint32_t *const *)out->expected[r], d);
     out->order_dependent[r] = strcmp(d, first) != 0;
@@ -244,6 +252,7 @@ static void oracle_runs_free(const vc_conform_opts *o, oracle_runs *runs) {
   free(runs->reordered);
   free(runs->expected);
   free(runs->order_dependent);
+  free(runs->cached);
 }
 
 static uint64_t buffer_bytes_total(const vc_program *p) {
@@ -339,7 +348,7 @@ int vc_conform_parsed(const char *path, const char *digest, const vc_program *p,
     goto done;
   }
   phase(sink, VC_PHASE_REFERENCE);
-  if (vc_reference_run(p, &o->oracle, &ref, &e)) {
+  if (vc_reference_run_cached(&o->reference_cache, digest, p, &o->oracle, &ref, &e)) {
     report_phase(o, sink, VC_PHASE_REFERENCE, e.msg);
     goto done;
   }
@@ -365,7 +374,7 @@ int vc_conform_parsed(const char *path, const char *digest, const vc_program *p,
     goto done;
   }
   oracle_runs runs;
-  if (oracle_per_repeat(p, ref.outputs, o, &runs, why, sizeof why)) {
+  if (oracle_per_repeat(p, digest, &ref, o, &runs, why, sizeof why)) {
     oracle_runs_free(o, &runs);
     report_phase(o, sink, VC_PHASE_ORACLE, why);
     goto done;

@@ -1,5 +1,6 @@
 /* harness/exec: one program on one device (mode drivers, reference run, comparison, verdicts, plugins). */
-/* One program on one device: parse, run the oracle once, run every selected
+/* One program on one device: parse, run the oracle once (or read its outputs
+ * from the reference cache), run every selected
  * mode (and repeat), compare every output byte, classify what differs.
  * Results are handed to a sink as soon as each exists, so that a crash in
  * a later mode loses nothing already measured. */
@@ -11,6 +12,7 @@
 
 #include "backends/backend.h"
 #include "harness/exec/modes.h"
+#include "harness/exec/reference_cache.h"
 #include "harness/lang/diag.h"
 #include "oracles/oracle.h"
 #include "harness/model/outcome.h"
@@ -20,6 +22,7 @@ typedef struct vc_conform_opts {
   uint32_t nmodes;
   uint32_t repeat;             /* runs per mode, >= 1 */
   vc_oracle_opts oracle;
+  vc_refcache reference_cache; /* the oracle's outputs kept across runs; dir "": none */
   uint64_t max_buffer_bytes;   /* refuse programs above this many buffer bytes; 0: none */
   /* Fault injection, for testing the harness itself (docs/usage.md). */
   const char *flip_mode;       /* flip the low bit of element flip_index of */

@@ -4,6 +4,7 @@
 #ifndef VC_REFERENCE_H
 #define VC_REFERENCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "harness/base/error.h"
@@ -15,6 +16,7 @@ typedef struct vc_reference {
   uint32_t **outputs; /* per buffer: after the oracle ran */
   uint32_t nbuffers;
   vc_oracle_report report;
+  bool cached; /* outputs and report came from the reference cache (reference_cache.h) */
 } vc_reference;
 
 /* Fails with "no host memory for buffer B" (VC_ERR_NOMEM) or "oracle: ...";

@@ -45,7 +45,8 @@
   X(CHARS, attempt_log, attempt_log, 512)    /* with reruns: "1 diverge: why; 2 pass" */ \
   X(U64, mode_ns, mode_ns, 0)                /* the runner's clock: the mode's start to its result */ \
   X(U64, wait_ns, wait_ns, 0)                /* of it, waiting for the device (token, --device-lock) */ \
-  X(U64, phase_ns, phase_ns, 0)              /* of it, holding the device */
+  X(U64, phase_ns, phase_ns, 0)              /* of it, holding the device */ \
+  X(BOOL, reference_cached, reference_cached, 0) /* the oracle's outputs it was judged by came from the reference cache */
 
 /* programs: one row per program of a run (vc_program_info). */
 #define VC_PROGRAM_COLUMNS(X)                                                 \

@@ -26,8 +26,8 @@
    build_id, plugin_id. 11: runs.environment, expectations_sha256.
    12: tables litmus_runs, litmus_results. 13: table progress_results,
    litmus_results.stress_groups. 14: table findings. 15: tables crossover_maps,
-   crossover_points. */
-#define VC_DB_SCHEMA_VERSION 15
+   crossover_points. 16: results.reference_cached. */
+#define VC_DB_SCHEMA_VERSION 16
 /* The oldest version that is read as it is and migrated when written. */
 #define VC_DB_SCHEMA_OLDEST 1
 

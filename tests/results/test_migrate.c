@@ -405,6 +405,39 @@ static void test_version_9_migrates(void **state) {
   assert_int_equal(fx_query_int(path, "SELECT selection_programs FROM runs WHERE id=2"), 2);
 }
 
+/* A file of version 15 (before results.reference_cached): read as it is,
+   the column reading 0; migrated when written, the old rows 0 (no claim
+   that their references came from a cache). */
+static void test_version_15_migrates(void **state) {
+  (void)state;
+  char path[512];
+  fx_path(&fx_tmp, "v15.db", path);
+  const fx_prog progs[] = {{"a", "ppd", 10, 0}, {"b", "ppp", 10, 0}};
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2});
+  sqlite3 *h = NULL;
+  assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(h,
+                                "UPDATE results SET reference_cached=1; "
+                                "ALTER TABLE results DROP COLUMN reference_cached; "
+                                "PRAGMA user_version=15;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  vc_run_data *r = NULL;
+  vc_error err = {0};
+  assert_int_equal(vc_run_load(path, VC_RUN_LAST_COMPLETE, &r, &err), 0);
+  assert_int_equal(r->progs[0].results[0].reference_cached, 0);
+  vc_run_free(r);
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), 15);
+  fx_write_run(path, &(fx_run){.progs = progs, .nprogs = 2}); /* writing migrates */
+  assert_int_equal(fx_query_int(path, "PRAGMA user_version"), VC_DB_SCHEMA_VERSION);
+  assert_int_equal(has_column(path, "results", "reference_cached"), 1);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results"), 12);
+  assert_int_equal(fx_query_int(path, "SELECT count(*) FROM results WHERE run_id=1 AND "
+                                      "reference_cached=0"),
+                   6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_old_file_is_read_as_it_is, fx_tmp_setup,
@@ -418,6 +451,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_version_4_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_5_migrates, fx_tmp_setup, fx_tmp_teardown),
       cmocka_unit_test_setup_teardown(test_version_9_migrates, fx_tmp_setup, fx_tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_version_15_migrates, fx_tmp_setup, fx_tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

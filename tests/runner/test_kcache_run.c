@@ -210,7 +210,7 @@ static void no_cache_leaves_no_files_and_default_is_xdg(void **state) {
   (void)state;
   char env[700], path[400];
   snprintf(env, sizeof env, "XDG_CACHE_HOME=%s/xdg HOME=%s/home ", ru_dir, ru_dir);
-  assert_int_equal(run(env, "--no-cache --db n.db corpus"), VC_EXIT_OK);
+  assert_int_equal(run(env, "--no-cache --no-reference-cache --db n.db corpus"), VC_EXIT_OK);
   assert_int_equal(hits("n.db", 1), 0);
   struct stat st;
   /* (the driver may keep its own cache there: Mesa's is mesa_shader_cache) */

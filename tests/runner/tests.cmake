@@ -165,8 +165,26 @@ if(TARGET vc-backend-vulkan)
     TIMEOUT 600)
 endif()
 
+# The reference cache end to end: a warm run reads every reference, a
+# damaged entry is rewritten, two runs at once, --no-reference-cache, the
+# default folder.
+add_executable(test_refcache_run ${CMAKE_CURRENT_LIST_DIR}/test_refcache_run.c ${CMAKE_CURRENT_LIST_DIR}/run_util.c)
+target_include_directories(test_refcache_run PRIVATE ${CMOCKA_INCLUDE_DIR} ${CMAKE_SOURCE_DIR})
+target_link_libraries(test_refcache_run PRIVATE SQLite::SQLite3 ${CMOCKA_LIBRARY} vc_warnings)
+target_compile_options(test_refcache_run PRIVATE -Wno-cast-qual)
+target_compile_definitions(test_refcache_run PRIVATE VC_BINARY_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(test_refcache_run vyre-conform)
+if(TARGET vc-backend-opencl)
+  add_dependencies(test_refcache_run vc-backend-opencl)
+  add_test(NAME opencl_refcache_pocl COMMAND test_refcache_run)
+  set_tests_properties(opencl_refcache_pocl PROPERTIES LABELS "integration;opencl" TIMEOUT 600)
+endif()
+
 # Kernel cache entries on their own.
 vc_add_test(runner_kcache SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_kcache.c LIBS vc_base LABELS unit)
+# Reference cache entries on their own, and two processes on one key.
+vc_add_test(runner_refcache SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_refcache.c LIBS vc_exec vc_lang
+  LABELS unit)
 # Caselist files (--caselist).
 vc_add_test(runner_caselist SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_caselist.c LIBS vc_lang LABELS unit)
 
