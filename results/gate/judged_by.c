@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/model/digest.h"
+
 bool vc_run_option(const vc_run_data *r, const char *key, char *out, size_t n) {
   const char *p = r->info.options ? r->info.options : "";
   size_t klen = strlen(key);
@@ -62,6 +64,19 @@ int vc_judged_by_load(const vc_run_data *r, const char *given, const char *who, 
     snprintf(j->text, sizeof j->text,
              "%.512s, recorded by the run, cannot be read here (%.400s): every failure is judged new",
              j->path, e.msg);
+    j->path[0] = '\0';
+    return 0;
+  }
+  /* The file at the recorded path is not what the run judged by once its
+     bytes changed: judging by it would excuse by guess. */
+  const char *then = r->info.expectations_sha256 ? r->info.expectations_sha256 : "";
+  char now[65] = "";
+  if (!given && strlen(then) == 64 && (vc_digest_file(j->path, now) != 0 || strcmp(now, then))) {
+    vc_expectations_free(&j->exps);
+    snprintf(j->text, sizeof j->text,
+             "%.512s, recorded by the run, has changed since (sha256 %.12s then, %.12s now): "
+             "every failure is judged new; --expectations FILE judges by a file as it is",
+             j->path, then, now[0] ? now : "unreadable");
     j->path[0] = '\0';
     return 0;
   }

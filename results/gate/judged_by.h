@@ -25,8 +25,10 @@ typedef struct vc_judged_by {
 /* given: NULL (the run's recorded file), "none", or a FILE; who names the
    command in the text ("compare"). A given file that cannot be read or
    parsed is an error (VC_ERR_IO, VC_ERR_PARSE); a recorded one that cannot
-   be read here (a database from another machine) is judged without, and
-   the text says so: every failure is then new, never excused by guess. */
+   be read here (a database from another machine), or whose bytes are no
+   longer those the run recorded (runs.expectations_sha256), is judged
+   without, and the text says so: every failure is then new, never excused
+   by guess. */
 int vc_judged_by_load(const vc_run_data *r, const char *given, const char *who, vc_judged_by *j,
                       vc_error *err);
 void vc_judged_by_free(vc_judged_by *j);

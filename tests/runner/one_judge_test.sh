@@ -4,7 +4,8 @@
 # in f32_signed_zero (docs/device-facts.md), judged by an expectations file
 # that excuses it, by one whose entry has expired, by none, and by the
 # project's default. report, compare and export are given no
-# --expectations: they judge by the file the run recorded. The exit
+# --expectations: they judge by the file the run recorded, unless its bytes
+# changed since the run. The exit
 # statuses follow the one precedence (expired 6 before fail 1).
 # usage: one_judge_test.sh SOURCE_DIR BUILD_DIR
 set -u
@@ -75,5 +76,18 @@ grep -q "^expectations: none (--expectations none)" none.run.txt || fail "the ru
 grep -q "^expectations: known.txt (1 entry, given)$" given.txt || fail "compare does not say given"
 "$bin" report known.db --expectations none --md given.md 2>/dev/null
 head -1 given.md | grep -q "^# FAIL" || fail "report --expectations none does not fail"
+# the recorded file changed since the run: not what it judged by, so no
+# command excuses by it; given explicitly, it judges as it is now
+printf '# edited after the run\n' >>known.txt
+"$bin" report known.db --md changed.md 2>/dev/null
+head -1 changed.md | grep -q "^# FAIL" || fail "report judges by a changed recorded file: $(head -1 changed.md)"
+grep -q "known.txt, recorded by the run, has changed since (sha256 [0-9a-f]\{12\} then, [0-9a-f]\{12\} now)" changed.md ||
+  fail "report does not say the recorded file changed"
+"$bin" compare empty.csv known.db >changed.compare.txt 2>&1
+rc=$?
+[ "$rc" = 1 ] || { fail "compare by a changed recorded file: exit $rc, expected 1"; sed 's/^/    /' changed.compare.txt; }
+"$bin" report known.db --expectations known.txt --md changed-given.md 2>/dev/null
+head -1 changed-given.md | grep -q "^# PASS WITH KNOWN ISSUES" ||
+  fail "report --expectations of the changed file: $(head -1 changed-given.md)"
 [ "$failures" = 0 ] && echo "one judge: all checks passed"
 [ "$failures" = 0 ]
