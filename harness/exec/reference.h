@@ -19,6 +19,10 @@ typedef struct vc_reference {
   bool cached; /* outputs and report came from the reference cache (reference_cache.h) */
 } vc_reference;
 
+/* *r with a buffer of inputs and of outputs per buffer of p, the inputs
+   filled, the outputs not; false when the host has no memory for buffer
+   *failed (then *r can still be freed with vc_reference_free). */
+bool vc_reference_alloc(const vc_program *p, vc_reference *r, uint32_t *failed);
 /* Fails with "no host memory for buffer B" (VC_ERR_NOMEM) or "oracle: ...";
    *r can be freed with vc_reference_free whatever happened. */
 int vc_reference_run(const vc_program *p, const vc_oracle_opts *opts, vc_reference *r,

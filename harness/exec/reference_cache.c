@@ -191,23 +191,6 @@ static uint64_t get_le64(const uint8_t *p) {
   return v;
 }
 
-/* r with its buffers allocated for p, inputs filled, outputs not yet. */
-static bool alloc_reference(const vc_program *p, vc_reference *r) {
-  memset(r, 0, sizeof *r);
-  r->nbuffers = p->nbuffers;
-  r->inputs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *r->inputs);
-  r->outputs = calloc(p->nbuffers ? p->nbuffers : 1, sizeof *r->outputs);
-  if (!r->inputs || !r->outputs) abort();
-  for (uint32_t i = 0; i < p->nbuffers; i++) {
-    uint64_t bytes = vc_buffer_bytes(&p->buffers[i]);
-    r->inputs[i] = malloc(bytes ? bytes : 1);
-    r->outputs[i] = malloc(bytes ? bytes : 1);
-    if (!r->inputs[i] || !r->outputs[i]) return false;
-    vc_inputs_fill(&p->buffers[i], r->inputs[i]);
-  }
-  return true;
-}
-
 /* Why an entry that exists is refused, or NULL when r holds it. */
 static const char *read_entry(FILE *f, const uint8_t key[32], const vc_program *p,
                               vc_reference *r) {
@@ -218,7 +201,8 @@ static const char *read_entry(FILE *f, const uint8_t key[32], const vc_program *
   if (memcmp(h + 8, key, 32) != 0) return "another key's entry";
   uint64_t n = get_le64(h + 72);
   if ((uint64_t)st.st_size != HEADER_BYTES + n) return "its size differs from its header's";
-  if (!alloc_reference(p, r)) return "no memory for its buffers";
+  uint32_t failed = 0;
+  if (!vc_reference_alloc(p, r, &failed)) return "no memory for its buffers";
   stream s = {.f = f, .ok = true};
   vc_sha256_init(&s.sha);
   get_report(&s, &r->report);
